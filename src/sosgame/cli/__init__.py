@@ -1,0 +1,49 @@
+"""The ``sosgame`` command: each subcommand lives in a module of its own."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from sosgame import __version__
+from sosgame.cli import play, replay, show
+from sosgame.errors import SosError
+
+__all__ = ["main"]
+
+_COMMANDS = (replay, show, play)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, naming the problem."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for every subcommand."""
+    parser = _Parser(prog="sosgame", description="The game of SOS, exactly by the rules.")
+    parser.add_argument("--version", action="version", version=f"sosgame {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for command in _COMMANDS:
+        command.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    try:
+        status: int = arguments.run(arguments)
+    except SosError as error:
+        print(f"sosgame: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+    return status

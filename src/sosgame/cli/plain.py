@@ -1,0 +1,188 @@
+"""The line-mode game: reads commands and moves line by line, prints the board as text.
+
+It works the same at a terminal and with piped input; with piped input it echoes each line it
+reads so that a transcript reads like a session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from sosgame.errors import (
+    GameOverError,
+    InvalidMoveError,
+    NothingToUndoError,
+    OccupiedCellError,
+    OffBoardError,
+    SosError,
+)
+from sosgame.game import Game
+from sosgame.notation import Move
+from sosgame.outcome import Line
+from sosgame.record import Record, save
+
+__all__ = ["PlainGame"]
+
+
+class PlainGame:
+    """One line-mode session over ``game``, talking through ``source`` and ``sink``."""
+
+    def __init__(
+        self,
+        game: Game,
+        names: list[str],
+        translate: Callable[..., str],
+        source: TextIO,
+        sink: TextIO,
+    ) -> None:
+        self.game = game
+        self.names = names
+        self.t = translate
+        self.source = source
+        self.sink = sink
+        self.echo = not source.isatty()
+
+    def say(self, text: str = "") -> None:
+        """Print one message."""
+        print(text, file=self.sink, flush=True)
+
+    def run(self) -> int:
+        """Play until ``quit`` or the end of the input; returns the exit status."""
+        game = self.game
+        mode = self.t(f"mode.{game.mode}")
+        self.say(
+            self.t("title", mode=mode, rows=game.rows, cols=game.cols, names=", ".join(self.names))
+        )
+        self.say(self.t("help").splitlines()[0])
+        self.show()
+        while True:
+            name = self.names[game.turn]
+            self.sink.write("> " if game.is_over else f"{name}> ")
+            self.sink.flush()
+            line = self.source.readline()
+            if not line:
+                self.say()
+                self.say(self.t("goodbye"))
+                return 0
+            text = line.strip()
+            if self.echo:
+                self.say(text)
+            if not text:
+                continue
+            if not self.handle(text):
+                self.say(self.t("goodbye"))
+                return 0
+
+    def handle(self, text: str) -> bool:
+        """Act on one line of input; returns False when the player quits."""
+        word, _, rest = text.partition(" ")
+        command = word.lower()
+        if command in ("quit", "exit", "q"):
+            return False
+        if command in ("help", "?"):
+            self.say(self.t("help"))
+        elif command == "rules":
+            self.say(self.t("rules"))
+        elif command == "moves":
+            self.show_moves()
+        elif command == "board":
+            self.show()
+        elif command == "undo":
+            self.undo()
+        elif command == "resign":
+            self.resign()
+        elif command == "save":
+            self.save(rest.strip())
+        else:
+            self.move(text)
+        return True
+
+    def move(self, text: str) -> None:
+        """Play one move given as text."""
+        game = self.game
+        try:
+            move = Move.parse(text)
+        except InvalidMoveError:
+            self.say(self.t("not_understood", text=text))
+            return
+        mover = game.turn
+        try:
+            lines = game.play(move)
+        except OccupiedCellError:
+            self.say(self.t("occupied", cell=move.cell))
+            return
+        except OffBoardError:
+            self.say(self.t("off_board", cell=move.cell, rows=game.rows, cols=game.cols))
+            return
+        except GameOverError:
+            self.say(self.t("game_over"))
+            return
+        if lines:
+            key = "extra_turn" if game.extra_turn else "scored"
+            self.say(self.t(key, name=self.names[mover], count=len(lines), lines=_names(lines)))
+        self.show()
+
+    def undo(self) -> None:
+        """Take back the last move or resignation."""
+        try:
+            action = self.game.undo()
+        except NothingToUndoError:
+            self.say(self.t("nothing_to_undo"))
+            return
+        self.say(self.t("undone", action=action))
+        self.show()
+
+    def resign(self) -> None:
+        """The seat to move resigns."""
+        seat = self.game.turn
+        try:
+            self.game.resign(seat)
+        except GameOverError:
+            self.say(self.t("game_over"))
+            return
+        self.say(self.t("resigned", name=self.names[seat]))
+        self.show()
+
+    def save(self, path: str) -> None:
+        """Save the game as a record."""
+        if not path:
+            self.say(self.t("save_needs_file"))
+            return
+        try:
+            save(Record.from_game(self.game, players=self.names), path)
+        except SosError as error:
+            self.say(self.t("save_failed", error=error))
+            return
+        self.say(self.t("saved", path=path))
+
+    def show(self) -> None:
+        """Show the board, the scores and whose turn it is (or the result)."""
+        game = self.game
+        self.say()
+        self.say(str(game))
+        self.say()
+        scores = ", ".join(
+            f"{name} {score}" for name, score in zip(self.names, game.scores, strict=True)
+        )
+        self.say(self.t("scores", scores=scores))
+        outcome = game.outcome
+        if outcome is None:
+            self.say(self.t("to_move", name=self.names[game.turn]))
+            return
+        reason = self.t(f"reason.{outcome.termination.value}")
+        if outcome.winner is not None:
+            self.say(self.t("winner", name=self.names[outcome.winner], reason=reason))
+        else:
+            drawn = ", ".join(self.names[seat] for seat in outcome.winners)
+            self.say(self.t("draw", names=drawn, reason=reason))
+        self.say(self.t("game_over"))
+
+    def show_moves(self) -> None:
+        """List the moves so far."""
+        actions = [str(action) for action in self.game.actions]
+        self.say(self.t("moves", moves=" ".join(actions) if actions else self.t("no_moves")))
+
+
+def _names(lines: tuple[Line, ...]) -> str:
+    return ", ".join(str(line) for line in lines)

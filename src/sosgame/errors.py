@@ -1,0 +1,70 @@
+"""The errors sosgame raises: every one is a precise subclass of :class:`ValueError`."""
+
+from __future__ import annotations
+
+__all__ = [
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidCellError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidSettingsError",
+    "NothingToUndoError",
+    "OccupiedCellError",
+    "OffBoardError",
+    "RecordError",
+    "SosError",
+]
+
+
+class SosError(ValueError):
+    """Base class of every error sosgame raises on bad input."""
+
+
+class InvalidCellError(SosError):
+    """Text that is not a cell such as ``b3``."""
+
+
+class InvalidMoveError(SosError):
+    """Text (or a value) that is not a move such as ``Sb3``."""
+
+
+class InvalidPositionError(SosError):
+    """Text that is not a position such as ``S.O/.../OSS``, or a position the rules forbid."""
+
+
+class InvalidSettingsError(SosError):
+    """A board size, player count, mode, turn or score list outside what the rules allow."""
+
+
+class IllegalMoveError(SosError):
+    """A well-formed move (or resignation) that the current position forbids."""
+
+
+class OffBoardError(IllegalMoveError):
+    """A move on a cell outside the board."""
+
+
+class OccupiedCellError(IllegalMoveError):
+    """A move on a cell that already holds a letter."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move or resignation after the game has ended."""
+
+
+class NothingToUndoError(SosError):
+    """An undo with no move or resignation left to take back."""
+
+
+class RecordError(SosError):
+    """A game record that is malformed or disagrees with the rules.
+
+    ``field`` names the offending JSON field (for example ``"moves[4]"``) and ``ply`` the
+    1-based ply of an offending move, where they apply.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, ply: int | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.ply = ply

@@ -1,0 +1,606 @@
+"""The rules of SOS: the one stateful object, :class:`Game`.
+
+Everything that knows how lines are scored, whose turn it is and when a game ends lives here;
+every interface calls this module rather than repeating any of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final, Literal, Self, TypeAlias
+
+from sosgame.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidCellError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidSettingsError,
+    NothingToUndoError,
+    OccupiedCellError,
+    OffBoardError,
+)
+from sosgame.geometry import Geometry, LineCells, geometry
+from sosgame.notation import (
+    EMPTY,
+    Cell,
+    Letter,
+    Move,
+    O,
+    Resignation,
+    S,
+    format_position,
+    parse_action,
+    parse_position,
+)
+from sosgame.outcome import Line, Outcome, Termination
+
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "MODES", "Action", "Game", "LegalMoves", "Mode"]
+
+Mode: TypeAlias = Literal["general", "simple"]
+MODES: Final[tuple[Mode, Mode]] = ("general", "simple")
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 8
+
+Action: TypeAlias = Move | Resignation
+"""What a game's history holds: moves and resignations."""
+
+# A history entry: (move, cell index, mover, lines completed) or (resignation, turn before).
+_MoveEntry: TypeAlias = tuple[Move, int, int, int]
+_ResignEntry: TypeAlias = tuple[Resignation, int]
+_NO_LINES: Final[tuple[Line, ...]] = ()
+
+
+def _check_players(players: int) -> None:
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise InvalidSettingsError(f"players must be a whole number, not {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidSettingsError(
+            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
+        )
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise InvalidSettingsError(f"mode must be 'general' or 'simple', not {mode!r}")
+
+
+class Game:
+    """A game of SOS on a board of ``rows`` by ``cols`` for 2 to 8 seats, numbered from 0.
+
+    ``mode`` is ``"general"`` (the full board decides: most lines wins) or ``"simple"`` (the
+    first SOS wins). ``moves`` (moves, move text or resignations) are played at once.
+
+    >>> game = Game(3, 3)
+    >>> game.play("Sa1"), game.play("Ob1")
+    ((), ())
+    >>> [str(line) for line in game.play("Sc1")]
+    ['a1-b1-c1']
+    >>> game.scores, game.turn
+    ((1, 0), 1)
+
+    :raises InvalidSettingsError: for a size, player count or mode the rules do not allow.
+    """
+
+    __slots__ = (
+        "_active",
+        "_board",
+        "_cols",
+        "_empty",
+        "_geometry",
+        "_history",
+        "_lines",
+        "_mode",
+        "_next_seat",
+        "_o_patterns",
+        "_outcome",
+        "_players",
+        "_ply",
+        "_rows",
+        "_s_patterns",
+        "_scores",
+        "_simple",
+        "_start",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        *,
+        players: int = 2,
+        mode: Mode = "general",
+        moves: Iterable[Action | str] = (),
+    ) -> None:
+        self._setup(geometry(rows, cols), players, mode)
+        self._start: tuple[str, int, tuple[int, ...]] | None = None
+        self.play_all(moves)
+
+    @classmethod
+    def from_position(
+        cls,
+        text: str,
+        *,
+        players: int = 2,
+        mode: Mode = "general",
+        turn: int = 0,
+        scores: Iterable[int] | None = None,
+        moves: Iterable[Action | str] = (),
+    ) -> Self:
+        """A game that starts from a position such as ``S.O/.../OSS`` with ``turn`` to move.
+
+        Lines already on the board have no known owner. ``scores``, if given, are the seats'
+        points so far and must add up to the number of those lines; by default every seat has 0.
+        A full board is a finished game. In simple mode the board must not hold an SOS yet.
+
+        :raises InvalidPositionError: for text that is not a position, or an SOS in simple mode.
+        :raises InvalidSettingsError: for a bad player count, mode, turn or score list.
+        """
+        grid = parse_position(text)
+        game = cls.__new__(cls)
+        game._setup(geometry(len(grid), len(grid[0])), players, mode)
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < players:
+            raise InvalidSettingsError(f"turn must be a seat from 0 to {players - 1}, not {turn!r}")
+        board = [letter for row in grid for letter in row]
+        found = [
+            Line(None, None, game._line_cells(start, middle, end))
+            for start, middle, end in game._geometry.lines
+            if board[start] == S and board[middle] == O and board[end] == S
+        ]
+        if found and game._simple:
+            raise InvalidPositionError(
+                f"position {text!r} already holds an SOS ({found[0]}), so a simple-mode game"
+                " would be over with no known winner"
+            )
+        start_scores = game._check_scores(scores, players, len(found))
+        game._board = board
+        game._empty = board.count(EMPTY)
+        game._lines = found
+        game._scores = list(start_scores)
+        game._turn = turn
+        game._start = (format_position(board, game._cols), turn, start_scores)
+        if not game._empty:
+            game._finish_full_board()
+        game.play_all(moves)
+        return game
+
+    def _setup(self, shape: Geometry, players: int, mode: Mode) -> None:
+        _check_players(players)
+        _check_mode(mode)
+        self._geometry = shape
+        self._rows = shape.rows
+        self._cols = shape.cols
+        self._s_patterns = shape.s_patterns
+        self._o_patterns = shape.o_patterns
+        self._players = players
+        self._mode: Mode = mode
+        self._simple = mode == "simple"
+        self._board = [EMPTY] * shape.size
+        self._empty = shape.size
+        self._scores = [0] * players
+        self._lines: list[Line] = []
+        self._turn = 0
+        self._active = [True] * players
+        self._next_seat = [(seat + 1) % players for seat in range(players)]
+        self._ply = 0
+        self._history: list[_MoveEntry | _ResignEntry] = []
+        self._outcome: Outcome | None = None
+
+    @staticmethod
+    def _check_scores(scores: Iterable[int] | None, players: int, lines: int) -> tuple[int, ...]:
+        if scores is None:
+            return (0,) * players
+        try:
+            values = tuple(scores)
+        except TypeError:
+            raise InvalidSettingsError(
+                f"scores must be a list of numbers, not {scores!r}"
+            ) from None
+        if len(values) != players:
+            raise InvalidSettingsError(
+                f"scores must give one number per seat: {players} seats, {len(values)} scores"
+            )
+        for seat, value in enumerate(values):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidSettingsError(
+                    f"scores[{seat}] must be a whole number of at least 0, not {value!r}"
+                )
+        if sum(values) != lines:
+            raise InvalidSettingsError(
+                f"scores add up to {sum(values)} but the board holds {lines} SOS lines"
+            )
+        return values
+
+    def _line_cells(self, start: int, middle: int, end: int) -> LineCells:
+        cells = self._geometry.cells
+        return (cells[start], cells[middle], cells[end])
+
+    # ----------------------------------------------------------------------------- playing
+
+    def play(self, move: Move | str) -> tuple[Line, ...]:
+        """Play ``move`` (a :class:`Move` or move text such as ``Sb3``) for the seat to move.
+
+        Returns the lines it completed; if there are any, the same seat moves again.
+
+        :raises InvalidMoveError: if ``move`` is not a move.
+        :raises OffBoardError: if its cell is off the board.
+        :raises OccupiedCellError: if its cell already holds a letter.
+        :raises GameOverError: if the game is over.
+        """
+        if type(move) is not Move:
+            move = self._coerce_move(move)
+        letter, cell = move
+        if self._outcome is not None:
+            raise GameOverError(f"cannot play {move}: the game is over")
+        try:
+            row, col = cell
+            on_board = 0 <= row < self._rows and 0 <= col < self._cols
+        except (TypeError, ValueError):
+            raise InvalidMoveError(f"{move!r} is not a move: its cell must be a Cell") from None
+        if not on_board:
+            raise OffBoardError(
+                f"cannot play {move}: {cell} is off the {self._rows}x{self._cols} board"
+            )
+        index = row * self._cols + col
+        board = self._board
+        if board[index] != EMPTY:
+            raise OccupiedCellError(f"cannot play {move}: {cell} already holds {board[index]}")
+        if letter == S:
+            patterns = self._s_patterns[index]
+            need_first = O
+        elif letter == O:
+            patterns = self._o_patterns[index]
+            need_first = S
+        else:
+            raise InvalidMoveError(f"{move!r} is not a move: the letter must be 'S' or 'O'")
+        board[index] = letter
+        mover = self._turn
+        self._empty -= 1
+        self._ply += 1
+        # A plain loop: on Python 3.11 a comprehension costs a frame, and this is the hot path.
+        completed = None
+        for first, second, cells in patterns:
+            if board[first] == need_first and board[second] == S:
+                if completed is None:
+                    completed = [Line(mover, self._ply, cells)]
+                else:
+                    completed.append(Line(mover, self._ply, cells))
+        if completed is None:
+            self._history.append((move, index, mover, 0))
+            self._turn = self._next_seat[mover]
+            lines = _NO_LINES
+        else:
+            lines = tuple(completed)
+            self._lines.extend(lines)
+            self._scores[mover] += len(lines)
+            self._history.append((move, index, mover, len(lines)))
+            if self._simple:
+                self._outcome = Outcome(Termination.SOS, (mover,))
+                return lines
+        if not self._empty:
+            self._finish_full_board()
+        return lines
+
+    def _coerce_move(self, move: object) -> Move:
+        if isinstance(move, str):
+            return Move.parse(move)
+        if isinstance(move, Move):
+            return Move(*move)
+        raise InvalidMoveError(f"a move must be a Move or text such as 'Sb3', not {move!r}")
+
+    def resign(self, seat: int | None = None) -> None:
+        """Resign for ``seat`` (by default the seat to move).
+
+        The seat leaves the turn order and cannot win; when one seat is left, it wins.
+
+        :raises IllegalMoveError: for a seat that does not exist or has already resigned.
+        :raises GameOverError: if the game is over.
+        """
+        if seat is None:
+            seat = self._turn
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._players:
+            raise IllegalMoveError(
+                f"cannot resign for seat {seat!r}: seats go from 0 to {self._players - 1}"
+            )
+        if self._outcome is not None:
+            raise GameOverError(f"seat {seat} cannot resign: the game is over")
+        if not self._active[seat]:
+            raise IllegalMoveError(f"seat {seat} has already resigned")
+        self._history.append((Resignation(seat), self._turn))
+        self._active[seat] = False
+        self._link_seats()
+        if self._turn == seat:
+            self._turn = self._next_seat[seat]
+        remaining = self.active_seats
+        if len(remaining) == 1:
+            self._outcome = Outcome(Termination.RESIGNATION, remaining)
+
+    def apply(self, action: Action | str) -> tuple[Line, ...]:
+        """Play a move or carry out a resignation; text may be either (``Sb3``, ``resign:1``).
+
+        Returns the lines completed (none for a resignation).
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if isinstance(action, Resignation):
+            self.resign(action.seat)
+            return _NO_LINES
+        return self.play(action)
+
+    def play_all(self, actions: Iterable[Action | str]) -> None:
+        """Apply every action in order; on an error, the game is left as it was before.
+
+        :raises InvalidMoveError: for an entry that is not a move or resignation, and the
+            errors of :meth:`play` and :meth:`resign`; each message starts with the 1-based
+            ply (counting resignations too) of the entry that failed.
+        """
+        before = len(self._history)
+        done = 0
+        try:
+            for action in actions:
+                self.apply(action)
+                done += 1
+        except (IllegalMoveError, InvalidMoveError) as error:
+            for _ in range(done):
+                self.undo()
+            raise type(error)(f"ply {before + done + 1}: {error}") from None
+
+    def undo(self) -> Action:
+        """Take back the last move or resignation, restoring the exact earlier state.
+
+        :raises NothingToUndoError: if there is nothing to take back.
+        """
+        if not self._history:
+            raise NothingToUndoError("there is nothing to undo")
+        entry = self._history.pop()
+        if len(entry) == 4:
+            move, index, mover, count = entry
+            self._board[index] = EMPTY
+            self._empty += 1
+            self._ply -= 1
+            if count:
+                del self._lines[-count:]
+                self._scores[mover] -= count
+            self._turn = mover
+            self._outcome = None
+            return move
+        resignation, turn = entry
+        self._active[resignation.seat] = True
+        self._link_seats()
+        self._turn = turn
+        self._outcome = None
+        return resignation
+
+    def _link_seats(self) -> None:
+        players = self._players
+        active = self._active
+        for seat in range(players):
+            following = (seat + 1) % players
+            while not active[following] and following != seat:
+                following = (following + 1) % players
+            self._next_seat[seat] = following
+
+    def _finish_full_board(self) -> None:
+        remaining = self.active_seats
+        if self._simple:
+            winners = remaining
+        else:
+            best = max(self._scores[seat] for seat in remaining)
+            winners = tuple(seat for seat in remaining if self._scores[seat] == best)
+        self._outcome = Outcome(Termination.FULL_BOARD, winners)
+
+    # --------------------------------------------------------------------------- reading
+
+    @property
+    def rows(self) -> int:
+        """The number of rows."""
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        """The number of columns."""
+        return self._cols
+
+    @property
+    def players(self) -> int:
+        """The number of seats, resigned ones included."""
+        return self._players
+
+    @property
+    def mode(self) -> Mode:
+        """``"general"`` or ``"simple"``."""
+        return self._mode
+
+    @property
+    def turn(self) -> int:
+        """The seat to move (after the game ends: the seat that would have moved)."""
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's points."""
+        return tuple(self._scores)
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every completed line, in the order they were made."""
+        return tuple(self._lines)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played, in order (resignations are in :attr:`actions`)."""
+        return tuple(entry[0] for entry in self._history if len(entry) == 4)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The moves and resignations, in order: what :meth:`undo` takes back."""
+        return tuple(entry[0] for entry in self._history)
+
+    @property
+    def ply(self) -> int:
+        """The number of moves played."""
+        return self._ply
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move played, if any."""
+        for entry in reversed(self._history):
+            if len(entry) == 4:
+                return entry[0]
+        return None
+
+    @property
+    def extra_turn(self) -> bool:
+        """Whether the last action was a scoring move, so its player moves again."""
+        return (
+            self._outcome is None
+            and bool(self._history)
+            and len(self._history[-1]) == 4
+            and self._history[-1][3] > 0
+        )
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats that have not resigned."""
+        return tuple(seat for seat in range(self._players) if self._active[seat])
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self._outcome
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """A live view of the legal moves: iterate it, test ``move in``, take ``len``."""
+        return LegalMoves(self)
+
+    @property
+    def start(self) -> tuple[str, int, tuple[int, ...]] | None:
+        """``(position, turn, scores)`` a game set up by :meth:`from_position` started from."""
+        return self._start
+
+    def letter_at(self, cell: Cell | str) -> Letter | None:
+        """The letter in ``cell`` (a :class:`Cell` or text such as ``b3``), ``None`` if empty.
+
+        :raises InvalidCellError: for text that is not a cell, or a cell off the board.
+        """
+        if isinstance(cell, str):
+            cell = Cell.parse(cell)
+        if not self._geometry.contains(cell):
+            raise InvalidCellError(f"{cell} is off the {self._rows}x{self._cols} board")
+        letter = self._board[self._geometry.index(*cell)]
+        return None if letter == EMPTY else (S if letter == S else O)
+
+    def empty_cells(self) -> list[Cell]:
+        """The empty cells, in reading order."""
+        cells = self._geometry.cells
+        return [cells[index] for index, letter in enumerate(self._board) if letter == EMPTY]
+
+    def position(self) -> str:
+        """The position as text, such as ``S.O/.../OSS``."""
+        return format_position(self._board, self._cols)
+
+    def copy(self) -> Game:
+        """An independent copy with the same history."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            self._rows,
+            self._cols,
+            self._players,
+            self._mode,
+            self._start,
+            self._board,
+            self._scores,
+            self._lines,
+            self._turn,
+            self._active,
+            self._history,
+            self._outcome,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        options = []
+        if self._players != MIN_PLAYERS:
+            options.append(f"players={self._players}")
+        if self._mode != "general":
+            options.append(f"mode={self._mode!r}")
+        if self._start is not None:
+            _, turn, scores = self._start
+            options.append(f"turn={turn}")
+            options.append(f"scores={scores!r}")
+        if self._history:
+            options.append(f"moves={[str(action) for action in self.actions]!r}")
+        if self._start is not None:
+            return f"Game.from_position({', '.join([repr(self._start[0]), *options])})"
+        return f"Game({', '.join([str(self._rows), str(self._cols), *options])})"
+
+    def __str__(self) -> str:
+        from sosgame.text import draw
+
+        return draw(self)
+
+    def _repr_svg_(self) -> str:
+        from sosgame.svg import svg
+
+        return svg(self)
+
+
+class LegalMoves:
+    """A live view of a game's legal moves: every empty cell with S, then with O."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        game = self._game
+        if game._outcome is not None:
+            return
+        moves = game._geometry.moves
+        for index, letter in enumerate(game._board):
+            if letter == EMPTY:
+                yield from moves[index]
+
+    def __len__(self) -> int:
+        game = self._game
+        return 0 if game._outcome is not None else 2 * game._empty
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        game = self._game
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except InvalidMoveError:
+                return False
+        if not isinstance(move, Move) or game._outcome is not None or move.letter not in (S, O):
+            return False
+        cell = move.cell
+        if not isinstance(cell, Cell) or not game._geometry.contains(cell):
+            return False
+        return game._board[game._geometry.index(*cell)] == EMPTY
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({len(self)}): {', '.join(str(move) for move in self)}>"

@@ -1,0 +1,80 @@
+"""Precomputed tables for one board size: which cells can form a line with which.
+
+Everything here depends on the board's size only, so it is computed once per size and shared.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final, NamedTuple
+
+from sosgame.notation import Cell, Move, O, S, check_size
+
+__all__ = ["DIRECTIONS", "Geometry", "LineCells", "Pattern", "geometry"]
+
+DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))
+"""The four axes a line can lie on: across, down, and the two diagonals."""
+
+LineCells = tuple[Cell, Cell, Cell]
+"""A line's three cells, ordered from the top-left end."""
+
+
+class Pattern(NamedTuple):
+    """A line through a cell: it reads S-O-S once ``first`` and ``second`` hold their letters.
+
+    For an S written at one end, ``first`` is the middle (needs O) and ``second`` the far end
+    (needs S); for an O written in the middle, both are the ends (need S).
+    """
+
+    first: int
+    second: int
+    cells: LineCells
+
+
+class Geometry:
+    """The tables for a board of ``rows`` by ``cols``; get one with :func:`geometry`."""
+
+    __slots__ = ("cells", "cols", "lines", "moves", "o_patterns", "rows", "s_patterns", "size")
+
+    def __init__(self, rows: int, cols: int) -> None:
+        check_size(rows, cols)
+        self.rows = rows
+        self.cols = cols
+        self.size = rows * cols
+        self.cells: tuple[Cell, ...] = tuple(Cell(r, c) for r in range(rows) for c in range(cols))
+        self.moves: tuple[tuple[Move, Move], ...] = tuple(
+            (Move(S, cell), Move(O, cell)) for cell in self.cells
+        )
+        lines: list[tuple[int, int, int]] = []
+        for r in range(rows):
+            for c in range(cols):
+                for dr, dc in DIRECTIONS:
+                    end_r, end_c = r + 2 * dr, c + 2 * dc
+                    if 0 <= end_r < rows and 0 <= end_c < cols:
+                        lines.append(
+                            (self.index(r, c), self.index(r + dr, c + dc), self.index(end_r, end_c))
+                        )
+        self.lines: tuple[tuple[int, int, int], ...] = tuple(lines)
+        s_patterns: list[list[Pattern]] = [[] for _ in range(self.size)]
+        o_patterns: list[list[Pattern]] = [[] for _ in range(self.size)]
+        for start, middle, end in lines:
+            cells = (self.cells[start], self.cells[middle], self.cells[end])
+            s_patterns[start].append(Pattern(middle, end, cells))
+            s_patterns[end].append(Pattern(middle, start, cells))
+            o_patterns[middle].append(Pattern(start, end, cells))
+        self.s_patterns: tuple[tuple[Pattern, ...], ...] = tuple(map(tuple, s_patterns))
+        self.o_patterns: tuple[tuple[Pattern, ...], ...] = tuple(map(tuple, o_patterns))
+
+    def index(self, row: int, col: int) -> int:
+        """The row-major index of a cell."""
+        return row * self.cols + col
+
+    def contains(self, cell: Cell) -> bool:
+        """Whether ``cell`` lies on this board."""
+        return 0 <= cell.row < self.rows and 0 <= cell.col < self.cols
+
+
+@cache
+def geometry(rows: int, cols: int) -> Geometry:
+    """The shared tables for a board of ``rows`` by ``cols``."""
+    return Geometry(rows, cols)

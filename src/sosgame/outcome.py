@@ -1,0 +1,56 @@
+"""Value types for what a game produces: completed lines and the final outcome."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sosgame.geometry import LineCells
+
+__all__ = ["Line", "Outcome", "Termination"]
+
+
+class Line(NamedTuple):
+    """A completed S-O-S line.
+
+    ``owner`` is the seat that completed it and ``ply`` the 1-based number of the move that did;
+    both are ``None`` for a line that was already on a board set up with
+    :meth:`sosgame.Game.from_position`.
+    """
+
+    owner: int | None
+    ply: int | None
+    cells: LineCells
+
+    def __str__(self) -> str:
+        return "-".join(str(cell) for cell in self.cells)
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    FULL_BOARD = "full-board"
+    """The board is full (general mode: most points wins; simple mode: no SOS, a draw)."""
+    SOS = "sos"
+    """Simple mode: the mover completed the first SOS and wins."""
+    RESIGNATION = "resignation"
+    """Every other seat resigned."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``winners`` holds the one winner, or every seat sharing a draw."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat, or ``None`` for a draw."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether two or more seats share the result."""
+        return len(self.winners) != 1

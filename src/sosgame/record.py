@@ -1,0 +1,414 @@
+"""Game records: the JSON form ``sosgame-record/1``, checked field by field when loaded.
+
+A record knows nothing of scoring: it replays its moves through :class:`sosgame.Game`, which
+is the judge of every move and of the result.
+
+>>> record = Record.from_game(Game(3, 3, moves=["Sa1", "Ob1", "Sc1"]), players=["Ann", "Bao"])
+>>> Record.from_json(record.to_json()).to_game().scores
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from sosgame.errors import IllegalMoveError, InvalidMoveError, RecordError, SosError
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
+from sosgame.notation import MAX_SIDE, parse_action
+from sosgame.outcome import Outcome, Termination
+
+__all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save"]
+
+FORMAT: Final = "sosgame-record/1"
+MAX_NAME_LENGTH: Final = 100
+_FIELDS: Final = ("format", "rows", "cols", "mode", "players", "start", "moves", "result", "meta")
+_REQUIRED: Final = ("format", "rows", "cols", "mode", "players", "moves")
+_META_TEXT: Final = ("date", "event", "site", "round")
+_META_FIELDS: Final = (*_META_TEXT, "times", "tags")
+
+
+@dataclass(frozen=True)
+class Start:
+    """A set-up starting position: the board, the seat to move and the points so far."""
+
+    position: str
+    turn: int = 0
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass
+class Record:
+    """One game as a record: the settings, the players' names, the moves and what is known.
+
+    ``moves`` holds move text (``Sb3``) and resignations (``resign:1``); ``result`` is the
+    outcome with the final scores, present once the game is over; ``meta`` holds ``date``,
+    ``event``, ``site``, ``round`` (text), ``times`` (seconds per entry of ``moves``) and
+    ``tags`` (free text keys and values).
+    """
+
+    rows: int
+    cols: int
+    players: list[str]
+    moves: list[str] = field(default_factory=list)
+    mode: Mode = "general"
+    result: tuple[Outcome, tuple[int, ...]] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    start: Start | None = None
+
+    @classmethod
+    def from_game(
+        cls,
+        game: Game,
+        *,
+        players: Sequence[str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Record:
+        """The record of ``game``; ``players`` are the seats' names (by default Player 1, ...)."""
+        names = list(players) if players is not None else default_names(game.players)
+        start = None
+        if game.start is not None:
+            position, turn, scores = game.start
+            start = Start(position, turn, scores)
+        result = (game.outcome, game.scores) if game.outcome is not None else None
+        record = cls(
+            rows=game.rows,
+            cols=game.cols,
+            players=names,
+            moves=[str(action) for action in game.actions],
+            mode=game.mode,
+            result=result,
+            meta=dict(meta or {}),
+            start=start,
+        )
+        return cls.from_dict(record.to_dict())
+
+    def to_game(self) -> Game:
+        """Replay the record into a new game.
+
+        :raises RecordError: naming the entry of ``moves`` that is not legal.
+        """
+        game = self._empty_game()
+        _replay(game, self.moves)
+        return game
+
+    def _empty_game(self) -> Game:
+        if self.start is None:
+            try:
+                return Game(self.rows, self.cols, players=len(self.players), mode=self.mode)
+            except SosError as error:
+                raise RecordError(f"fields 'rows' and 'cols': {error}", field="rows") from None
+        try:
+            return Game.from_position(
+                self.start.position,
+                players=len(self.players),
+                mode=self.mode,
+                turn=self.start.turn,
+                scores=self.start.scores,
+            )
+        except SosError as error:
+            raise RecordError(f"field 'start': {error}", field="start") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dictionary."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "rows": self.rows,
+            "cols": self.cols,
+            "mode": self.mode,
+            "players": list(self.players),
+        }
+        if self.start is not None:
+            start: dict[str, Any] = {"position": self.start.position, "turn": self.start.turn}
+            if self.start.scores is not None:
+                start["scores"] = list(self.start.scores)
+            data["start"] = start
+        data["moves"] = list(self.moves)
+        if self.result is not None:
+            outcome, scores = self.result
+            data["result"] = {
+                "winners": list(outcome.winners),
+                "termination": outcome.termination.value,
+                "scores": list(scores),
+            }
+        if self.meta:
+            data["meta"] = dict(self.meta)
+        return data
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Record:
+        """Read and check a record from JSON text.
+
+        :raises RecordError: for text that is not JSON, or a record that is wrong anywhere.
+        """
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise RecordError(f"the record is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """Check a decoded record field by field and replay its moves.
+
+        :raises RecordError: naming the field (and for moves, the ply) that is wrong.
+        """
+        if not isinstance(data, dict):
+            raise RecordError(f"a record must be a JSON object, not {_kind(data)}")
+        for key in data:
+            if key not in _FIELDS:
+                raise RecordError(f"unknown field {key!r} in the record", field=str(key))
+        for key in _REQUIRED:
+            if key not in data:
+                raise RecordError(f"the record has no field {key!r}", field=key)
+        if data["format"] != FORMAT:
+            raise RecordError(
+                f"field 'format': {data['format']!r} is not a format this version reads;"
+                f" it reads {FORMAT!r}",
+                field="format",
+            )
+        rows = _whole(data["rows"], "rows", 1, MAX_SIDE)
+        cols = _whole(data["cols"], "cols", 1, MAX_SIDE)
+        mode = data["mode"]
+        if mode not in MODES:
+            raise RecordError(
+                f"field 'mode': must be 'general' or 'simple', not {mode!r}", field="mode"
+            )
+        players = _names(data["players"])
+        moves = data["moves"]
+        if not isinstance(moves, list):
+            raise RecordError(f"field 'moves': must be a list, not {_kind(moves)}", field="moves")
+        record = cls(
+            rows=rows,
+            cols=cols,
+            players=players,
+            mode=mode,
+            start=_start(data.get("start"), len(players)),
+            meta=_meta(data.get("meta", {}), len(moves)),
+        )
+        game = record._empty_game()
+        if (game.rows, game.cols) != (rows, cols):
+            raise RecordError(
+                f"field 'start': the position is {game.rows}x{game.cols} but the record says"
+                f" {rows}x{cols}",
+                field="start",
+            )
+        record.moves = _replay(game, moves)
+        record.result = _result(data.get("result"), game)
+        return record
+
+
+def default_names(players: int) -> list[str]:
+    """``["Player 1", "Player 2", ...]``."""
+    return [f"Player {seat + 1}" for seat in range(players)]
+
+
+def load(path: str | Path) -> Record:
+    """Read and check the record in the file at ``path``.
+
+    :raises RecordError: if the file cannot be read or the record is wrong.
+    """
+    try:
+        text = Path(path).read_bytes()
+    except OSError as error:
+        raise RecordError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
+    return Record.from_json(text)
+
+
+def save(record: Record | Game, path: str | Path) -> None:
+    """Write ``record`` (or a game's record) to the file at ``path`` as JSON.
+
+    :raises RecordError: if the file cannot be written.
+    """
+    if isinstance(record, Game):
+        record = Record.from_game(record)
+    try:
+        Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+
+
+def _replay(game: Game, moves: Sequence[object]) -> list[str]:
+    canonical = []
+    for number, entry in enumerate(moves):
+        where = f"moves[{number}] (ply {number + 1})"
+        if not isinstance(entry, str):
+            raise RecordError(
+                f"{where}: must be move text such as 'Sb3', not {_kind(entry)}",
+                field=f"moves[{number}]",
+                ply=number + 1,
+            )
+        try:
+            action = parse_action(entry)
+            game.apply(action)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            raise RecordError(
+                f"{where}: {error}", field=f"moves[{number}]", ply=number + 1
+            ) from None
+        canonical.append(str(action))
+    return canonical
+
+
+def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
+    actual = game.outcome
+    if data is None:
+        return None if actual is None else (actual, game.scores)
+    if not isinstance(data, dict):
+        raise RecordError(f"field 'result': must be an object, not {_kind(data)}", field="result")
+    for key in data:
+        if key not in ("winners", "termination", "scores"):
+            raise RecordError(f"unknown field {key!r} in 'result'", field=f"result.{key}")
+    if actual is None:
+        raise RecordError(
+            f"field 'result': the record states a result, but the game is not over after its"
+            f" {len(game.actions)} moves",
+            field="result",
+        )
+    winners = data.get("winners")
+    if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
+        raise RecordError(
+            "field 'result.winners': must be a list of seat numbers", field="result.winners"
+        )
+    if tuple(winners) != actual.winners:
+        raise RecordError(
+            f"field 'result.winners': the record says {winners} but the moves give"
+            f" {list(actual.winners)}",
+            field="result.winners",
+        )
+    termination = data.get("termination")
+    if termination != actual.termination.value:
+        known = ", ".join(repr(item.value) for item in Termination)
+        raise RecordError(
+            f"field 'result.termination': the record says {termination!r} but the moves give"
+            f" {actual.termination.value!r} (one of {known})",
+            field="result.termination",
+        )
+    if "scores" in data and data["scores"] != list(game.scores):
+        raise RecordError(
+            f"field 'result.scores': the record says {data['scores']!r} but the moves give"
+            f" {list(game.scores)}",
+            field="result.scores",
+        )
+    return actual, game.scores
+
+
+def _names(data: object) -> list[str]:
+    if not isinstance(data, list):
+        raise RecordError(
+            f"field 'players': must be a list of names, not {_kind(data)}", field="players"
+        )
+    if not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
+        raise RecordError(
+            f"field 'players': must name {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(data)}",
+            field="players",
+        )
+    for seat, name in enumerate(data):
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+            raise RecordError(
+                f"field 'players[{seat}]': must be a name of 1 to {MAX_NAME_LENGTH} characters,"
+                f" not {name!r}",
+                field=f"players[{seat}]",
+            )
+    return list(data)
+
+
+def _start(data: object, players: int) -> Start | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordError(f"field 'start': must be an object, not {_kind(data)}", field="start")
+    for key in data:
+        if key not in ("position", "turn", "scores"):
+            raise RecordError(f"unknown field {key!r} in 'start'", field=f"start.{key}")
+    position = data.get("position")
+    if not isinstance(position, str):
+        raise RecordError(
+            "field 'start.position': must be position text such as 'S.O/.../OSS'",
+            field="start.position",
+        )
+    turn = _whole(data.get("turn", 0), "start.turn", 0, players - 1)
+    scores = data.get("scores")
+    if scores is not None and (
+        not isinstance(scores, list) or not all(_is_whole(value) for value in scores)
+    ):
+        raise RecordError(
+            "field 'start.scores': must be a list of whole numbers", field="start.scores"
+        )
+    return Start(position, turn, None if scores is None else tuple(scores))
+
+
+def _meta(data: object, moves: int) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RecordError(f"field 'meta': must be an object, not {_kind(data)}", field="meta")
+    for key, value in data.items():
+        where = f"meta.{key}"
+        if key not in _META_FIELDS:
+            known = ", ".join(_META_FIELDS)
+            raise RecordError(
+                f"unknown field {key!r} in 'meta' (known: {known}; put anything else in 'tags')",
+                field=where,
+            )
+        if key in _META_TEXT and not isinstance(value, str):
+            raise RecordError(f"field {where!r}: must be text, not {_kind(value)}", field=where)
+        if key == "date":
+            try:
+                datetime.fromisoformat(value)
+            except ValueError:
+                raise RecordError(
+                    f"field 'meta.date': {value!r} is not an ISO date such as '2026-12-01'",
+                    field=where,
+                ) from None
+        if key == "times" and (
+            not isinstance(value, list)
+            or len(value) != moves
+            or not all(_is_seconds(seconds) for seconds in value)
+        ):
+            raise RecordError(
+                f"field 'meta.times': must list {moves} times in seconds (0 or more), one for"
+                " each entry of 'moves'",
+                field=where,
+            )
+        if key == "tags" and (
+            not isinstance(value, dict)
+            or not all(isinstance(item, str) for pair in value.items() for item in pair)
+        ):
+            raise RecordError(
+                "field 'meta.tags': must be an object of text keys and text values", field=where
+            )
+    return dict(data)
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if not _is_whole(value) or not low <= value <= high:  # type: ignore[operator]
+        raise RecordError(
+            f"field {name!r}: must be a whole number from {low} to {high}, not {value!r}",
+            field=name,
+        )
+    return value  # type: ignore[return-value]
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seconds(value: object) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}
+    return names.get(type(value), f"the number {value!r}" if _is_whole(value) else repr(value))
