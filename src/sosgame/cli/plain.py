@@ -168,7 +168,8 @@ class PlainGame:
         self.say(self.t("scores", scores=scores))
         outcome = game.outcome
         if outcome is None:
-            self.say(self.t("to_move", name=self.names[game.turn]))
+            key = "to_move_again" if game.extra_turn else "to_move"
+            self.say(self.t(key, name=self.names[game.turn]))
             return
         reason = self.t(f"reason.{outcome.termination.value}")
         if outcome.winner is not None:

@@ -19,6 +19,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "vi": "Đến lượt {name}.",
         "hi": "अब {name} की बारी है।",
     },
+    "to_move_again": {
+        "en": "{name} to move again: extra turn!",
+        "vi": "{name} được đi tiếp: thêm một lượt!",
+        "hi": "{name} की बारी फिर से: एक अतिरिक्त चाल!",
+    },
     "scores": {"en": "Scores: {scores}", "vi": "Điểm: {scores}", "hi": "अंक: {scores}"},
     "moves": {
         "en": "Moves: {moves}",
