@@ -10,7 +10,7 @@ SOURCES := src tests benchmarks
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,all]"
 	touch $(STAMP)
 
 install: $(STAMP)
