@@ -77,7 +77,7 @@ class Game:
     >>> [str(line) for line in game.play("Sc1")]
     ['a1-b1-c1']
     >>> game.scores, game.turn
-    ((1, 0), 1)
+    ((1, 0), 0)
 
     :raises InvalidSettingsError: for a size, player count or mode the rules do not allow.
     """

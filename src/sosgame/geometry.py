@@ -74,7 +74,16 @@ class Geometry:
         return 0 <= cell.row < self.rows and 0 <= cell.col < self.cols
 
 
-@cache
 def geometry(rows: int, cols: int) -> Geometry:
-    """The shared tables for a board of ``rows`` by ``cols``."""
+    """The shared tables for a board of ``rows`` by ``cols``.
+
+    :raises InvalidSettingsError: for a size the rules do not allow.
+    """
+    # Checked before the cache, which would otherwise take 3.0 or True for a cached 3 or 1.
+    check_size(rows, cols)
+    return _cached_geometry(rows, cols)
+
+
+@cache
+def _cached_geometry(rows: int, cols: int) -> Geometry:
     return Geometry(rows, cols)

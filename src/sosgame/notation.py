@@ -170,6 +170,8 @@ def parse_position(text: str) -> list[list[str]]:
         raise InvalidPositionError(
             f"a position must be text such as 'S.O/.../OSS', not {type(text).__name__}"
         )
+    if not text.strip():
+        raise InvalidPositionError("the position is empty: write rows such as 'S.O/.../OSS'")
     rows = text.strip().split("/")
     width = len(rows[0])
     grid: list[list[str]] = []

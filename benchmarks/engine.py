@@ -1,0 +1,117 @@
+"""Moves per second of the rules engine, playing random complete games through the public API.
+
+Each game is a random order of the cells with a random letter for each, generated before the
+clock starts; the clock covers creating the game and every ``Game.play`` call (with all its
+legality checks, scoring, turn and end-of-game handling) and an ``is_over`` check per move.
+A second figure also times choosing each move at random from ``Game.legal_moves``.
+
+Run: ``make bench`` or ``python benchmarks/engine.py [--games N] [--rounds N] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import time
+
+from sosgame import Game, Move
+from sosgame.geometry import geometry
+
+SIZES = (5, 8, 15)
+TARGET_8X8 = 300_000
+
+
+def random_games(size: int, games: int, seed: int) -> list[list[Move]]:
+    """``games`` random move orders for a ``size`` x ``size`` board."""
+    rng = random.Random(seed)
+    moves = geometry(size, size).moves
+    result = []
+    for _ in range(games):
+        order = list(range(size * size))
+        rng.shuffle(order)
+        result.append([moves[index][rng.randrange(2)] for index in order])
+    return result
+
+
+def time_play(size: int, games: list[list[Move]], mode: str) -> float:
+    """Moves per second for playing the prepared games."""
+    count = 0
+    start = time.perf_counter()
+    for moves in games:
+        game = Game(size, size, mode=mode)  # type: ignore[arg-type]
+        play = game.play
+        for move in moves:
+            play(move)
+            count += 1
+            if game.is_over:
+                break
+    return count / (time.perf_counter() - start)
+
+
+def time_choose_and_play(size: int, games: int, seed: int) -> float:
+    """Moves per second when each move is also chosen at random from ``legal_moves``."""
+    rng = random.Random(seed)
+    count = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        game = Game(size, size)
+        while not game.is_over:
+            game.play(rng.choice(list(game.legal_moves)))
+            count += 1
+    return count / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Run the benchmark and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000, help="games per round on 8x8")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    arguments = parser.parse_args()
+    results = []
+    for size in SIZES:
+        games = max(20, arguments.games * 64 // (size * size))
+        prepared = random_games(size, games, seed=size)
+        for mode in ("general", "simple"):
+            rates = [time_play(size, prepared, mode) for _ in range(arguments.rounds)]
+            results.append(
+                {"size": f"{size}x{size}", "mode": mode, "what": "play", "moves_per_second": rates}
+            )
+        rates = [
+            time_choose_and_play(size, max(5, games // 10), seed=size)
+            for _ in range(arguments.rounds)
+        ]
+        results.append(
+            {
+                "size": f"{size}x{size}",
+                "mode": "general",
+                "what": "choose from legal_moves + play",
+                "moves_per_second": rates,
+            }
+        )
+    if arguments.json:
+        print(json.dumps({"python": platform.python_version(), "results": results}, indent=2))
+        return
+    print(f"Python {platform.python_version()}, {platform.machine()}, one process (one core)")
+    print("| board | mode | timed | moves/s (median) | min | max |")
+    print("|---|---|---|---:|---:|---:|")
+    for row in results:
+        rates = row["moves_per_second"]
+        assert isinstance(rates, list)
+        print(
+            f"| {row['size']} | {row['mode']} | {row['what']} | {statistics.median(rates):,.0f}"
+            f" | {min(rates):,.0f} | {max(rates):,.0f} |"
+        )
+    general_8 = next(row for row in results if row["size"] == "8x8" and row["what"] == "play")
+    rates = general_8["moves_per_second"]
+    assert isinstance(rates, list)
+    median = statistics.median(rates)
+    verdict = "meets" if median >= TARGET_8X8 else "MISSES"
+    print(f"\n8x8 general: {median:,.0f} moves/s {verdict} the target of {TARGET_8X8:,}.")
+
+
+if __name__ == "__main__":
+    main()

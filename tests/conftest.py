@@ -1,0 +1,56 @@
+"""Shared test helpers: strategies for random games and an independent line counter."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import strategies as st
+
+from sosgame import Game
+
+AXES = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def count_sos(position: str) -> int:
+    """Count the S-O-S lines in a position text, independently of the engine's tables."""
+    grid = position.split("/")
+    rows, cols = len(grid), len(grid[0])
+    count = 0
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in AXES:
+                cells = [(r + k * dr, c + k * dc) for k in range(3)]
+                inside = all(0 <= rr < rows and 0 <= cc < cols for rr, cc in cells)
+                if inside and "".join(grid[rr][cc] for rr, cc in cells) == "SOS":
+                    count += 1
+    return count
+
+
+@st.composite
+def board_settings(
+    draw: st.DrawFn, *, max_side: int = 6, max_players: int = 8
+) -> dict[str, object]:
+    """Rows, cols, players and mode of a random game."""
+    rows = draw(st.integers(1, max_side))
+    low = 3 if rows < 3 else 1
+    cols = draw(st.integers(low, max_side))
+    return {
+        "rows": rows,
+        "cols": cols,
+        "players": draw(st.integers(2, max_players)),
+        "mode": draw(st.sampled_from(["general", "simple"])),
+    }
+
+
+def random_game(settings: dict[str, object], seed: int, *, limit: int | None = None) -> Game:
+    """A game of the given settings played with random legal moves (up to ``limit`` moves)."""
+    rng = random.Random(seed)
+    game = Game(
+        int(settings["rows"]),  # type: ignore[call-overload]
+        int(settings["cols"]),  # type: ignore[call-overload]
+        players=int(settings["players"]),  # type: ignore[call-overload]
+        mode=settings["mode"],  # type: ignore[arg-type]
+    )
+    while not game.is_over and (limit is None or game.ply < limit):
+        game.play(rng.choice(list(game.legal_moves)))
+    return game

@@ -1,0 +1,177 @@
+"""The command line: replay, show, and the line-mode game."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sosgame import Game
+from sosgame.cli import main
+from sosgame.cli.plain import PlainGame
+from sosgame.i18n import translator
+from sosgame.record import Record, load, save
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    game = Game(3, 3, mode="simple", moves=["Sa1", "Ob1", "Sc1"])
+    save(Record.from_game(game, players=["Ann", "Bao"]), path)
+    return path
+
+
+def test_replay_json_has_the_documented_keys(
+    capsys: pytest.CaptureFixture[str], record_file: Path
+) -> None:
+    status, out, _ = run(capsys, "replay", str(record_file), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert {"position", "scores", "turn", "over", "winners", "moves", "lines"} <= set(data)
+    assert data["position"] == "SOS/.../..."
+    assert (data["scores"], data["over"], data["winners"]) == ([1, 0], True, [0])
+    assert data["moves"] == ["Sa1", "Ob1", "Sc1"]
+    assert data["lines"] == [{"owner": 0, "ply": 3, "cells": ["a1", "b1", "c1"]}]
+
+
+def test_replay_prints_board_scores_lines_and_outcome(
+    capsys: pytest.CaptureFixture[str], record_file: Path
+) -> None:
+    status, out, _ = run(capsys, "replay", str(record_file))
+    assert status == 0
+    assert "1  S - O - S" in out
+    assert "Scores: Ann 1, Bao 0" in out
+    assert "a1-b1-c1  Ann, ply 3" in out
+    assert "Ann wins (sos)." in out
+
+
+def test_replay_of_a_bad_record_is_one_line_naming_the_ply(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.json"
+    data = Record.from_game(Game(3, 3)).to_dict() | {"moves": ["Sa1", "Sa1"]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 1 and out == ""
+    assert err == "sosgame: error: moves[1] (ply 2): cannot play Sa1: a1 already holds S\n"
+    status, _, err = run(capsys, "replay", str(tmp_path / "none.json"))
+    assert status == 1 and err.startswith("sosgame: error: cannot read") and err.count("\n") == 1
+
+
+def test_show_draws_a_position_and_lists_its_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "show", "sos/.o./s.s")
+    assert status == 0
+    assert out.splitlines()[1] == "1  S - O - S"
+    assert "3 SOS: a1-b1-c1, a1-b2-c3, c1-b2-a3" in out
+    status, out, _ = run(capsys, "show", "S.O/.../OSS", "--svg")
+    assert status == 0 and out.startswith("<svg")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["show", "SO/.."], "the longer side must be at least 3"),
+        (["show", "S.O/.X./OSS"], "row 2, column b holds 'X'"),
+        (["play", "--plain", "--size", "30"], "--size must be from 1 to 26"),
+        (["play", "--plain", "--size", "2"], "too small"),
+        (["play", "--plain", "--players", "9"], "players must be from 2 to 8"),
+        (["play", "--plain", "--names", "A", "B", "C", "--players", "2"], "gives 3 names"),
+        (["play", "--plain", "--mode", "fast"], "invalid choice: 'fast'"),
+        (["play", "--plain", "--size", "x"], "invalid int value: 'x'"),
+        (["bogus"], "invalid choice: 'bogus'"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
+def test_every_failure_is_one_line_and_non_zero(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status != 0
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def session(lines: str, game: Game, language: str = "en") -> str:
+    out = io.StringIO()
+    names = [f"P{seat}" for seat in range(game.players)]
+    status = PlainGame(game, names, translator(language), io.StringIO(lines), out).run()
+    assert status == 0
+    return out.getvalue()
+
+
+def test_plain_game_shows_turns_scores_and_the_extra_turn() -> None:
+    game = Game(3, 3)
+    out = session("Sa1\nOb1\nSc1\n", game)
+    assert "P0 made 1 SOS (a1-b1-c1) and moves again." in out
+    assert "P0 to move again: extra turn!" in out
+    assert "Scores: P0 1, P1 0" in out
+    assert game.scores == (1, 0)
+
+
+def test_plain_game_bad_input_gets_a_message_and_changes_nothing() -> None:
+    game = Game(3, 3, moves=["Sa1"])
+    before = game.copy()
+    out = session("Sa1\nOz9\nhello\nsave\nresign:0\n", game)
+    assert "Cell a1 already holds a letter." in out
+    assert "Cell z9 is not on this 3x3 board." in out
+    assert "'hello' is neither a move nor a command." in out
+    assert "Say where to save: save FILE" in out
+    assert "'resign:0' is neither a move nor a command." in out
+    assert game == before
+
+
+def test_plain_game_undo_resign_save_and_help(tmp_path: Path) -> None:
+    game = Game(3, 3)
+    path = tmp_path / "out.json"
+    out = session(f"Sa1\nundo\nundo\nOb2\nhelp\nmoves\nsave {path}\nresign\nSa1\nquit\n", game)
+    assert "Took back Sa1." in out
+    assert "There is nothing to take back." in out
+    assert "Commands:" in out and "Moves: Ob2" in out
+    assert f"Saved the game to {path}." in out
+    assert "P0 wins: every other player resigned." in out
+    assert "The game is over." in out
+    assert load(path).moves == ["Ob2"]
+    assert game.actions[-1] == game.actions[-1].__class__(1)
+
+
+def test_plain_game_speaks_vietnamese_and_hindi() -> None:
+    assert "Đến lượt P0." in session("", Game(3, 3), "vi")
+    assert "अब P0 की बारी है।" in session("", Game(3, 3), "hi")
+    assert "luật" not in session("rules\n", Game(3, 3), "en")
+    assert "Chế độ đơn giản" in session("rules\n", Game(3, 3), "vi")
+
+
+def test_plain_game_with_three_players_and_piped_input_as_a_script() -> None:
+    script = "Sa1\nSb1\nSc1\nOb2\nquit\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "sosgame", "play", "--plain", "--size", "3", "--players", "3"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Players: Player 1, Player 2, Player 3." in result.stdout
+    assert "Player 1> Ob2" in result.stdout
+    assert result.stdout.rstrip().endswith("Goodbye.")
+
+
+def test_the_console_script_reports_its_version() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sosgame", "--version"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0 and result.stdout.startswith("sosgame ")

@@ -1,0 +1,123 @@
+"""Invariants of the rules engine on random games of every shape, mode and player count."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import board_settings, count_sos, random_game
+from sosgame import Game, Move
+from sosgame.record import Record
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+@given(board_settings(), seeds)
+def test_scores_add_up_to_the_sos_lines_on_the_board(options: dict[str, object], seed: int) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    while not game.is_over:
+        game.play(rng.choice(list(game.legal_moves)))
+        assert sum(game.scores) == len(game.lines) == count_sos(game.position())
+
+
+@given(board_settings(), seeds)
+def test_every_line_belongs_to_the_seat_that_moved_at_its_ply(
+    options: dict[str, object], seed: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    movers = []
+    while not game.is_over:
+        movers.append(game.turn)
+        game.play(rng.choice(list(game.legal_moves)))
+    for line in game.lines:
+        assert line.ply is not None and line.owner == movers[line.ply - 1]
+        letters = "".join(game.letter_at(cell) or "." for cell in line.cells)
+        assert letters == "SOS"
+
+
+@given(board_settings(), seeds)
+def test_a_scoring_move_keeps_the_turn_and_a_quiet_one_passes_it(
+    options: dict[str, object], seed: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    while not game.is_over:
+        mover = game.turn
+        lines = game.play(rng.choice(list(game.legal_moves)))
+        if game.is_over:
+            break
+        if lines:
+            assert game.turn == mover and game.extra_turn
+        else:
+            assert game.turn == (mover + 1) % game.players and not game.extra_turn
+
+
+@given(board_settings(), seeds, st.integers(0, 3))
+def test_undo_restores_the_exact_state(
+    options: dict[str, object], seed: int, resignations: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    snapshots = [(game.copy(), repr(game), game.position(), game.scores, game.lines, game.turn)]
+    while not game.is_over:
+        if resignations and rng.random() < 0.1:
+            game.resign(rng.choice(game.active_seats))
+            resignations -= 1
+        else:
+            game.play(rng.choice(list(game.legal_moves)))
+        snapshots.append(
+            (game.copy(), repr(game), game.position(), game.scores, game.lines, game.turn)
+        )
+    for copy, text, position, scores, lines, turn in reversed(snapshots[:-1]):
+        game.undo()
+        assert game == copy
+        assert (repr(game), game.position(), game.scores, game.lines, game.turn) == (
+            text,
+            position,
+            scores,
+            lines,
+            turn,
+        )
+        assert game.outcome is copy.outcome or game.outcome == copy.outcome
+
+
+@given(board_settings(), seeds)
+def test_the_text_forms_round_trip(options: dict[str, object], seed: int) -> None:
+    game = random_game(options, seed)
+    for move in game.moves:
+        assert Move.parse(str(move)) == move
+    again = Game.from_position(
+        game.position(), players=game.players, mode="general", turn=game.turn, scores=game.scores
+    )
+    assert again.position() == game.position()
+    assert len(again.lines) == len(game.lines)
+    assert eval(repr(game)) == game
+
+
+@settings(max_examples=50)
+@given(board_settings(), seeds, st.integers(0, 40))
+def test_a_record_saved_and_loaded_replays_to_the_same_game(
+    options: dict[str, object], seed: int, limit: int
+) -> None:
+    game = random_game(options, seed, limit=limit)
+    names = [f"Seat {seat}" for seat in range(game.players)]
+    record = Record.from_game(game, players=names, meta={"event": "property test"})
+    loaded = Record.from_json(record.to_json())
+    assert loaded == record
+    assert loaded.to_game() == game
+    assert loaded.to_json() == record.to_json()
+
+
+@given(board_settings(max_players=3), seeds)
+def test_legal_moves_are_exactly_the_empty_cells_with_each_letter(
+    options: dict[str, object], seed: int
+) -> None:
+    game = random_game(options, seed, limit=random.Random(seed).randrange(0, 20))
+    expected = [] if game.is_over else [Move(l, c) for c in game.empty_cells() for l in "SO"]  # noqa: E741
+    assert list(game.legal_moves) == expected
+    assert len(game.legal_moves) == len(expected)
+    assert all(move in game.legal_moves for move in expected)
