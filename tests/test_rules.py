@@ -235,6 +235,9 @@ def test_undo_after_the_end_reopens_the_game() -> None:
         ("Xa1", InvalidMoveError, "must start with the letter S or O"),
         (Move("s", Cell(1, 1)), InvalidMoveError, "the letter must be 'S' or 'O'"),  # type: ignore[arg-type]
         (Move("S", (1, "x")), InvalidMoveError, "its cell must be a Cell"),  # type: ignore[arg-type]
+        (Move("S", [1, 1]), InvalidMoveError, "its cell must be a Cell"),  # type: ignore[arg-type]
+        (Move("O", Cell(3, 0)), OffBoardError, "Oa4: a4 is off the 3x3 board"),
+        (Move("O", Cell(0, -1)), OffBoardError, "is off the 3x3 board"),
         (42, InvalidMoveError, "not 42"),
     ],
 )
@@ -247,6 +250,14 @@ def test_illegal_moves_raise_and_change_nothing(
         game.play(move)  # type: ignore[arg-type]
     assert game == before
     assert repr(game) == repr(before)
+
+
+def test_a_look_alike_cell_is_stored_as_the_boards_own_move() -> None:
+    game = Game(3, 3)
+    game.play(Move("S", (1, 2)))  # type: ignore[arg-type]
+    (stored,) = game.moves
+    assert stored == Move.parse("Sc2") and type(stored.cell) is Cell
+    assert str(stored) == "Sc2"
 
 
 def test_play_all_rolls_back_when_an_entry_fails() -> None:

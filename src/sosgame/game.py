@@ -19,6 +19,7 @@ from sosgame.errors import (
     NothingToUndoError,
     OccupiedCellError,
     OffBoardError,
+    SosError,
 )
 from sosgame.geometry import Geometry, LineCells, geometry
 from sosgame.notation import (
@@ -85,10 +86,12 @@ class Game:
     __slots__ = (
         "_active",
         "_board",
+        "_cell_moves",
         "_cols",
         "_empty",
         "_geometry",
         "_history",
+        "_index_of",
         "_lines",
         "_mode",
         "_next_seat",
@@ -171,6 +174,8 @@ class Game:
         self._geometry = shape
         self._rows = shape.rows
         self._cols = shape.cols
+        self._index_of = shape.index_of
+        self._cell_moves = shape.moves
         self._s_patterns = shape.s_patterns
         self._o_patterns = shape.o_patterns
         self._players = players
@@ -234,38 +239,37 @@ class Game:
         if self._outcome is not None:
             raise GameOverError(f"cannot play {move}: the game is over")
         try:
-            row, col = cell
-            on_board = 0 <= row < self._rows and 0 <= col < self._cols
-        except (TypeError, ValueError):
-            raise InvalidMoveError(f"{move!r} is not a move: its cell must be a Cell") from None
-        if not on_board:
-            raise OffBoardError(
-                f"cannot play {move}: {cell} is off the {self._rows}x{self._cols} board"
-            )
-        index = row * self._cols + col
+            index = self._index_of.get(cell)
+        except TypeError:
+            index = None
+        if index is None:
+            raise self._cell_error(move)
         board = self._board
         if board[index] != EMPTY:
             raise OccupiedCellError(f"cannot play {move}: {cell} already holds {board[index]}")
+        # The stored move is the board's own, so the history never holds a look-alike cell.
         if letter == S:
             patterns = self._s_patterns[index]
             need_first = O
+            move = self._cell_moves[index][0]
         elif letter == O:
             patterns = self._o_patterns[index]
             need_first = S
+            move = self._cell_moves[index][1]
         else:
             raise InvalidMoveError(f"{move!r} is not a move: the letter must be 'S' or 'O'")
         board[index] = letter
         mover = self._turn
         self._empty -= 1
-        self._ply += 1
+        ply = self._ply = self._ply + 1
         # A plain loop: on Python 3.11 a comprehension costs a frame, and this is the hot path.
         completed = None
         for first, second, cells in patterns:
             if board[first] == need_first and board[second] == S:
                 if completed is None:
-                    completed = [Line(mover, self._ply, cells)]
+                    completed = [Line(mover, ply, cells)]
                 else:
-                    completed.append(Line(mover, self._ply, cells))
+                    completed.append(Line(mover, ply, cells))
         if completed is None:
             self._history.append((move, index, mover, 0))
             self._turn = self._next_seat[mover]
@@ -281,6 +285,20 @@ class Game:
         if not self._empty:
             self._finish_full_board()
         return lines
+
+    def _cell_error(self, move: Move) -> SosError:
+        cell = move.cell
+        if (
+            isinstance(cell, tuple)
+            and len(cell) == 2
+            and all(isinstance(part, int) and not isinstance(part, bool) for part in cell)
+        ):
+            shown = Cell(*cell)
+            return OffBoardError(
+                f"cannot play {move.letter}{shown}: {shown} is off the {self._rows}x{self._cols}"
+                " board"
+            )
+        return InvalidMoveError(f"{move!r} is not a move: its cell must be a Cell")
 
     def _coerce_move(self, move: object) -> Move:
         if isinstance(move, str):

@@ -34,7 +34,17 @@ class Pattern(NamedTuple):
 class Geometry:
     """The tables for a board of ``rows`` by ``cols``; get one with :func:`geometry`."""
 
-    __slots__ = ("cells", "cols", "lines", "moves", "o_patterns", "rows", "s_patterns", "size")
+    __slots__ = (
+        "cells",
+        "cols",
+        "index_of",
+        "lines",
+        "moves",
+        "o_patterns",
+        "rows",
+        "s_patterns",
+        "size",
+    )
 
     def __init__(self, rows: int, cols: int) -> None:
         check_size(rows, cols)
@@ -42,6 +52,7 @@ class Geometry:
         self.cols = cols
         self.size = rows * cols
         self.cells: tuple[Cell, ...] = tuple(Cell(r, c) for r in range(rows) for c in range(cols))
+        self.index_of: dict[Cell, int] = {cell: index for index, cell in enumerate(self.cells)}
         self.moves: tuple[tuple[Move, Move], ...] = tuple(
             (Move(S, cell), Move(O, cell)) for cell in self.cells
         )
