@@ -1,0 +1,292 @@
+"""The exact solver for two-player SOS: negamax alpha-beta over a transposition table.
+
+Values are from the point of view of the seat to move, with best play from both seats:
+
+* general mode: the mover's future points minus the opponent's (a move completing ``k`` lines
+  is worth ``k`` plus the value of the position after it, since the mover moves again; a quiet
+  move is worth minus the value after it). It depends on the board only.
+* simple mode: +1 if the mover wins, 0 for a draw, -1 if the mover loses.
+
+>>> from sosgame import Game
+>>> solution = solve(Game(1, 5, moves=["Sa1", "Ob1"]))
+>>> solution.value, [str(move) for move in solution.best_moves]
+(1, ['Sc1'])
+
+How far it reaches (measured in docs/benchmarks.md): a position with up to
+:data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when compiled; the empty
+4x4 board in about a second, 4x5 in minutes. To ask "is this within reach?" cheaply, pass a
+``node_limit``: :class:`NodeLimitError` says the position needs more. A player solving move
+after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
+solves then find the earlier work, and a failed attempt's work is kept too.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from typing import Final, NamedTuple
+
+from sosgame.errors import GameOverError, InvalidSettingsError
+from sosgame.game import Game
+from sosgame.kernel import (
+    EMPTY,
+    JIT,
+    count_lines,
+    decode_move,
+    encode,
+    new_array,
+    notice_if_slow,
+    to_array,
+)
+from sosgame.notation import Move
+from sosgame.solver._search import (
+    DONE,
+    INFINITY,
+    R_EMPTY,
+    R_LIVE,
+    R_NODES,
+    R_PHASE,
+    R_SP,
+    R_VALUE,
+    REGISTERS,
+    STACK_FIELDS,
+    count_live,
+    search,
+)
+from sosgame.solver.symmetry import symmetries
+from sosgame.solver.table import DEFAULT_MEMORY_MB, TranspositionTable
+
+__all__ = [
+    "DEFAULT_MEMORY_MB",
+    "MAX_EMPTY_CELLS",
+    "QUICK_EMPTY_CELLS",
+    "NodeLimitError",
+    "Solution",
+    "TranspositionTable",
+    "solve",
+    "warm_up",
+]
+
+MAX_EMPTY_CELLS: Final = 39
+"""The most empty cells a position may have: its key must fit 64 bits (3**39 < 2**63)."""
+QUICK_EMPTY_CELLS: Final = 12
+"""Positions with at most this many empty cells solve in well under a second when compiled
+(docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
+_SLICE: Final = 1 << 21 if JIT else 1 << 12
+
+
+class Solution(NamedTuple):
+    """A solved position: its ``value``, every move reaching it, and the work it took."""
+
+    value: int
+    best_moves: tuple[Move, ...]
+    """Every move whose value is ``value``, sorted by their text."""
+    nodes: int
+    seconds: float
+
+
+class NodeLimitError(Exception):
+    """The solver gave up: the position needs more than ``node_limit`` nodes."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"the position needs more than {nodes} nodes to solve")
+        self.nodes = nodes
+
+
+class _Search:
+    """The arrays of one solve: board, symmetric keys, stack, and the table it writes to."""
+
+    def __init__(self, game: Game, table: TranspositionTable, node_limit: int | None) -> None:
+        state = encode(game)
+        self.board = state.board
+        self.table = state.tables.table
+        self.lines = state.tables.line_cells
+        self.simple = state.simple
+        self.empty = state.empty
+        self.node_limit = node_limit
+        self.nodes = 0
+        rows, cols, size = game.rows, game.cols, state.tables.size
+        if size <= MAX_EMPTY_CELLS:
+            # Whole-board keys: every symmetry, and the table can serve later solves too.
+            images = symmetries(rows, cols)
+            table.claim((rows, cols, game.mode))
+        else:
+            # Keys over the cells empty now (the rest never change): no symmetry.
+            empties = [cell for cell in range(size) if self.board[cell] == EMPTY]
+            rank = {cell: position for position, cell in enumerate(empties)}
+            images = (tuple(rank.get(cell, 0) for cell in range(size)),)
+            table.clear()
+            table.used = True
+        self.tt = table
+        count = len(images)
+        self.symmetries = count
+        weights = [0] * (count * size)
+        inverse = [0] * (count * size)
+        keys = [0] * count
+        for sym, image in enumerate(images):
+            for cell in range(size):
+                if size <= MAX_EMPTY_CELLS or self.board[cell] == EMPTY:
+                    weights[sym * size + cell] = 3 ** image[cell]
+                    inverse[sym * size + image[cell]] = cell
+                keys[sym] += self.board[cell] * weights[sym * size + cell]
+        self.weights = to_array(weights)
+        self.inverse = to_array(inverse)
+        self.images = to_array([cell for image in images for cell in image])
+        self.keys = to_array(keys)
+        depth = self.empty + 2
+        self.stack = new_array(depth * STACK_FIELDS)
+        self.moves = new_array(depth * 2 * size)
+        self.ranks = new_array(depth * 2 * size)
+        self.registers = new_array(REGISTERS)
+        self.history = new_array(2 * size)
+        self.rows, self.cols, self.size = rows, cols, size
+
+    def value(self, alpha: int, beta: int) -> int:
+        """The fail-soft value of the current board within the window ``(alpha, beta)``."""
+        registers = self.registers
+        registers[R_SP] = 0
+        registers[R_PHASE] = 0
+        registers[R_VALUE] = 0
+        registers[R_NODES] = 0
+        registers[R_EMPTY] = self.empty
+        registers[R_LIVE] = count_live(self.board, self.lines)
+        self.stack[0] = alpha
+        self.stack[1] = beta
+        while True:
+            budget = _SLICE
+            if self.node_limit is not None:
+                budget = min(budget, self.node_limit - self.nodes - registers[R_NODES])
+                if budget <= 0:
+                    raise NodeLimitError(self.node_limit)
+            status = search(
+                self.board, self.table, self.simple, self.symmetries, self.weights, self.keys,
+                self.images, self.inverse, self.tt.keys, self.tt.data, self.tt.size,
+                self.stack, self.moves, self.ranks, self.history, registers, budget,
+            )  # fmt: skip
+            if status == DONE:
+                self.nodes += int(registers[R_NODES])
+                return int(registers[R_VALUE])
+
+    def exact(self, guess: int = 0) -> int:
+        """The exact value of the current board, by null-window tests from ``guess`` (MTD(f))."""
+        lower, upper = -INFINITY, INFINITY
+        value = guess
+        while lower < upper:
+            beta = max(value, lower + 1)
+            value = self.value(beta - 1, beta)
+            if value < beta:
+                upper = value
+            else:
+                lower = value
+        return value
+
+    def play(self, cell: int, letter: int) -> int:
+        """Write a letter (updating the keys); returns the lines it completes."""
+        completed = count_lines(self.board, self.table, cell, letter)
+        self._write(cell, letter, 1)
+        return completed
+
+    def unplay(self, cell: int, letter: int) -> None:
+        """Take back :meth:`play`."""
+        self._write(cell, letter, -1)
+
+    def _write(self, cell: int, letter: int, sign: int) -> None:
+        self.board[cell] = letter if sign > 0 else EMPTY
+        self.empty -= sign
+        for sym in range(self.symmetries):
+            self.keys[sym] += sign * letter * self.weights[sym * self.size + cell]
+
+
+def _check(game: Game) -> None:
+    if not isinstance(game, Game):
+        raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
+    if game.players != 2:
+        raise InvalidSettingsError(
+            f"the solver handles two players only, and this game has {game.players}"
+        )
+    if game.is_over:
+        raise GameOverError(f"the game is over, so there is nothing to solve: {game.position()}")
+    empty = game.position().count(".")
+    if empty > MAX_EMPTY_CELLS:
+        raise InvalidSettingsError(
+            f"the position has {empty} empty cells; the solver takes at most {MAX_EMPTY_CELLS}"
+        )
+
+
+def solve(
+    game: Game,
+    *,
+    memory_mb: int | None = None,
+    node_limit: int | None = None,
+    table: TranspositionTable | None = None,
+) -> Solution:
+    """Solve the position of a two-player ``game`` for the seat to move (``game`` is unchanged).
+
+    ``memory_mb`` sizes a fresh transposition table (by default from the number of empty
+    cells, at most :data:`DEFAULT_MEMORY_MB`); pass ``table`` instead to reuse one.
+    ``node_limit`` bounds the work (the nodes of every search the call makes).
+
+    :raises InvalidSettingsError: for more than two players, too many empty cells, or a memory
+        size the machine cannot spare.
+    :raises GameOverError: if the game is already over.
+    :raises NodeLimitError: if the position needs more than ``node_limit`` nodes.
+    """
+    _check(game)
+    if node_limit is not None and (
+        not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 1
+    ):
+        raise InvalidSettingsError(
+            f"node_limit must be a whole number of at least 1, not {node_limit!r}"
+        )
+    notice_if_slow()
+    warm_up()
+    start = time.perf_counter()
+    if table is None:
+        table = TranspositionTable(_default_memory(game) if memory_mb is None else memory_mb)
+    run = _Search(game, table, node_limit)
+    value = run.exact()
+    best: list[Move] = []
+    # Moves leading to symmetric positions reach the same value: test one of each.
+    tested: dict[tuple[int, int], bool] = {}
+    for cell in range(run.size):
+        if run.board[cell] != EMPTY:
+            continue
+        for letter in (1, 2):
+            completed = run.play(cell, letter)
+            child = (min(run.keys[sym] for sym in range(run.symmetries)), completed)
+            reaches = tested.get(child)
+            if reaches is None:
+                if completed > 0 and run.simple:
+                    reaches = value == 1
+                elif completed > 0:
+                    target = value - completed
+                    reaches = run.value(target - 1, target) >= target
+                else:
+                    reaches = run.value(-value, -value + 1) <= -value
+                tested[child] = reaches
+            run.unplay(cell, letter)
+            if reaches:
+                best.append(decode_move(cell, letter, run.rows, run.cols))
+    best.sort(key=str)
+    return Solution(value, tuple(best), run.nodes, time.perf_counter() - start)
+
+
+def _default_memory(game: Game) -> int:
+    # A small search touches few entries but each on its own page: keep its table small.
+    empty = game.position().count(".")
+    for cells, memory in ((12, 8), (16, 64)):
+        if empty <= cells:
+            return min(memory, DEFAULT_MEMORY_MB)
+    return DEFAULT_MEMORY_MB
+
+
+@cache
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the solver's kernel, once per process.
+
+    :func:`solve` calls it before starting its clock, so ``seconds`` is the search alone.
+    """
+    run = _Search(Game(1, 3), TranspositionTable(1), None)
+    run.exact()
+    run.play(0, 1)
+    run.unplay(0, 1)

@@ -1,0 +1,343 @@
+"""The kernel agrees with the rules engine move by move, compiled and as plain Python."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sosgame import Game
+from sosgame.kernel import (
+    DRAW,
+    GREEDY,
+    JIT,
+    RANDOM,
+    apply_move,
+    count_lines,
+    count_openings,
+    decode_move,
+    encode,
+    encode_move,
+    has_scoring_move,
+    make_rng,
+    new_array,
+    next_turn,
+    playout,
+    playouts,
+    random_below,
+    tables,
+    to_array,
+    undo_move,
+    winner,
+)
+from sosgame.kernel.playout import _greedy_choice, _threats, _track
+
+ROOT = Path(__file__).resolve().parent.parent
+seeds = st.integers(0, 2**32 - 1)
+
+
+@st.composite
+def board_settings(
+    draw: st.DrawFn, *, max_side: int = 6, max_players: int = 8
+) -> dict[str, object]:
+    """Rows, cols, players and mode of a random game."""
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(3 if rows < 3 else 1, max_side))
+    return {
+        "rows": rows,
+        "cols": cols,
+        "players": draw(st.integers(2, max_players)),
+        "mode": draw(st.sampled_from(["general", "simple"])),
+    }
+
+
+def random_game(options: dict[str, object], seed: int, *, limit: int) -> Game:
+    """A game of the given settings after up to ``limit`` random moves."""
+    rng = random.Random(seed)
+    game = Game(
+        options["rows"],  # type: ignore[arg-type]
+        options["cols"],  # type: ignore[arg-type]
+        players=options["players"],  # type: ignore[arg-type]
+        mode=options["mode"],  # type: ignore[arg-type]
+    )
+    while not game.is_over and game.ply < limit:
+        game.play(rng.choice(list(game.legal_moves)))
+    return game
+
+
+def count_sos(position: str) -> int:
+    """The S-O-S lines on a board, counted by the engine from the position alone."""
+    return len(Game.from_position(position).lines)
+
+
+_FUNCTIONS = {
+    "apply_move": apply_move,
+    "count_lines": count_lines,
+    "count_openings": count_openings,
+    "has_scoring_move": has_scoring_move,
+    "next_turn": next_turn,
+    "undo_move": undo_move,
+    "playout": playout,
+    "playouts": playouts,
+    "greedy_choice": _greedy_choice,
+    "threats": _threats,
+    "track": _track,
+    "random_below": random_below,
+    "winner": winner,
+}
+
+
+def _python(function: Any) -> Any:
+    return getattr(function, "py_func", function)
+
+
+COMPILED = SimpleNamespace(**_FUNCTIONS)
+PYTHON = SimpleNamespace(**{name: _python(f) for name, f in _FUNCTIONS.items()})
+IMPLEMENTATIONS = [pytest.param(COMPILED, id="compiled"), pytest.param(PYTHON, id="python")]
+LETTER_OF = {".": 0, "S": 1, "O": 2}
+
+
+def _board(game: Game) -> list[int]:
+    return [LETTER_OF[char] for char in game.position() if char != "/"]
+
+
+def _scoring_lines(game: Game) -> int:
+    """The most lines any legal move completes, by the engine."""
+    best = 0
+    for move in list(game.legal_moves):
+        trial = game.copy()
+        best = max(best, len(trial.play(move)))
+    return best
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=40, deadline=None)
+@given(options=board_settings(max_side=7), seed=seeds)
+def test_moves_match_the_engine_move_by_move(
+    kernel: SimpleNamespace, options: dict[str, object], seed: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    state = encode(game)
+    board, scores, next_seat, turn = state.board, state.scores, state.next_seat, state.turn
+    table = state.tables.table
+    while not game.is_over:
+        if game.players > 2 and len(game.active_seats) > 2 and rng.random() < 0.05:
+            game.resign(rng.choice(game.active_seats))
+            state = encode(game)
+            next_seat, turn = state.next_seat, state.turn
+            continue
+        assert bool(kernel.has_scoring_move(board, table)) == (_scoring_lines(game) > 0)
+        move = rng.choice(list(game.legal_moves))
+        cell, letter = encode_move(move, game.cols)
+        assert decode_move(cell, letter, game.rows, game.cols) == move
+        predicted = kernel.count_lines(board, table, cell, letter)
+        lines = game.play(move)
+        done = kernel.apply_move(board, scores, table, turn, cell, letter)
+        assert predicted == done == len(lines)
+        if rng.random() < 0.2:
+            game.undo()
+            kernel.undo_move(board, scores, turn, cell, done)
+            assert list(board) == _board(game) and list(scores) == list(game.scores)
+            game.play(move)
+            kernel.apply_move(board, scores, table, turn, cell, letter)
+        turn = kernel.next_turn(next_seat, turn, done)
+        over = (state.simple and done > 0) or 0 not in list(board)
+        assert list(board) == _board(game)
+        assert list(scores) == list(game.scores)
+        assert turn == game.turn
+        assert over == game.is_over
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=30, deadline=None)
+@given(options=board_settings(max_side=5, max_players=4), seed=seeds, fill=st.integers(0, 20))
+def test_greedy_takes_the_most_lines_else_gives_nothing_away(
+    kernel: SimpleNamespace, options: dict[str, object], seed: int, fill: int
+) -> None:
+    game = random_game(options, seed, limit=fill)
+    if game.is_over:
+        return
+    state = encode(game)
+    empties = to_array([cell for cell, letter in enumerate(_board(game)) if letter == 0])
+    threat_s, threat_o = to_array(_board(game)), to_array(_board(game))
+    available = kernel.threats(state.board, state.tables.table, threat_s, threat_o)
+    pick = kernel.greedy_choice(
+        state.board, state.tables.table, empties, state.empty, threat_s, threat_o, available,
+        make_rng(seed),
+    )  # fmt: skip
+    move = decode_move(empties[pick >> 1], (pick & 1) + 1, game.rows, game.cols)
+    best = _scoring_lines(game)
+    trial = game.copy()
+    got = len(trial.play(move))
+    if best > 0:
+        assert got == best
+        return
+    safe = [m for m in list(game.legal_moves) if not _hands_over(game, m)]
+    assert not safe or move in safe
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=30, deadline=None)
+@given(options=board_settings(max_side=6, max_players=2), seed=seeds)
+def test_greedy_threat_tracking_matches_a_fresh_count_and_the_engine(
+    kernel: SimpleNamespace, options: dict[str, object], seed: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    state = encode(game)
+    board, table = state.board, state.tables.table
+    threat_s, threat_o = to_array(_board(game)), to_array(_board(game))
+    available = kernel.threats(board, table, threat_s, threat_o)
+    while not game.is_over:
+        move = rng.choice(list(game.legal_moves))
+        cell, letter = encode_move(move, game.cols)
+        game.play(move)
+        kernel.apply_move(board, state.scores, table, 0, cell, letter)
+        available += kernel.track(board, table, cell, letter, threat_s, threat_o)
+        fresh_s, fresh_o = to_array(_board(game)), to_array(_board(game))
+        assert kernel.threats(board, table, fresh_s, fresh_o) == available
+        assert list(fresh_s) == list(threat_s) and list(fresh_o) == list(threat_o)
+        if not game.is_over:
+            assert (available > 0) == (_scoring_lines(game) > 0)
+
+
+def _hands_over(game: Game, move: object) -> bool:
+    trial = game.copy()
+    trial.play(move)  # type: ignore[arg-type]
+    return not trial.is_over and _scoring_lines(trial) > 0
+
+
+@pytest.mark.parametrize("policy", [RANDOM, GREEDY])
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=30, deadline=None)
+@given(options=board_settings(max_side=6), seed=seeds, fill=st.integers(0, 10))
+def test_playouts_end_as_the_rules_say(
+    kernel: SimpleNamespace, policy: int, options: dict[str, object], seed: int, fill: int
+) -> None:
+    game = random_game(options, seed, limit=fill)
+    if game.is_over:
+        return
+    state = encode(game)
+    board, scores = state.board, state.scores
+    result = kernel.playout(
+        board, scores, state.tables.table, state.next_seat, state.turn, state.simple, policy,
+        make_rng(seed),
+    )  # fmt: skip
+    cells = "".join(".SO"[letter] for letter in board)
+    position = "/".join(cells[r * game.cols : (r + 1) * game.cols] for r in range(game.rows))
+    lines = count_sos(position)
+    assert sum(scores) == lines
+    assert all(points >= before for points, before in zip(scores, game.scores, strict=True))
+    if game.mode == "simple":
+        if result == DRAW:
+            assert lines == 0 and "." not in position
+        else:
+            assert scores[result] == lines > 0
+    else:
+        assert "." not in position
+        top = max(scores)
+        leaders = [seat for seat in range(game.players) if scores[seat] == top]
+        assert result == (leaders[0] if len(leaders) == 1 else DRAW)
+
+
+@settings(max_examples=20, deadline=None)
+@given(options=board_settings(max_side=6), seed=seeds, policy=st.sampled_from([RANDOM, GREEDY]))
+def test_compiled_and_python_playouts_are_the_same_games(
+    options: dict[str, object], seed: int, policy: int
+) -> None:
+    game = random_game(options, seed, limit=3)
+    if game.is_over:
+        return
+    results = []
+    for kernel in (COMPILED, PYTHON):
+        state = encode(game)
+        wins = new_array(game.players + 1)
+        points = new_array(game.players)
+        moves = kernel.playouts(
+            state.board, state.scores, state.tables.table, state.next_seat, state.turn,
+            state.simple, policy, 5, make_rng(seed), wins, points,
+        )  # fmt: skip
+        assert list(state.board) == _board(game) and list(state.scores) == list(game.scores)
+        assert sum(wins) == 5
+        results.append((int(moves), list(wins), list(points)))
+    assert results[0] == results[1]
+    if game.mode == "general":
+        assert results[0][0] == 5 * state.empty
+
+
+def test_random_below_stays_in_range_and_spreads() -> None:
+    rng = make_rng(7)
+    draws = [random_below(rng, 6) for _ in range(6000)]
+    assert set(draws) == set(range(6))
+    assert all(800 < draws.count(value) < 1200 for value in range(6))
+
+
+def test_tables_list_the_engine_pairs() -> None:
+    from sosgame.geometry import geometry
+
+    shape = geometry(4, 5)
+    table = tables(4, 5).table
+    for cell in range(shape.size):
+        base = cell * 26
+        pairs = [(table[base + 1 + 2 * k], table[base + 2 + 2 * k]) for k in range(table[base])]
+        assert pairs == [(p.first, p.second) for p in shape.s_patterns[cell]]
+        base += 17
+        pairs = [(table[base + 1 + 2 * k], table[base + 2 + 2 * k]) for k in range(table[base])]
+        assert pairs == [(p.first, p.second) for p in shape.o_patterns[cell]]
+    assert tables(4, 5).lines == len(shape.lines) == len(tables(4, 5).line_cells) // 3
+
+
+_BLOCK_NUMBA = (
+    "class Block:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.partition('.')[0] in ('numba', 'numpy'):\n"
+    "            raise ImportError(name)\n"
+    "sys.meta_path.insert(0, Block())\n"
+)
+_RUN_TESTS = (
+    "import sys\n"
+    "{block}"
+    "import pytest\n"
+    "from sosgame.kernel import HAVE_NUMBA, JIT\n"
+    "assert not JIT and HAVE_NUMBA == {numba}\n"
+    "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', '-x', {path!r}]))\n"
+)
+
+
+@pytest.mark.skipif(os.environ.get("SOSGAME_KERNEL_CHILD") == "1", reason="already a child")
+@pytest.mark.parametrize(
+    ("block", "numba", "disable"),
+    [
+        pytest.param("", True, "1", id="NUMBA_DISABLE_JIT=1"),
+        pytest.param(_BLOCK_NUMBA, False, "0", id="no-numba"),
+    ],
+)
+def test_kernel_runs_as_plain_python(block: str, numba: bool, disable: str) -> None:
+    environment = dict(os.environ, NUMBA_DISABLE_JIT=disable, SOSGAME_KERNEL_CHILD="1")
+    script = _RUN_TESTS.format(block=block, numba=numba, path=str(Path(__file__)))
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        cwd=ROOT / "tests",
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_compiled_when_numba_is_installed() -> None:
+    pytest.importorskip("numba")
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") != "1":
+        assert JIT
+        assert hasattr(count_lines, "py_func")
