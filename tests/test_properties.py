@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import board_settings, count_sos, random_game
+from sos_strategies import board_settings, count_sos, random_game
 from sosgame import Game, Move
 from sosgame.record import Record
 

@@ -1,0 +1,106 @@
+"""``sosgame analyze RECORD.json``: every move against the best move, and what it cost."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
+from sosgame.ai.players import Budget
+from sosgame.record import load
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    """Add the ``analyze`` subcommand."""
+    parser = commands.add_parser(
+        "analyze",
+        help="go over a game record: the best move at every ply, and what each move cost",
+        description=(
+            "Go over a game record (JSON, sosgame-record/1): for every move, the move played,"
+            " the best move, and what the played move cost (exact where the solver reaches,"
+            " the search's estimate otherwise), flagging mistakes and blunders."
+        ),
+    )
+    parser.add_argument("file", metavar="RECORD.json", help="the record file")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=0.5,
+        metavar="S",
+        help="search time per move out of the solver's reach (0.5)",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help="the search's seed (0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def _row(report: MoveReport) -> dict[str, Any]:
+    return {
+        "ply": report.ply,
+        "seat": report.seat,
+        "played": str(report.played),
+        "best": str(report.best),
+        "best_value": _number(report.best_value),
+        "played_value": _number(report.played_value),
+        "cost": _number(report.cost),
+        "exact": report.exact,
+        "flag": report.flag,
+    }
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Analyse the record named on the command line."""
+    Budget(arguments.seconds)  # rejects a bad --seconds before any work, naming it
+    record = load(arguments.file)
+    game = record.to_game()
+    reports = analyze(game, seconds=arguments.seconds, seed=arguments.seed)
+    summaries = summarize(reports, game.players)
+    names = record.players
+    if arguments.json:
+        data = {
+            "mode": game.mode,
+            "rows": game.rows,
+            "cols": game.cols,
+            "thresholds": {"mistake": MISTAKE[game.mode], "blunder": BLUNDER[game.mode]},
+            "plies": [_row(report) for report in reports],
+            "players": [
+                {
+                    "seat": summary.seat,
+                    "name": names[summary.seat],
+                    "moves": summary.moves,
+                    "total_cost": round(summary.total_cost, 2),
+                    "average_cost": round(summary.average_cost, 3),
+                    "mistakes": summary.mistakes,
+                    "blunders": summary.blunders,
+                }
+                for summary in summaries
+            ],
+        }
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    unit = "points" if game.mode == "general" else "results"
+    print(f"{'ply':>4}  {'player':<12} {'played':<7} {'best':<7} {'cost':>6}")
+    for report in reports:
+        cost = "-" if report.cost is None else f"{report.cost:.2f}"
+        mark = "" if report.exact or report.cost is None else "~"
+        flag = f"  {report.flag}" if report.flag else ""
+        name = names[report.seat][:12]
+        print(
+            f"{report.ply:>4}  {name:<12} {report.played!s:<7} {report.best!s:<7}"
+            f" {mark + cost:>6}{flag}"
+        )
+    print(f"(cost in {unit}; ~ marks the search's estimate, the rest is exact)")
+    for summary in summaries:
+        print(
+            f"{names[summary.seat]}: {summary.moves} moves, total cost {summary.total_cost:.2f},"
+            f" average {summary.average_cost:.2f}, {summary.mistakes} mistakes,"
+            f" {summary.blunders} blunders"
+        )
+    return 0

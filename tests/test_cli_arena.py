@@ -1,0 +1,136 @@
+"""``sosgame arena``: results, the Elo arithmetic, JSON keys, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import pytest
+
+from sosgame.ai.arena import GameResult, MatchResult, elo, play_game, play_match
+from sosgame.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_elo_follows_the_logistic_formula() -> None:
+    assert elo(0.5) == 0
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def _match(scores: list[float]) -> MatchResult:
+    games = tuple(
+        GameResult(index, index % 2 == 0, score, (0, 0), 9) for index, score in enumerate(scores)
+    )
+    return MatchResult("a", "b", games)
+
+
+def test_the_interval_is_the_normal_approximation_on_the_score() -> None:
+    match = _match([1.0] * 60 + [0.5] * 20 + [0.0] * 20)
+    assert (match.wins, match.draws, match.losses) == (60, 20, 20)
+    assert match.score == 0.7
+    spread = math.sqrt((60 * 0.3**2 + 20 * 0.2**2 + 20 * 0.7**2) / 100 / 100)
+    low, high = match.interval()
+    assert low == pytest.approx(0.7 - 1.959964 * spread)
+    assert high == pytest.approx(0.7 + 1.959964 * spread)
+    rating, rating_low, rating_high = match.elo()
+    assert rating == pytest.approx(147.19, abs=0.01)
+    assert rating_low < rating < rating_high
+
+
+def test_a_clean_sweep_still_has_an_interval() -> None:
+    low, high = _match([1.0] * 50).interval()
+    assert 0.9 < low < 1 and high == pytest.approx(1.0)
+    assert math.isfinite(_match([1.0] * 50).elo()[1])
+
+
+def test_colours_swap_every_game_and_a_seed_repeats_the_match() -> None:
+    first = play_match("easy", "random", rows=3, cols=4, games=6, seed=3, jobs=1)
+    second = play_match("easy", "random", rows=3, cols=4, games=6, seed=3, jobs=1)
+    assert [game.a_first for game in first.games] == [True, False] * 3
+    assert first == second
+    single = play_game(
+        "easy", "random", rows=3, cols=4, mode="general", seconds=None, seed=3, index=4
+    )
+    assert single == first.games[4]
+
+
+def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "arena", "medium", "random", "--size", "4", "--games", "4", "--seed", "1",
+        "--json", "--mode", "simple",
+    )  # fmt: skip
+    assert status == 0, err
+    answer = json.loads(out)
+    assert list(answer) == [
+        "level_a", "level_b", "games", "wins", "draws", "losses", "score", "score_low",
+        "score_high", "elo", "elo_low", "elo_high", "points_a", "points_b", "rows", "cols",
+        "mode", "seconds", "seed",
+    ]  # fmt: skip
+    assert answer["wins"] + answer["draws"] + answer["losses"] == answer["games"] == 4
+    assert answer["level_a"] == "medium" and answer["mode"] == "simple"
+
+
+def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "arena", "hard", "easy", "--rows", "1", "--cols", "7", "--games", "2",
+        "--seconds", "0.01", "--jobs", "2",
+    )  # fmt: skip
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "hard vs easy: 1x7 general, 2 games, 0.01 s a move"
+    assert lines[1].startswith("hard: ") and "wins" in lines[1] and "losses" in lines[1]
+    assert lines[2].startswith("score ") and "95% interval" in lines[2]
+    assert lines[3].startswith("Elo difference ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["arena", "easy", "expert"], "invalid choice: 'expert'"),
+        (["arena", "easy", "random", "--games", "0"], "games must be a whole number"),
+        (["arena", "easy", "random", "--size", "0"], "rows must be from 1 to 26"),
+        (["arena", "easy", "random", "--size", "2"], "too small"),
+        (["arena", "easy", "random", "--seconds", "-2"], "seconds must be a number greater"),
+        (["arena", "easy", "random", "--jobs", "0"], "jobs must be a whole number"),
+        (["arena", "easy", "random", "--mode", "fast"], "invalid choice: 'fast'"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_failure(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status != 0
+    assert out == ""
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_without_tqdm_progress_is_plain_lines_and_a_hint(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # makes ``import tqdm`` fail
+    status, out, err = run(
+        capsys, "arena", "easy", "random", "--size", "3", "--games", "3", "--jobs", "1"
+    )
+    assert status == 0
+    lines = err.splitlines()
+    assert "pip install 'sosgame[fast]'" in lines[0]
+    assert lines[1:] == ["game 1/3 done", "game 2/3 done", "game 3/3 done"]
+    assert out.startswith("easy vs random: 3x3 general, 3 games")
+
+
+def test_with_tqdm_there_is_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("tqdm")
+    status, _, err = run(capsys, "arena", "easy", "random", "--size", "3", "--games", "2")
+    assert status == 0
+    assert "2/2" in err and "pip install" not in err
