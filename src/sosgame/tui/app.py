@@ -1,0 +1,162 @@
+"""The full-screen SOS game: the app that holds the language and moves between screens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from sosgame.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from sosgame.record import Record
+from sosgame.tui.cells import measure_spacing_marks
+from sosgame.tui.screens.base import Translates
+from sosgame.tui.screens.game import GameScreen
+from sosgame.tui.screens.replay import ReplayScreen
+from sosgame.tui.screens.setup import Settings, SetupScreen
+from sosgame.tui.screens.text import HelpScreen, RulesScreen
+from sosgame.tui.session import Session
+
+if TYPE_CHECKING:
+    from sosgame.ai import Player
+
+__all__ = ["SosApp"]
+
+_NAMES: Final[dict[str, str]] = {code: name for code, name in LANGUAGES.items()}
+HINT_LEVEL: Final = "medium"
+"""The computer level that gives hints."""
+
+
+class SosApp(App[int]):
+    """The game. Start it with a ``session`` to play at once, a ``record`` to replay, or
+    neither to open the new-game screen (filled in from ``settings``).
+
+    ``seed`` makes the computer players' choices reproducible; ``computer_delay`` is the least
+    time, in seconds, a computer takes per move, so that people can follow its moves.
+    """
+
+    CSS_PATH = "sosgame.tcss"
+    TITLE = "SOS"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", show=False),
+        Binding("f2", "rules", show=False),
+        Binding("L,f3", "language", show=False),
+        Binding("q", "quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        session: Session | None = None,
+        record: Record | None = None,
+        settings: Settings | None = None,
+        language: str = DEFAULT_LANGUAGE,
+        seed: int | None = None,
+        seconds: float | None = None,
+        computer_delay: float = 0.4,
+        message: str = "",
+    ) -> None:
+        measure_spacing_marks()
+        super().__init__()
+        self.language = language
+        self.t: Callable[..., str] = translator(language)
+        self.seed = seed
+        self.seconds = seconds
+        self.computer_delay = computer_delay
+        self.hint_level = HINT_LEVEL
+        self.last_path: str | None = None
+        self.settings = settings or Settings()
+        self._first_session = session
+        self._first_record = record
+        self._first_message = message
+
+    def on_mount(self) -> None:
+        if self._first_session is not None:
+            self.start_session(self._first_session, self._first_message)
+        elif self._first_record is not None:
+            self.open_replay(self._first_record)
+        else:
+            self.push_screen(SetupScreen(self.settings))
+
+    # ------------------------------------------------------------------------ screens
+
+    def start_session(self, session: Session, message: str = "") -> None:
+        """Play ``session`` on a new game screen, in place of every screen open now."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(GameScreen(session, message))
+
+    def open_setup(self, session: Session | None = None) -> None:
+        """Open the new-game screen over the game in progress (Escape goes back), filled in
+        with that game's settings and players."""
+        settings = self.settings
+        if session is not None:
+            game = session.game
+            settings = Settings(
+                rows=game.rows,
+                cols=game.cols,
+                mode=game.mode,
+                players=game.players,
+                names=session.names,
+                kinds=[seat.kind for seat in session.seats],
+            )
+        self.push_screen(SetupScreen(settings, can_go_back=True))
+
+    def open_replay(self, record: Record, *, at_end: bool = False) -> None:
+        """Replay ``record`` move by move, from its start or (``at_end``) from its end."""
+        self.push_screen(ReplayScreen(record, at_end=at_end))
+
+    def close_screen(self) -> None:
+        """Close the current screen if there is one under it, else leave the game."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.exit(0)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen | RulesScreen):
+            self.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        if not isinstance(self.screen, HelpScreen | RulesScreen):
+            self.push_screen(RulesScreen())
+
+    # ------------------------------------------------------------------------ language
+
+    def set_language(self, language: str) -> None:
+        """Show every screen in ``language`` (a code of :data:`sosgame.i18n.LANGUAGES`)."""
+        self.t = translator(language)
+        self.language = language
+        for screen in self.screen_stack:
+            if isinstance(screen, Translates):
+                screen.retranslate()
+
+    def action_language(self) -> None:
+        codes: list[str] = list(LANGUAGES)
+        self.set_language(codes[(codes.index(self.language) + 1) % len(codes)])
+        if isinstance(self.screen, GameScreen):
+            self.screen.say(Text(self.t("tui.language_set", name=_NAMES[self.language])))
+
+    # ----------------------------------------------------------------- computer players
+
+    def player(self, level: str) -> Player:
+        """A computer player of ``level``.
+
+        :raises ImportError: if this installation has no computer players.
+        :raises SosError: for a level that is not available.
+        """
+        from sosgame.ai import make_player
+
+        return make_player(level, seconds=self.seconds, seed=self.seed)
+
+    def check_level(self, level: str) -> str:
+        """Why a computer of ``level`` cannot play here, in the app's language, or ``""``."""
+        try:
+            self.player(level)
+        except ImportError:
+            return self.t("tui.ai_missing")
+        except ValueError:
+            return self.t("tui.level_missing", level=self.t(f"tui.level.{level}"))
+        return ""

@@ -1,0 +1,135 @@
+"""The replay screen: a record shown move by move, forward, back, to the start or the end."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from sosgame.record import Record
+from sosgame.tui.screens.base import TranslatedScreen
+from sosgame.tui.seats import SEAT_COLOURS, SYMBOLS, seat_key, seat_style
+from sosgame.tui.session import Replay, Session, history
+from sosgame.tui.widgets.board import Board
+from sosgame.tui.widgets.keybar import KeyBar
+
+__all__ = ["REPLAY_KEYS", "ReplayScreen"]
+
+REPLAY_KEYS: Final = (
+    ("← h", "tui.key.back"),
+    ("→ l", "tui.key.forward"),
+    ("Home", "tui.key.start"),
+    ("End", "tui.key.end"),
+    ("c", "tui.key.continue"),
+    ("Esc", "tui.key.close"),
+)
+
+
+class ReplayScreen(TranslatedScreen):
+    """Steps through ``record`` (from its start, or ``at_end``); ``c`` plays on from the position
+    shown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "back", show=False),
+        Binding("right,l", "forward", show=False),
+        Binding("home,g", "to_start", show=False),
+        Binding("end,G", "to_end", show=False),
+        Binding("c", "continue", show=False),
+        Binding("escape,q", "close", show=False),
+    ]
+
+    def __init__(self, record: Record, *, at_end: bool = False) -> None:
+        super().__init__()
+        self.replay = Replay(record)
+        if at_end:
+            self.replay.to_end()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="board-area", can_focus=False):
+                yield Board(self.replay.game, id="board", keys=False)
+            with Vertical(id="side"):
+                yield Static(id="turn")
+                yield Static(id="scores")
+                with VerticalScroll(id="moves-box", can_focus=False):
+                    yield Static(id="moves")
+        yield KeyBar(REPLAY_KEYS, id="keys")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def retranslate(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """Draw the position at the current step."""
+        replay, game = self.replay, self.replay.game
+        names = replay.record.players
+        self.query_one("#title", Static).update(
+            self.t("tui.replay_title", ply=replay.ply, total=replay.total)
+        )
+        board = self.query_one(Board)
+        board.show(game)
+        last = game.last_move
+        if last is not None:
+            board.cursor = last.cell
+        outcome = game.outcome
+        if outcome is not None:
+            reason = self.t(f"reason.{outcome.termination.value}")
+            if outcome.winner is not None:
+                turn = self.t("winner", name=names[outcome.winner], reason=reason)
+            else:
+                drawn = ", ".join(names[seat] for seat in outcome.winners)
+                turn = self.t("draw", names=drawn, reason=reason)
+        else:
+            key = "to_move_again" if game.extra_turn else "to_move"
+            turn = self.t(key, name=names[game.turn])
+        self.query_one("#turn", Static).update(Text(turn, "bold"))
+        scores = Text(self.t("tui.scores_heading") + "\n", "bold")
+        for seat, (name, score) in enumerate(zip(names, game.scores, strict=True)):
+            scores.append_text(seat_key(seat))
+            scores.append(f" {name}  {score}" + ("\n" if seat < game.players - 1 else ""))
+        self.query_one("#scores", Static).update(scores)
+        moves = Text()
+        for number, step in enumerate(history(game), start=1):
+            moves.append(f"{number:>3}. ")
+            moves.append(SYMBOLS[step.seat], seat_style(step.seat))
+            moves.append(f" {step.action!s:<4} {names[step.seat]}")
+            if step.points:
+                moves.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
+            moves.append("\n")
+        if not replay.ply:
+            moves.append(self.t("tui.replay_at_start"), "dim")
+        self.query_one("#moves", Static).update(moves)
+        self.query_one("#moves-box", VerticalScroll).anchor()  # the latest move stays in view
+        self.query_one("#keys", KeyBar).translate(self.t)
+
+    def action_back(self) -> None:
+        if self.replay.back():
+            self.show()
+
+    def action_forward(self) -> None:
+        if self.replay.forward():
+            self.show()
+
+    def action_to_start(self) -> None:
+        self.replay.to_start()
+        self.show()
+
+    def action_to_end(self) -> None:
+        self.replay.to_end()
+        self.show()
+
+    def action_continue(self) -> None:
+        from sosgame.tui.screens.game import seats_from_record
+
+        game = self.replay.game.copy()
+        self.sos.start_session(Session(game, seats_from_record(self.replay.record)))
+
+    def action_close(self) -> None:
+        self.sos.close_screen()

@@ -1,0 +1,297 @@
+"""The new-game screen: board size, mode, the players (people or computer levels), who starts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from sosgame.errors import SosError
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
+from sosgame.i18n import LANGUAGES, translator
+from sosgame.record import MAX_NAME_LENGTH
+from sosgame.tui.screens.base import TranslatedScreen
+from sosgame.tui.seats import seat_key
+from sosgame.tui.session import LEVELS, PERSON, Seat, Session
+from sosgame.tui.widgets.keybar import KeyBar
+
+__all__ = ["MAX_BOARD", "MIN_BOARD", "SETUP_KEYS", "Settings", "SetupScreen"]
+
+MIN_BOARD: Final = 3
+MAX_BOARD: Final = 15
+"""The sides the new-game screen offers (the command line allows any size the rules allow)."""
+SETUP_KEYS: Final = (
+    ("Tab", "tui.key.next_field"),
+    ("Enter", "tui.key.start_game"),
+    ("F3", "tui.key.language"),
+    ("F1", "tui.key.help"),
+    ("ctrl+q", "tui.key.quit"),
+    ("Esc", "tui.key.return"),
+)
+_KINDS: Final = (PERSON, *LEVELS)
+
+
+@dataclass
+class Settings:
+    """What the new-game screen starts with (the command line may fill it in)."""
+
+    rows: int = 5
+    cols: int = 5
+    mode: Mode = "general"
+    players: int = 2
+    names: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    first: int = 0
+
+
+def _defaults(seat: int) -> set[str]:
+    """Every default name seat ``seat`` may have, in any language: these follow the language."""
+    names = set()
+    for code in LANGUAGES:
+        translate = translator(code)
+        names.add(translate("player", number=seat + 1))
+        names.add(translate("tui.computer", number=seat + 1))
+    return names
+
+
+class SetupScreen(TranslatedScreen):
+    """Chooses the settings and starts the game; Escape goes back to a game in progress."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", show=False),
+        Binding("f3", "app.language", show=False),
+    ]
+
+    def __init__(self, settings: Settings, *, can_go_back: bool = False) -> None:
+        super().__init__()
+        self.settings = settings
+        self.can_go_back = can_go_back
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        yield Static(id="title")
+        with VerticalScroll(id="setup"):
+            with Horizontal(classes="field"):
+                yield Label(id="size-label", classes="field-label")
+                yield Input(str(s.rows), id="rows", type="integer", max_length=2, compact=True)
+                yield Label("x", id="by")
+                yield Input(str(s.cols), id="cols", type="integer", max_length=2, compact=True)
+                yield Checkbox(id="rectangular", value=s.rows != s.cols, compact=True)
+            with Horizontal(classes="field"):
+                yield Label(id="mode-label", classes="field-label")
+                yield Select(
+                    self._mode_options(), id="mode", value=s.mode, allow_blank=False, compact=True
+                )
+            with Horizontal(classes="field"):
+                yield Label(id="players-label", classes="field-label")
+                yield Select(
+                    [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+                    id="players",
+                    value=s.players,
+                    allow_blank=False,
+                    compact=True,
+                )
+            with Vertical(id="seats"):
+                for seat in range(MAX_PLAYERS):
+                    with Horizontal(classes="seat", id=f"seat-{seat}"):
+                        yield Label(
+                            Text.assemble(seat_key(seat), f"  {seat + 1}"),
+                            classes="seat-badge",
+                        )
+                        yield Input(
+                            self._default_name(seat),
+                            id=f"name-{seat}",
+                            max_length=MAX_NAME_LENGTH,
+                            compact=True,
+                            classes="seat-name",
+                        )
+                        yield Select(
+                            self._kind_options(),
+                            id=f"kind-{seat}",
+                            value=self._kind(seat),
+                            allow_blank=False,
+                            compact=True,
+                            classes="seat-kind",
+                        )
+            with Horizontal(classes="field"):
+                yield Label(id="first-label", classes="field-label")
+                yield Select(
+                    [
+                        (f"{seat + 1}. {self._default_name(seat)}", seat)
+                        for seat in range(s.players)
+                    ],
+                    id="first",
+                    value=s.first if s.first < s.players else 0,
+                    allow_blank=False,
+                    compact=True,
+                )
+            with Horizontal(classes="field"):
+                yield Label(id="lang-label", classes="field-label")
+                yield Select(
+                    [(name, code) for code, name in LANGUAGES.items()],
+                    id="lang",
+                    value=self.sos.language,
+                    allow_blank=False,
+                    compact=True,
+                )
+            yield Static(id="setup-error")
+            yield Button(id="start", variant="success")
+        yield KeyBar(SETUP_KEYS if self.can_go_back else SETUP_KEYS[:-1], id="keys")
+
+    def _default_name(self, seat: int) -> str:
+        s = self.settings
+        if seat < len(s.names):
+            return s.names[seat]
+        key = "tui.computer" if self._kind(seat) != PERSON else "player"
+        return self.t(key, number=seat + 1)
+
+    def _mode_options(self) -> list[tuple[str, str]]:
+        return [(self.t(f"mode.{mode}"), mode) for mode in MODES]
+
+    def _kind_options(self) -> list[tuple[str, str]]:
+        return [(self.t(f"tui.kind.{name}"), name) for name in _KINDS]
+
+    def _kind(self, seat: int) -> str:
+        kinds = self.settings.kinds
+        return kinds[seat] if seat < len(kinds) else PERSON
+
+    def on_mount(self) -> None:
+        self.retranslate()
+        self._show_seats()
+        self.query_one("#name-0", Input).focus()
+
+    def retranslate(self) -> None:
+        self.query_one("#title", Static).update(Text(self.t("tui.new_game"), "bold"))
+        for name, key in (
+            ("size", "tui.size"),
+            ("mode", "tui.mode"),
+            ("players", "tui.players"),
+            ("first", "tui.first"),
+            ("lang", "tui.language"),
+        ):
+            self.query_one(f"#{name}-label", Label).update(self.t(key))
+        self.query_one("#rectangular", Checkbox).label = self.t("tui.rectangular")
+        self._set_options("mode", self._mode_options())
+        for seat in range(MAX_PLAYERS):
+            self._set_options(f"kind-{seat}", self._kind_options())
+            current = self.query_one(f"#kind-{seat}", Select).value
+            field = self.query_one(f"#name-{seat}", Input)
+            if field.value in _defaults(seat):
+                key = "player" if current == PERSON else "tui.computer"
+                field.value = self.t(key, number=seat + 1)
+        self._first_options()
+        self.query_one("#start", Button).label = self.t("tui.start")
+        self.query_one("#keys", KeyBar).translate(self.t)
+        lang = self.query_one("#lang", Select)
+        if lang.value != self.sos.language:
+            lang.value = self.sos.language
+
+    def _set_options(self, select_id: str, options: Sequence[tuple[str, object]]) -> None:
+        select: Select[object] = self.query_one(f"#{select_id}", Select)
+        value = select.value
+        select.set_options(options)
+        if value != Select.BLANK and any(option == value for _, option in options):
+            select.value = value
+
+    def _first_options(self) -> None:
+        players = self._players()
+        names = [self.query_one(f"#name-{seat}", Input).value for seat in range(players)]
+        first = self.query_one("#first", Select)
+        value = first.value if first.value != Select.BLANK else self.settings.first
+        first.set_options([(f"{seat + 1}. {name}", seat) for seat, name in enumerate(names)])
+        first.value = value if isinstance(value, int) and value < players else 0
+
+    def _players(self) -> int:
+        value = self.query_one("#players", Select).value
+        return value if isinstance(value, int) else self.settings.players
+
+    def _show_seats(self) -> None:
+        players = self._players()
+        for seat in range(MAX_PLAYERS):
+            self.query_one(f"#seat-{seat}").display = seat < players
+        rectangular = self.query_one("#rectangular", Checkbox).value
+        self.query_one("#cols", Input).disabled = not rectangular
+        if not rectangular:
+            self.query_one("#cols", Input).value = self.query_one("#rows", Input).value
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        select_id = event.select.id or ""
+        if select_id == "players":
+            self._show_seats()
+            self._first_options()
+        elif select_id == "lang" and event.value != self.sos.language:
+            self.sos.set_language(str(event.value))
+        elif select_id.startswith("kind-"):
+            seat = int(select_id.removeprefix("kind-"))
+            name = self.query_one(f"#name-{seat}", Input)
+            if name.value in _defaults(seat):
+                key = "player" if event.value == PERSON else "tui.computer"
+                name.value = self.t(key, number=seat + 1)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._show_seats()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "rows":
+            self._show_seats()
+        elif (event.input.id or "").startswith("name-"):
+            self._first_options()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+
+    def action_back(self) -> None:
+        if self.can_go_back:
+            self.sos.close_screen()
+
+    def _error(self, text: str) -> None:
+        self.query_one("#setup-error", Static).update(Text(text, "bold red"))
+
+    def action_start(self) -> None:
+        """Check the settings and start the game, or say what is wrong."""
+        sides = []
+        for name in ("rows", "cols"):
+            text = self.query_one(f"#{name}", Input).value.strip()
+            if not text.isdigit() or not MIN_BOARD <= int(text) <= MAX_BOARD:
+                self._error(self.t("tui.bad_size", low=MIN_BOARD, high=MAX_BOARD))
+                self.query_one(f"#{name}", Input).focus()
+                return
+            sides.append(int(text))
+        rows, cols = sides if self.query_one("#rectangular", Checkbox).value else sides[:1] * 2
+        players = self._players()
+        seats = []
+        for seat in range(players):
+            name = self.query_one(f"#name-{seat}", Input).value.strip()
+            if not name:
+                self._error(self.t("tui.bad_name", number=seat + 1, most=MAX_NAME_LENGTH))
+                self.query_one(f"#name-{seat}", Input).focus()
+                return
+            kind = str(self.query_one(f"#kind-{seat}", Select).value)
+            seats.append(Seat(name, kind))
+        for chosen in seats:
+            if chosen.is_computer:
+                problem = self.sos.check_level(chosen.kind)
+                if problem:
+                    self._error(problem)
+                    return
+        first = self.query_one("#first", Select).value
+        first = first if isinstance(first, int) else 0
+        # The engine's seat 0 moves first: seat the chosen player there, keeping the order.
+        seats = seats[first:] + seats[:first]
+        mode: Mode = "simple" if self.query_one("#mode", Select).value == "simple" else "general"
+        try:
+            game = Game(rows, cols, players=players, mode=mode)
+        except SosError as error:
+            self._error(str(error))
+            return
+        self.sos.start_session(Session(game, seats))

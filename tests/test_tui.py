@@ -1,0 +1,597 @@
+"""The full-screen game, driven by real key presses and clicks through Textual's Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static
+
+from sosgame import Cell, Game, Move, Termination
+from sosgame.i18n import translator
+from sosgame.record import Record, load, save
+from sosgame.tui.app import SosApp
+from sosgame.tui.screens.game import GameScreen
+from sosgame.tui.screens.replay import ReplayScreen
+from sosgame.tui.screens.setup import Settings, SetupScreen
+from sosgame.tui.screens.text import HelpScreen, RulesScreen
+from sosgame.tui.session import Seat, Session
+
+SIZE = (100, 32)
+EN, VI, HI = translator("en"), translator("vi"), translator("hi")
+
+# A whole 3x3 game between two people: the third move scores, so Ann moves again.
+WHOLE_GAME = ["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2", "Sc2", "Oa3", "Oc3"]
+
+
+def app_for(game: Game, kinds: tuple[str, ...] = ("person", "person"), **options: object) -> SosApp:
+    names = ["Ann", "Bao", "Chi", "Dan", "Em", "Phi", "Gia", "Hoa"][: game.players]
+    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
+    return SosApp(session=Session(game, seats), seed=5, computer_delay=0, **options)  # type: ignore[arg-type]
+
+
+def drive(app: SosApp, script: Callable[[Pilot[int]], Awaitable[None]]) -> None:
+    """Run ``app`` headless at a fixed size and play ``script`` on it."""
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def screen(pilot: Pilot[int]) -> GameScreen:
+    current = pilot.app.screen
+    assert isinstance(current, GameScreen)
+    return current
+
+
+def text_of(pilot: Pilot[int], selector: str) -> str:
+    return str(pilot.app.screen.query_one(selector).render())
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Wait until no computer is thinking."""
+    for _ in range(200):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        current = pilot.app.screen
+        if not isinstance(current, GameScreen) or current.thinking is None:
+            return
+    raise AssertionError("the computer never moved")
+
+
+async def play(pilot: Pilot[int], move: str) -> None:
+    """Walk the cursor to the move's cell with arrow and vi keys, then type the letter."""
+    target = Move.parse(move)
+    board = screen(pilot).board
+    row, col = board.cursor
+    keys = (["down"] * (target.cell.row - row) + ["k"] * (row - target.cell.row)) + (
+        ["l"] * (target.cell.col - col) + ["left"] * (col - target.cell.col)
+    )
+    await pilot.press(*keys, target.letter.lower())
+    await pilot.pause()
+
+
+def test_two_people_play_a_whole_game_to_the_result() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME:
+            await play(pilot, move)
+        game = screen(pilot).session.game
+        assert game == Game(3, 3, moves=WHOLE_GAME)
+        assert game.outcome is not None and game.outcome.termination is Termination.FULL_BOARD
+        reason = EN("reason.full-board")
+        winner = EN("winner", name="Ann", reason=reason)
+        assert winner in text_of(pilot, "#turn")
+        assert pilot.app.screen.query_one("#turn").has_class("over")
+        moves = text_of(pilot, "#moves")
+        assert all(move in moves for move in WHOLE_GAME)
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_an_extra_turn_is_announced_and_the_same_player_moves_again() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME[:2]:
+            await play(pilot, move)
+        assert not pilot.app.screen.query_one("#turn").has_class("extra")
+        await play(pilot, "Sc1")
+        turn = text_of(pilot, "#turn")
+        assert EN("tui.extra_turn") in turn
+        assert EN("extra_turn", name="Ann", count=1, lines="a1-b1-c1") in turn
+        assert pilot.app.screen.query_one("#turn").has_class("extra")
+        assert screen(pilot).session.game.turn == 0
+        await play(pilot, "Ob2")  # a quiet move passes the turn and ends the notice
+        assert not pilot.app.screen.query_one("#turn").has_class("extra")
+        assert EN("to_move", name="Bao") in text_of(pilot, "#turn")
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_a_game_against_the_random_computer_to_the_end() -> None:
+    from sosgame.ai import make_player
+
+    async def script(pilot: Pilot[int]) -> None:
+        session = screen(pilot).session
+        game = session.game
+        while not game.is_over:
+            assert game.turn == 0
+            await play(pilot, str(next(iter(game.legal_moves))))
+            await settle(pilot)
+            # Every computer reply is what the seeded player chooses in that position.
+            replay = Game(3, 3)
+            for step in game.moves:
+                if replay.turn == 1:
+                    assert make_player("random", seed=5).choose_move(replay) == step
+                replay.play(step)
+            assert replay == game
+        assert game.outcome is not None
+        assert "computer, random" in text_of(pilot, "#scores")
+
+    drive(app_for(Game(3, 3), ("person", "random")), script)
+
+
+def test_the_computer_moves_first_when_it_starts() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await settle(pilot)
+        game = screen(pilot).session.game
+        assert game.ply >= 1
+        assert game.turn == 1 or game.is_over
+
+    drive(app_for(Game(4, 4), ("easy", "person")), script)
+
+
+def test_undo_and_redo_step_through_the_history_and_a_new_move_clears_redo() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME[:3]:
+            await play(pilot, move)
+        game = screen(pilot).session.game
+        await pilot.press("u", "u")
+        assert game == Game(3, 3, moves=WHOLE_GAME[:1])
+        await pilot.press("r")
+        assert game == Game(3, 3, moves=WHOLE_GAME[:2])
+        assert EN("tui.redone", action="Ob1") in text_of(pilot, "#message")
+        await play(pilot, "Oc3")  # a new move: what was undone cannot come back
+        after = game.copy()
+        await pilot.press("r")
+        assert game == after
+        assert EN("tui.nothing_to_redo") in text_of(pilot, "#message")
+        await pilot.press("u", "u", "u", "u")
+        assert game == Game(3, 3)
+        assert EN("nothing_to_undo") in text_of(pilot, "#message")
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_undo_against_a_computer_goes_back_to_the_person() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await settle(pilot)
+        game = screen(pilot).session.game
+        assert game.ply >= 2
+        await pilot.press("u")
+        await settle(pilot)
+        assert game == Game(4, 4)  # the computer's reply and the person's move, both back
+        await pilot.press("r")
+        await settle(pilot)
+        assert game.moves[0] == Move.parse("Sa1") and game.turn == 0
+
+    drive(app_for(Game(4, 4), ("person", "easy")), script)
+
+
+def test_save_then_load_and_continue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = Path("g.json")
+
+    async def save_script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME[:4]:
+            await play(pilot, move)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        field = pilot.app.screen.query_one("#file", Input)
+        field.value = ""
+        await pilot.press(*str(path), "enter")
+        await pilot.pause()
+        assert EN("saved", path=str(path)) in text_of(pilot, "#message")
+
+    drive(app_for(Game(3, 3)), save_script)
+    record = load(path)
+    assert record.players == ["Ann", "Bao"]
+    assert record.meta["tags"] == {"sosgame.seats": "person,person"}
+    assert record.to_game() == Game(3, 3, moves=WHOLE_GAME[:4])
+
+    async def load_script(pilot: Pilot[int]) -> None:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        pilot.app.screen.query_one("#file", Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        current = screen(pilot)
+        assert current.session.game == Game(3, 3, moves=WHOLE_GAME[:4])
+        assert current.session.names == ["Ann", "Bao"]
+        assert EN("tui.loaded", path=str(path), count=4) in text_of(pilot, "#message")
+        await play(pilot, WHOLE_GAME[4])
+        assert current.session.game == Game(3, 3, moves=WHOLE_GAME[:5])
+
+    drive(app_for(Game(5, 5)), load_script)
+
+
+def test_a_record_that_cannot_be_read_changes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "sosgame-record/1"}', encoding="utf-8")
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        before = screen(pilot).session.game.copy()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        pilot.app.screen.query_one("#file", Input).value = str(bad)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen(pilot).session.game == before
+        assert "no field 'rows'" in text_of(pilot, "#message")
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_replay_steps_forward_back_and_jumps_then_continues() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME[:5]:
+            await play(pilot, move)
+        await pilot.press("p")
+        await pilot.pause()
+        replay = pilot.app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:5])
+        await pilot.press("home")
+        assert replay.replay.game == Game(3, 3)
+        assert EN("tui.replay_title", ply=0, total=5) in text_of(pilot, "#title")
+        await pilot.press("right", "right", "l")
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:3])
+        await pilot.press("left")
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:2])
+        await pilot.press("end")
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:5])
+        await pilot.press("right")  # past the end: nothing happens
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:5])
+        await pilot.press("home", "right", "c")
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3, moves=WHOLE_GAME[:1])
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_replay_of_a_record_file_from_the_load_dialog(tmp_path: Path) -> None:
+    path = tmp_path / "done.json"
+    save(Record.from_game(Game(3, 3, moves=WHOLE_GAME), players=["Ann", "Bao"]), path)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        pilot.app.screen.query_one("#file", Input).value = str(path)
+        await pilot.click("#replay")
+        await pilot.pause()
+        replay = pilot.app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.replay.ply == 0
+        await pilot.press("end")
+        assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME)
+        assert EN("winner", name="Ann", reason=EN("reason.full-board")) in text_of(pilot, "#turn")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3)
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_the_language_switch_changes_every_text_and_nothing_else() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        game = screen(pilot).session.game
+        before = game.copy()
+        header = {"mode": "general", "rows": 3, "cols": 3}
+        assert text_of(pilot, "#title") == EN("tui.header", **header)
+        await pilot.press("L")
+        assert text_of(pilot, "#title") == VI(
+            "tui.header", **{**header, "mode": VI("mode.general")}
+        )
+        assert VI("to_move", name="Bao") in text_of(pilot, "#turn")
+        assert VI("tui.key.undo") in text_of(pilot, "#keys")
+        await pilot.press("f3")
+        assert text_of(pilot, "#title") == HI(
+            "tui.header", **{**header, "mode": HI("mode.general")}
+        )
+        assert HI("tui.scores_heading") in text_of(pilot, "#scores")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        assert HI("tui.key.redo") in text_of(pilot, "#page-text")
+        await pilot.press("escape", "L")
+        assert text_of(pilot, "#title") == EN("tui.header", **header)
+        assert game == before
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_bad_input_changes_nothing() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sb2")
+        game = screen(pilot).session.game
+        before = game.copy()
+        await play(pilot, "Ob2")  # occupied
+        assert game == before
+        assert EN("occupied", cell="b2") in text_of(pilot, "#message")
+        board = screen(pilot).board.render()
+        await pilot.press("z", "5", "ctrl+t", "%", "tab", "enter")
+        await pilot.pause()
+        assert game == before
+        assert str(screen(pilot).board.render()) == str(board)
+        for _ in range(5):  # the cursor stops at the edge
+            await pilot.press("up", "h")
+        assert screen(pilot).board.cursor == Cell(0, 0)
+        assert game == before
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_moves_after_the_end_and_resigning_twice_change_nothing() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.press("x")  # asks first
+        game = screen(pilot).session.game
+        assert game == Game(3, 3)
+        assert EN("tui.confirm_resign", name="Ann") in text_of(pilot, "#message")
+        await pilot.press("x")
+        assert game.outcome is not None
+        assert game.outcome.termination is Termination.RESIGNATION
+        assert EN("winner", name="Bao", reason=EN("reason.resignation")) in text_of(pilot, "#turn")
+        before = game.copy()
+        await pilot.press("s", "x", "x", "r")
+        assert game == before
+        await pilot.press("u")  # a resignation can be taken back
+        assert game == Game(3, 3)
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_click_a_cell_then_choose_the_letter() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        board = screen(pilot).board
+        # The board has a border and one column of padding; each cell is 4 characters wide,
+        # after a margin of 2 for the row numbers, and rows are 2 apart below the letters.
+        await pilot.click("#board", offset=(2 + 2 + 4 * 2 + 1, 1 + 1 + 2 * 1))
+        await pilot.pause()
+        assert board.cursor == Cell(1, 2)
+        assert EN("tui.choose_letter", cell="c2") in text_of(pilot, "#message")
+        await pilot.click("#write-o")
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3, moves=["Oc2"])
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_a_hint_marks_a_cell_and_plays_nothing() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        for move in WHOLE_GAME[:2]:
+            await play(pilot, move)
+        before = screen(pilot).session.game.copy()
+        await pilot.press("i")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        board = screen(pilot).board
+        assert board.hint == Cell(0, 2)  # Sc1 completes a line, and the hint level sees it
+        assert EN("tui.hint", move="Sc1") in text_of(pilot, "#message")
+        assert screen(pilot).session.game == before
+        await pilot.press("s")
+        assert screen(pilot).session.game.scores == (1, 0)
+        assert board.hint is None
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_help_and_rules_pages_open_and_close() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, RulesScreen)
+        assert EN("rules").splitlines()[0] in text_of(pilot, "#page-text")
+        await pilot.press("escape", "f1")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, GameScreen)
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_the_new_game_screen_starts_the_chosen_game() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        setup = pilot.app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#players", Select).value = 3
+        await pilot.pause()
+        setup.query_one("#mode", Select).value = "simple"
+        setup.query_one("#kind-2", Select).value = "random"
+        await pilot.pause()
+        name = setup.query_one("#name-0", Input)
+        name.value = ""
+        name.focus()
+        await pilot.press(*"Lan")
+        setup.query_one("#first", Select).value = 1
+        await pilot.click("#rectangular")
+        setup.query_one("#cols", Input).value = "6"
+        setup.query_one("#cols", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        session = screen(pilot).session
+        game = session.game
+        assert (game.rows, game.cols, game.players, game.mode) == (5, 6, 3, "simple")
+        # Player 2 starts: the seats turn round so that they sit in seat 0.
+        assert session.seats == [Seat("Player 2"), Seat("Computer 3", "random"), Seat("Lan")]
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+def test_the_new_game_screen_names_what_is_wrong() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        setup = pilot.app.screen
+        setup.query_one("#rows", Input).value = "16"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert EN("tui.bad_size", low=3, high=15) in text_of(pilot, "#setup-error")
+        assert isinstance(pilot.app.screen, SetupScreen)
+        setup.query_one("#rows", Input).value = "4"
+        setup.query_one("#name-1", Input).value = "  "
+        await pilot.click("#start")
+        await pilot.pause()
+        assert EN("tui.bad_name", number=2, most=100) in text_of(pilot, "#setup-error")
+        assert isinstance(pilot.app.screen, SetupScreen)
+
+    drive(SosApp(), script)
+
+
+def test_a_board_larger_than_the_terminal_says_what_it_needs() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#main").has_class("narrow")
+        note = pilot.app.screen.query_one("#fit", Static)
+        assert note.display
+        assert "111x37" in str(note.render())
+        await play(pilot, "So15")  # the far corner: the board scrolls to keep it in view
+        assert screen(pilot).session.game == Game(15, 15, moves=["So15"])
+        area = pilot.app.screen.query_one("#board-area")
+        assert area.scroll_y > 0
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not pilot.app.screen.query_one("#main").has_class("narrow")
+        assert not note.display
+
+    async def main() -> None:
+        app = app_for(Game(15, 15))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def test_hindi_vowel_signs_take_a_cell_as_terminals_draw_them() -> None:
+    from rich.cells import cell_len
+
+    from sosgame.tui.cells import measure_spacing_marks
+
+    assert measure_spacing_marks()
+    # ख ि ल ा ड ़ ि य ो ं: four letters and four spacing vowel signs; the nukta and the
+    # anusvara sit on other letters and take no cell.
+    assert cell_len("खिलाड़ियों") == 8
+    assert cell_len("Người chơi") == 10
+    assert cell_len("Player 1") == 8
+
+
+class HeldPlayer:
+    """A computer player that thinks until the test lets it answer."""
+
+    level = "easy"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def choose_move(self, game: Game) -> Move:
+        self.release.wait(timeout=30)
+        return next(iter(game.legal_moves))
+
+
+def test_the_interface_answers_while_a_computer_thinks_and_a_stale_answer_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    held = HeldPlayer()
+    monkeypatch.setattr(SosApp, "player", lambda self, level: held)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sb2")
+        current = screen(pilot)
+        game = current.session.game
+        assert current.thinking == 1
+        assert EN("tui.thinking", name="Bao") in text_of(pilot, "#turn")
+        before = game.copy()
+        await pilot.press("down", "s")  # the cursor moves; writing waits for the computer
+        assert current.board.cursor == Cell(2, 1)
+        assert game == before
+        assert EN("tui.wait_computer", name="Bao") in text_of(pilot, "#message")
+        await pilot.press("u")  # take back Sb2: the computer's answer to it must not land
+        assert game == Game(3, 3) and current.thinking is None
+        held.release.set()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert game == Game(3, 3)
+
+    drive(app_for(Game(3, 3), ("person", "easy")), script)
+
+
+def test_a_new_game_can_be_opened_and_abandoned_without_touching_the_game() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        game = screen(pilot).session.game
+        before = game.copy()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen(pilot).session.game is game
+        assert game == before
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        # The same settings and players, a fresh board.
+        assert screen(pilot).session.game == Game(3, 3)
+        assert screen(pilot).session.names == ["Ann", "Bao"]
+        assert len(pilot.app.screen_stack) == 2  # the old game is gone, not underneath
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_undo_never_stops_where_only_a_computer_could_move() -> None:
+    session = Session(Game(3, 3), [Seat("Bot", "easy"), Seat("Ann")])
+    session.game.play("Sa1")  # the computer's opening move
+    before = session.game.copy()
+    assert session.undo() == []
+    assert session.game == before
+    assert session.redo_stack == []
+    session.play(Move.parse("Ob1"))
+    session.game.play("Oc3")  # the computer's reply
+    assert [str(action) for action in session.undo()] == ["Oc3", "Ob1"]
+    assert session.game == before
+    assert [str(action) for action in session.redo()] == ["Ob1", "Oc3"]
+    assert session.game == Game(3, 3, moves=["Sa1", "Ob1", "Oc3"])
+
+
+def test_every_text_of_the_interface_is_in_all_three_languages() -> None:
+    import re
+    import string
+
+    import sosgame.tui
+    from sosgame.i18n.catalog import CATALOG
+
+    used: set[str] = set()
+    for path in Path(sosgame.tui.__file__).parent.rglob("*.py"):
+        used |= set(re.findall(r"[\"'](tui\.[a-z_.]+)[\"']", path.read_text(encoding="utf-8")))
+    used |= {f"tui.kind.{kind}" for kind in ("person", "random", "easy", "medium", "hard")}
+    used |= {f"tui.level.{level}" for level in ("random", "easy", "medium", "hard", "perfect")}
+    assert used - set(CATALOG) == set()
+    for key in [key for key in CATALOG if key.startswith("tui.")]:
+        fields = {
+            language: {name for _, name, _, _ in string.Formatter().parse(text) if name}
+            for language, text in CATALOG[key].items()
+        }
+        assert set(fields) == {"en", "vi", "hi"}, key
+        assert fields["en"] == fields["vi"] == fields["hi"], key

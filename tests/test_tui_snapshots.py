@@ -1,0 +1,80 @@
+"""Snapshots of the full-screen game's main screens, so that layout changes show in review.
+
+The pictures live in tests/snapshots/; after a deliberate change of layout, look at the new
+pictures and accept them with ``pytest tests/test_tui_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pytest_textual_snapshot")
+
+from pytest_textual_snapshot import SVGImageExtension
+from textual.pilot import Pilot
+
+from sosgame import Game
+from sosgame.tui.app import SosApp
+from sosgame.tui.screens.setup import Settings
+from sosgame.tui.session import Seat, Session
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SIZE = (100, 32)
+Compare = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def _snapshots_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    def dirname(cls: type, *, test_location: Any) -> str:
+        return str(SNAPSHOTS / test_location.basename)
+
+    monkeypatch.setattr(SVGImageExtension, "dirname", classmethod(dirname))
+
+
+def game_app(game: Game, *, kinds: tuple[str, ...] = (), language: str = "en") -> SosApp:
+    names = ["Ann", "Bảo", "Chi", "Dũng"][: game.players]
+    kinds = kinds or ("person",) * game.players
+    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
+    return SosApp(session=Session(game, seats), language=language, computer_delay=0, seed=1)
+
+
+def test_new_game_screen(snap_compare: Compare) -> None:
+    settings = Settings(players=3, kinds=["person", "person", "easy"])
+    assert snap_compare(SosApp(settings=settings), terminal_size=SIZE)
+
+
+def test_game_with_an_extra_turn(snap_compare: Compare) -> None:
+    game = Game(5, 5, moves=["Sa1", "Ob1", "Sc1", "Oc2", "Sc3", "Ob3"])
+    assert game.extra_turn is False
+    game.play("Sa3")  # S-O-S across row 3: Ann moves again
+    assert game.extra_turn
+    assert snap_compare(game_app(game), terminal_size=SIZE)
+
+
+def test_finished_four_player_game_in_vietnamese(snap_compare: Compare) -> None:
+    game = Game(4, 4, players=4)
+    for cell in game.empty_cells():
+        game.play(("S" if (cell.row + cell.col) % 2 == 0 else "O") + str(cell))
+    assert game.is_over
+    assert snap_compare(game_app(game, language="vi"), terminal_size=SIZE)
+
+
+def test_help_screen_in_hindi(snap_compare: Compare) -> None:
+    assert snap_compare(game_app(Game(3, 3), language="hi"), press=["f1"], terminal_size=SIZE)
+
+
+def test_replay_screen(snap_compare: Compare) -> None:
+    game = Game(3, 3, moves=["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2"])
+
+    async def back_two(pilot: Pilot[int]) -> None:
+        await pilot.press("p", "left", "left")
+
+    assert snap_compare(game_app(game), run_before=back_two, terminal_size=SIZE)
+
+
+def test_large_board_on_a_small_terminal(snap_compare: Compare) -> None:
+    assert snap_compare(game_app(Game(15, 15)), terminal_size=(80, 24))
