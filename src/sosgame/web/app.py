@@ -1,0 +1,369 @@
+"""The web app: HTTP endpoints, the WebSocket endpoint and the front end's files.
+
+>>> app = create_app("sqlite:///:memory:")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sosgame.errors import RecordError
+from sosgame.i18n import LANGUAGES
+from sosgame.i18n.catalog import CATALOG
+from sosgame.record import Record
+from sosgame.web.live import Client, Hub, Room
+from sosgame.web.openapi import openapi
+from sosgame.web.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    check_name,
+    error_message,
+    parse_client_message,
+    parse_new_game,
+)
+from sosgame.web.replay import replay_frames
+from sosgame.web.store import Store
+
+__all__ = ["RateLimit", "create_app"]
+
+MAX_BODY_BYTES: Final = 256 * 1024
+"""The largest HTTP request body (an uploaded record) the server reads."""
+RATE: Final = 10.0
+"""Messages per second a connection may send on average ..."""
+BURST: Final = 30.0
+"""... and at most this many in a burst."""
+FLOOD_LIMIT: Final = 200
+"""A connection that goes on past this many refused messages is closed."""
+CSP: Final = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none';"
+    " frame-ancestors 'none'"
+)
+_HEADERS: Final = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+_STATIC = resources.files("sosgame.web") / "static"
+
+
+class RateLimit:
+    """A token bucket: ``allow()`` says whether one more message fits."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+
+class _SecurityHeaders:
+    """Adds the Content-Security-Policy and friends to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ProtocolError(
+                "too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes"
+            )
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ProtocolError("bad_json", f"the request body is not valid JSON: {error}") from None
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _links(request: Request, room: Room) -> dict[str, Any]:
+    base = str(request.base_url).rstrip("/")
+    return {
+        "game": f"{base}/#/game/{room.id}",
+        "seats": [
+            f"{base}/#/join/{room.id}/{row.seat}" if row.player == "human" else None
+            for row in room.seats
+        ],
+        "spectator": f"{base}/#/game/{room.id}",
+    }
+
+
+def _created(request: Request, room: Room, token: str, seats: list[int]) -> JSONResponse:
+    return JSONResponse(
+        {"id": room.id, "token": token, "seats": seats, "links": _links(request, room)},
+        status_code=201,
+    )
+
+
+def create_app(
+    database: str,
+    *,
+    computer: Executor | None = None,
+    computer_pause: float = 0.6,
+    allowed_origins: tuple[str, ...] = (),
+) -> Starlette:
+    """The web app, storing games in the database at URL ``database``.
+
+    ``computer`` runs computer players' searches (by default a pool of two processes);
+    ``allowed_origins`` are origins besides the app's own that may open WebSockets.
+    """
+    state: dict[str, Hub] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        store = Store(database)
+        state["hub"] = Hub(store, computer=computer, computer_pause=computer_pause)
+        try:
+            yield
+        finally:
+            await state["hub"].close()
+            store.close()
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    async def room_or_404(request: Request) -> Room:
+        room = await hub().room(str(request.path_params["game_id"]))
+        if room is None:
+            raise ProtocolError("no_game", "there is no game with this id")
+        return room
+
+    async def index(_request: Request) -> Response:
+        with resources.as_file(_STATIC / "index.html") as path:
+            return FileResponse(path, media_type="text/html; charset=utf-8")
+
+    async def i18n(_request: Request) -> Response:
+        return JSONResponse({"languages": LANGUAGES, "catalog": CATALOG})
+
+    async def list_games(request: Request) -> Response:
+        which = request.query_params.get("list", "open")
+        statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
+        if which not in statuses:
+            raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
+        summaries = await hub().db(hub().store.summaries, statuses[which])
+        return JSONResponse(
+            {
+                "games": [
+                    {
+                        "id": item.id,
+                        "kind": item.kind,
+                        "rows": item.rows,
+                        "cols": item.cols,
+                        "mode": item.mode,
+                        "status": item.status,
+                        "names": item.names,
+                        "open_seats": item.open_seats,
+                        "result": item.result,
+                        "updated": item.updated_ms,
+                    }
+                    for item in summaries
+                ]
+            }
+        )
+
+    async def new_game(request: Request) -> Response:
+        settings = parse_new_game(await _body(request))
+        room, token, seats = await hub().create(settings)
+        return _created(request, room, token, seats)
+
+    async def get_game(request: Request) -> Response:
+        room = await room_or_404(request)
+        return JSONResponse({**room.state()["game"], "links": _links(request, room)})
+
+    async def take_seat(request: Request) -> Response:
+        room = await room_or_404(request)
+        seat_text = str(request.path_params["seat"])
+        if not seat_text.isdigit():
+            raise ProtocolError("bad_field", "the seat must be a seat number")
+        body = await _body(request)
+        if not isinstance(body, dict) or set(body) - {"name"}:
+            raise ProtocolError("bad_field", "the body must be an object with at most 'name'")
+        name = None if body.get("name") is None else check_name(body["name"], "name")
+        token = await hub().take_seat(room, int(seat_text), name)
+        return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
+
+    async def rematch(request: Request) -> Response:
+        room = await room_or_404(request)
+        seats = room.controlled(_bearer(request))
+        if not seats:
+            raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
+        new, token, mine = await hub().rematch(room, seats)
+        return _created(request, new, token, mine)
+
+    async def record(request: Request) -> Response:
+        room = await room_or_404(request)
+        created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
+        text = Record.from_game(
+            room.game,
+            players=[row.name for row in room.seats],
+            meta={"date": created, "tags": {"game": room.id}},
+        ).to_json()
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"content-disposition": f'attachment; filename="sos-{room.id}.json"'},
+        )
+
+    async def replay(request: Request) -> Response:
+        room = await room_or_404(request)
+        return JSONResponse(replay_frames(room.game, room.start))
+
+    async def upload(request: Request) -> Response:
+        body = await _body(request)
+        try:
+            loaded = Record.from_dict(body)
+        except RecordError as error:
+            raise ProtocolError("bad_record", str(error)) from None
+        room, token, seats = await hub().create_from_record(loaded)
+        return _created(request, room, token, seats)
+
+    async def schema(_request: Request) -> Response:
+        return JSONResponse(openapi())
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+
+    async def play(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host", "")
+        if (
+            origin is not None
+            and urlsplit(origin).netloc != host
+            and origin not in (allowed_origins)
+        ):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        await websocket.accept()
+        client = Client(websocket.send_text)
+        room = await hub().room(str(websocket.path_params["game_id"]))
+        if room is None:
+            await client.send(error_message("no_game", "there is no game with this id"))
+            await websocket.close(code=4404)
+            return
+        limit = RateLimit()
+        refused = 0
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if not limit.allow():
+                    refused += 1
+                    if refused > FLOOD_LIMIT:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    await client.send(
+                        error_message(
+                            "rate_limited",
+                            f"too many messages: at most {RATE:g} a second on average",
+                        )
+                    )
+                    continue
+                refused = 0
+                try:
+                    if text is None:
+                        raise ProtocolError("bad_message", "send messages as text frames of JSON")
+                    parsed = parse_client_message(text)
+                    if not client.greeted:
+                        if parsed.type != "hello":
+                            raise ProtocolError("hello_first", "say hello before anything else")
+                        await room.join(client, parsed.token)
+                        continue
+                except ProtocolError as error:
+                    await client.send(error_message(error.code, error.message))
+                    continue
+                await room.handle(client, parsed)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await room.leave(client)
+
+    async def protocol_error(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, ProtocolError)
+        status = {
+            "no_game": 404,
+            "too_large": 413,
+            "seat_taken": 409,
+            "not_your_seat": 403,
+            "not_allowed": 403,
+        }.get(error.code, 400)
+        return _error(status, error.code, error.message)
+
+    routes = [
+        Route("/", index),
+        Route("/api/health", health),
+        Route("/api/i18n", i18n),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/seats/{seat}", take_seat, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/record", record),
+        Route("/api/games/{game_id}/replay", replay),
+        Route("/api/records", upload, methods=["POST"]),
+        Route("/openapi.json", schema),
+        WebSocketRoute("/ws/games/{game_id}", play),
+        Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ProtocolError: protocol_error},
+    )
+    app.add_middleware(_SecurityHeaders)
+    return app

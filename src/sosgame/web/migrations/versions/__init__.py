@@ -1,0 +1,1 @@
+"""Each module is one schema revision."""

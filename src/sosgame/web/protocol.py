@@ -1,0 +1,227 @@
+"""The JSON the server accepts, checked field by field: new-game settings and client messages.
+
+Every check raises :class:`ProtocolError` with a code and a message naming what was wrong;
+nothing is changed before a message has passed every check.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeAlias
+
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Mode
+
+__all__ = [
+    "COMPUTER_LEVELS",
+    "KINDS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_NAME",
+    "MAX_SIDE",
+    "MIN_SIDE",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "ClockSettings",
+    "NewGame",
+    "ProtocolError",
+    "SeatSettings",
+    "check_name",
+    "error_message",
+    "parse_client_message",
+    "parse_new_game",
+]
+
+PROTOCOL_VERSION: Final = 1
+MAX_MESSAGE_BYTES: Final = 2048
+"""The longest WebSocket message a client may send."""
+MIN_SIDE: Final = 3
+MAX_SIDE: Final = 15
+MAX_NAME: Final = 40
+COMPUTER_LEVELS: Final = ("random", "easy", "medium", "hard", "perfect")
+KINDS: Final = ("local", "online")
+MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
+MAX_CLOCK_SECONDS: Final = 3 * 3600
+MAX_INCREMENT_SECONDS: Final = 180
+
+Kind: TypeAlias = Literal["local", "online"]
+
+
+class ProtocolError(ValueError):
+    """A request or message that breaks the protocol; ``code`` is a short machine name."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The ``error`` message sent back for a bad message."""
+    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, **extra}
+
+
+@dataclass(frozen=True)
+class SeatSettings:
+    """A seat at creation: its name and ``human`` or a computer level."""
+
+    name: str
+    player: str
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """Time per player and the increment added after each of their moves, in milliseconds."""
+
+    initial_ms: int
+    increment_ms: int
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Checked settings for a new game."""
+
+    rows: int
+    cols: int
+    mode: Mode
+    kind: Kind
+    seats: tuple[SeatSettings, ...]
+    clock: ClockSettings | None
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A checked client message; fields a type does not use are ``None``."""
+
+    type: str
+    token: str | None = None
+    move: str | None = None
+    ply: int | None = None
+    seat: int | None = None
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError(
+            "bad_field", f"field {name!r} must be a whole number from {low} to {high}"
+        )
+    return value
+
+
+def check_name(value: object, where: str) -> str:
+    """A player's name: 1 to 40 printable characters after trimming spaces."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_field", f"field {where!r} must be text")
+    name = " ".join(value.split())
+    if not name or len(name) > MAX_NAME:
+        raise ProtocolError(
+            "bad_field", f"field {where!r} must be a name of 1 to {MAX_NAME} characters"
+        )
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise ProtocolError("bad_field", f"field {where!r} must not hold control characters")
+    return name
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_field", f"{where} must be a JSON object")
+    return value
+
+
+def _known(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise ProtocolError(
+                "unknown_field", f"unknown field {key!r} in {where} (known: {', '.join(allowed)})"
+            )
+
+
+def parse_new_game(data: object) -> NewGame:
+    """Check the body of ``POST /api/games``."""
+    body = _object(data, "the new game")
+    _known(body, ("rows", "cols", "mode", "kind", "seats", "clock"), "the new game")
+    rows = _whole(body.get("rows"), "rows", MIN_SIDE, MAX_SIDE)
+    cols = _whole(body.get("cols"), "cols", MIN_SIDE, MAX_SIDE)
+    mode = body.get("mode", "general")
+    if mode not in MODES:
+        raise ProtocolError("bad_field", "field 'mode' must be 'general' or 'simple'")
+    kind = body.get("kind", "local")
+    if kind not in KINDS:
+        raise ProtocolError("bad_field", "field 'kind' must be 'local' or 'online'")
+    raw_seats = body.get("seats")
+    if not isinstance(raw_seats, list) or not MIN_PLAYERS <= len(raw_seats) <= MAX_PLAYERS:
+        raise ProtocolError(
+            "bad_field", f"field 'seats' must list {MIN_PLAYERS} to {MAX_PLAYERS} seats"
+        )
+    seats = []
+    for number, raw in enumerate(raw_seats):
+        where = f"seats[{number}]"
+        seat = _object(raw, f"field {where!r}")
+        _known(seat, ("name", "player"), f"field {where!r}")
+        player = seat.get("player", "human")
+        if player != "human" and player not in COMPUTER_LEVELS:
+            known = ", ".join(("human", *COMPUTER_LEVELS))
+            raise ProtocolError("bad_field", f"field '{where}.player' must be one of {known}")
+        seats.append(SeatSettings(check_name(seat.get("name"), f"{where}.name"), player))
+    clock = None
+    if body.get("clock") is not None:
+        raw_clock = _object(body["clock"], "field 'clock'")
+        _known(raw_clock, ("initial", "increment"), "field 'clock'")
+        initial = _whole(raw_clock.get("initial"), "clock.initial", 1, MAX_CLOCK_SECONDS)
+        increment = _whole(
+            raw_clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_SECONDS
+        )
+        clock = ClockSettings(initial * 1000, increment * 1000)
+    return NewGame(rows, cols, mode, kind, tuple(seats), clock)
+
+
+_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "hello": ("token",),
+    "move": ("move", "ply"),
+    "resign": ("seat", "ply"),
+    "undo": ("ply",),
+    "redo": ("ply",),
+    "hint": (),
+    "ping": (),
+}
+_REQUIRED: Final[dict[str, tuple[str, ...]]] = {"move": ("move", "ply"), "resign": ("ply",)}
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one WebSocket message from a client (see docs/protocol.md)."""
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes long")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ProtocolError("bad_json", f"the message is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    if data.get("v") != PROTOCOL_VERSION:
+        raise ProtocolError(
+            "bad_version", f"field 'v' must be {PROTOCOL_VERSION}, the protocol version"
+        )
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {kind!r}; the types are {', '.join(MESSAGE_TYPES)}",
+        )
+    allowed = ("v", "type", *_FIELDS[kind])
+    _known(data, allowed, f"a {kind!r} message")
+    for key in _REQUIRED.get(kind, ()):
+        if key not in data:
+            raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")
+    token = data.get("token")
+    if token is not None and (not isinstance(token, str) or len(token) > 100):
+        raise ProtocolError("bad_field", "field 'token' must be a seat token (text)")
+    move = data.get("move")
+    if move is not None and (not isinstance(move, str) or len(move) > 10):
+        raise ProtocolError("bad_field", "field 'move' must be move text such as 'Sb3'")
+    ply = data.get("ply")
+    if ply is not None:
+        ply = _whole(ply, "ply", 0, 10_000)
+    seat = data.get("seat")
+    if seat is not None:
+        seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
+    return ClientMessage(kind, token, move, ply, seat)

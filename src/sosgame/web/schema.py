@@ -1,0 +1,62 @@
+"""The tables games are stored in (SQLAlchemy Core, so any database SQLAlchemy speaks will do).
+
+The schema itself is created and changed only by the Alembic migrations beside this module.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = ["METADATA", "actions", "games", "seats"]
+
+METADATA: Final = MetaData()
+
+games: Final = Table(
+    "games",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("cols", Integer, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("start", Text, nullable=True),
+    Column("clock", Text, nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("result", Text, nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+)
+"""One row per game: its settings, ``status`` (open, playing, finished) and JSON extras."""
+
+seats: Final = Table(
+    "seats",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("player", String(16), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+)
+"""One row per seat: ``player`` is ``human`` or a computer level; a taken seat has a token."""
+
+actions: Final = Table(
+    "actions",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("action", String(16), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+)
+"""One row per move or resignation, ``ply`` counting from 1 over both."""

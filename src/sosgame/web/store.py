@@ -1,0 +1,340 @@
+"""Where games live between moves: a SQLAlchemy database, SQLite in a file by default.
+
+Every call is one transaction, so a move is on disk before the server acknowledges it. The
+calls block; the server makes them from one worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, select
+from sqlalchemy.engine import make_url
+
+from sosgame.web.schema import actions, games, seats
+
+__all__ = [
+    "DEFAULT_DATABASE",
+    "Change",
+    "GameSummary",
+    "SeatRow",
+    "Store",
+    "StoredGame",
+    "migrate",
+]
+
+DEFAULT_DATABASE: Final = "sqlite:///data/sosgame.sqlite3"
+"""The database ``sosgame serve`` uses unless told otherwise: a file under ``data/``."""
+
+
+@dataclass
+class SeatRow:
+    """A seat as stored: ``player`` is ``human`` or a computer level."""
+
+    seat: int
+    name: str
+    player: str
+    token_hash: str | None = None
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: settings, seats and the text of every action in order."""
+
+    id: str
+    kind: str
+    rows: int
+    cols: int
+    mode: str
+    seats: list[SeatRow]
+    status: str
+    created_ms: int
+    updated_ms: int
+    start: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A game's new status, result and clock, with actions added from ``first_ply`` on;
+    ``keep``, if set, first drops every action after that many (an undo)."""
+
+    game_id: str
+    status: str
+    result: dict[str, Any] | None
+    clock: dict[str, Any] | None
+    now_ms: int
+    first_ply: int = 1
+    texts: tuple[str, ...] = ()
+    keep: int | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What a list of games shows about each."""
+
+    id: str
+    kind: str
+    rows: int
+    cols: int
+    mode: str
+    status: str
+    names: list[str]
+    open_seats: list[int]
+    result: dict[str, Any] | None
+    updated_ms: int
+
+
+def _dump(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def _load(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    value = json.loads(text)
+    return value if isinstance(value, dict) else None
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema up to date with the migrations shipped in the package."""
+    config = Config()
+    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+        config.set_main_option("script_location", str(folder))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+
+def _engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        # WAL with synchronous=NORMAL: a commit survives the process being killed (the OS
+        # holds the write), which is what an acknowledged move needs.
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+class Store:
+    """Games, seats and actions in the database at ``url``; the schema is migrated on open."""
+
+    def __init__(self, url: str = DEFAULT_DATABASE) -> None:
+        self.url = url
+        self._engine = _engine(url)
+        migrate(self._engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self._engine.dispose()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        with self._engine.begin() as connection:
+            yield connection
+
+    def create(self, game: StoredGame) -> None:
+        """Store a new game with its seats and any actions it starts with."""
+        with self._transaction() as db:
+            db.execute(
+                games.insert().values(
+                    id=game.id,
+                    kind=game.kind,
+                    rows=game.rows,
+                    cols=game.cols,
+                    mode=game.mode,
+                    players=len(game.seats),
+                    start=_dump(game.start),
+                    clock=_dump(game.clock),
+                    status=game.status,
+                    result=_dump(game.result),
+                    created_ms=game.created_ms,
+                    updated_ms=game.updated_ms,
+                )
+            )
+            db.execute(
+                seats.insert(),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": row.seat,
+                        "name": row.name,
+                        "player": row.player,
+                        "token_hash": row.token_hash,
+                    }
+                    for row in game.seats
+                ],
+            )
+            if game.actions:
+                db.execute(
+                    actions.insert(),
+                    [
+                        {"game_id": game.id, "ply": ply, "action": text, "created_ms": 0}
+                        for ply, text in enumerate(game.actions, start=1)
+                    ],
+                )
+
+    def write(self, changes: Sequence[Change]) -> None:
+        """Carry out changes, from one game or many, in one transaction.
+
+        A commit costs far more than a row, so a busy server gathers the moves of many games
+        into one call (a group commit); each kind of statement then runs once for them all.
+        """
+        games_seen = {change.game_id for change in changes}
+        if len(games_seen) != len(changes):
+            for change in changes:
+                self.write([change])
+            return
+        with self._transaction() as db:
+            for change in changes:
+                if change.keep is not None:
+                    db.execute(
+                        actions.delete().where(
+                            actions.c.game_id == change.game_id, actions.c.ply > change.keep
+                        )
+                    )
+            rows = [
+                {
+                    "game_id": change.game_id,
+                    "ply": ply,
+                    "action": text,
+                    "created_ms": change.now_ms,
+                }
+                for change in changes
+                for ply, text in enumerate(change.texts, start=change.first_ply)
+            ]
+            if rows:
+                db.execute(actions.insert(), rows)
+            db.execute(
+                games.update()
+                .where(games.c.id == bindparam("game"))
+                .values(
+                    status=bindparam("new_status"),
+                    result=bindparam("new_result"),
+                    clock=bindparam("new_clock"),
+                    updated_ms=bindparam("now"),
+                ),
+                [
+                    {
+                        "game": change.game_id,
+                        "new_status": change.status,
+                        "new_result": _dump(change.result),
+                        "new_clock": _dump(change.clock),
+                        "now": change.now_ms,
+                    }
+                    for change in changes
+                ],
+            )
+
+    def take_seat(self, game_id: str, seat: int, name: str | None, token_hash: str) -> bool:
+        """Give a free seat its token (and a name); ``False`` if it was taken already."""
+        values: dict[str, Any] = {"token_hash": token_hash}
+        if name is not None:
+            values["name"] = name
+        with self._transaction() as db:
+            done = db.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.token_hash.is_(None),
+                )
+                .values(**values)
+            )
+            return done.rowcount == 1
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The stored game, or ``None`` if there is none with this id."""
+        with self._transaction() as db:
+            row = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = db.execute(
+                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).mappings()
+            texts = db.execute(
+                select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
+            ).scalars()
+            return StoredGame(
+                id=row["id"],
+                kind=row["kind"],
+                rows=row["rows"],
+                cols=row["cols"],
+                mode=row["mode"],
+                seats=[
+                    SeatRow(seat["seat"], seat["name"], seat["player"], seat["token_hash"])
+                    for seat in seat_rows
+                ],
+                status=row["status"],
+                created_ms=row["created_ms"],
+                updated_ms=row["updated_ms"],
+                start=_load(row["start"]),
+                clock=_load(row["clock"]),
+                result=_load(row["result"]),
+                actions=list(texts),
+            )
+
+    def summaries(self, statuses: Sequence[str], *, limit: int = 50) -> list[GameSummary]:
+        """The latest games whose status is one of ``statuses``, newest first."""
+        with self._transaction() as db:
+            rows = (
+                db.execute(
+                    select(games)
+                    .where(games.c.status.in_(list(statuses)))
+                    .order_by(games.c.updated_ms.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            ids = [row["id"] for row in rows]
+            seat_rows = db.execute(
+                select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
+            ).mappings()
+            names: dict[str, list[str]] = {game_id: [] for game_id in ids}
+            free: dict[str, list[int]] = {game_id: [] for game_id in ids}
+            for seat in seat_rows:
+                names[seat["game_id"]].append(seat["name"])
+                if seat["player"] == "human" and seat["token_hash"] is None:
+                    free[seat["game_id"]].append(seat["seat"])
+            return [
+                GameSummary(
+                    id=row["id"],
+                    kind=row["kind"],
+                    rows=row["rows"],
+                    cols=row["cols"],
+                    mode=row["mode"],
+                    status=row["status"],
+                    names=names[row["id"]],
+                    open_seats=free[row["id"]],
+                    result=_load(row["result"]),
+                    updated_ms=row["updated_ms"],
+                )
+                for row in rows
+            ]
+
+    def count(self) -> int:
+        """How many games are stored."""
+        with self._transaction() as db:
+            return int(db.execute(select(func.count()).select_from(games)).scalar_one())

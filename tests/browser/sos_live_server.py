@@ -1,0 +1,138 @@
+"""A real ``sosgame serve`` in a child process, on a free loopback port with its own database,
+and Debian's chromium driven by Playwright; test modules import the fixtures from here.
+
+(No conftest.py here: the top-level tests import helpers from their own ``conftest``.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``sosgame serve`` in a child process; ``restart`` and ``kill`` keep port and database."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = f"sqlite:///{database}"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = database.with_suffix(".log")
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "sosgame", "serve", "--port", str(self.port)]
+        command += ["--database", self.database]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start within 30 s")
+
+    def kill(self) -> None:
+        """Stop the server at once, as ``kill -9`` does."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def post(self, path: str, body: Any, token: str | None = None) -> Any:
+        request = urllib.request.Request(
+            f"{self.url}{path}",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as response:
+            return json.loads(response.read())
+
+
+@pytest.fixture(name="server")
+def server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "games.sqlite3")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+# Module scope, not session: Playwright's sync API keeps an asyncio loop running while it is
+# open, and later test modules (the terminal game's) start loops of their own.
+@pytest.fixture(name="browser", scope="module")
+def browser_fixture() -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        # Playwright gives every launch a fresh, temporary user-data directory.
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(name="page")
+def page_fixture(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US")
+    context.set_default_timeout(10_000)
+    opened = context.new_page()
+    yield opened
+    context.close()

@@ -1,0 +1,246 @@
+"""The web app's HTTP endpoints, exercised through the real ASGI app."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("sqlalchemy")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from sosgame import Game
+from sosgame.i18n import LANGUAGES
+from sosgame.record import Record
+from sosgame.web import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    executor = ThreadPoolExecutor(max_workers=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", computer=executor, computer_pause=0.01
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+    executor.shutdown()
+
+
+def new_game(client: TestClient, **settings: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "rows": 3,
+        "cols": 3,
+        "seats": [{"name": "Ann"}, {"name": "Bao"}],
+        **settings,
+    }
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def test_a_new_local_game_gives_one_token_for_every_human_seat(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ann"}, {"name": "Bot", "player": "easy"}])
+    assert created["seats"] == [0]
+    assert len(created["token"]) >= 32
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["board"] == ["...", "...", "..."]
+    assert state["status"] == "playing"
+    assert [seat["player"] for seat in state["seats"]] == ["human", "easy"]
+    assert "token" not in json.dumps(state)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"rows": 2, "cols": 3}, "rows"),
+        ({"rows": 3, "cols": 16}, "cols"),
+        ({"mode": "chess"}, "mode"),
+        ({"kind": "mail"}, "kind"),
+        ({"seats": [{"name": "Ann"}]}, "seats"),
+        ({"seats": [{"name": f"P{n}"} for n in range(9)]}, "seats"),
+        ({"seats": [{"name": "Ann"}, {"name": "Bot", "player": "genius"}]}, "seats[1].player"),
+        ({"seats": [{"name": "Ann"}, {"name": "   "}]}, "seats[1].name"),
+        ({"seats": [{"name": "Ann"}, {"name": "x" * 41}]}, "seats[1].name"),
+        ({"seats": [{"name": "Ann"}, {"name": "a\u0000b"}]}, "seats[1].name"),
+        ({"clock": {"initial": 0}}, "clock.initial"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_field(
+    client: TestClient, body: dict[str, Any], field: str
+) -> None:
+    full = {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}], **body}
+    response = client.post("/api/games", json=full)
+    assert response.status_code == 400
+    assert field in response.json()["error"]["message"]
+    assert client.get("/api/games?list=playing").json()["games"] == []
+
+
+def test_bad_json_and_oversized_bodies_are_refused(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"{not json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_json"
+    response = client.post("/api/games", content=b" " * (300 * 1024))
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"
+
+
+def test_every_response_carries_a_content_security_policy(client: TestClient) -> None:
+    for path in ("/", "/api/i18n", "/static/app.js", "/api/games"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy
+        assert "'unsafe-inline'" not in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_names_are_kept_as_text_never_markup(client: TestClient) -> None:
+    evil = '<img src=x onerror="alert(1)">'
+    created = new_game(client, seats=[{"name": evil}, {"name": "Bao"}])
+    response = client.get(f"/api/games/{created['id']}")
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json()["seats"][0]["name"] == evil
+    page = client.get("/").text
+    assert "innerHTML" not in client.get("/static/app.js").text
+    assert evil not in page
+
+
+def test_the_catalog_is_served_in_every_language(client: TestClient) -> None:
+    data = client.get("/api/i18n").json()
+    assert set(data["languages"]) == set(LANGUAGES)
+    web_keys = [key for key in data["catalog"] if key.startswith("web.")]
+    assert len(web_keys) > 50
+    for key in [*web_keys, "rules", "winner", "to_move_again"]:
+        assert set(data["catalog"][key]) == {"en", "vi", "hi"}, key
+        assert all(text.strip() for text in data["catalog"][key].values()), key
+
+
+def test_every_web_text_has_the_same_placeholders_in_every_language(client: TestClient) -> None:
+    import re
+
+    catalog = client.get("/api/i18n").json()["catalog"]
+    for key, texts in catalog.items():
+        if key.startswith("web."):
+            names = {
+                language: set(re.findall(r"\{(\w+)\}", text)) for language, text in texts.items()
+            }
+            assert names["en"] == names["vi"] == names["hi"], key
+
+
+def test_the_front_end_uses_only_catalog_keys_that_exist(client: TestClient) -> None:
+    import re
+
+    script = client.get("/static/app.js").text
+    catalog = client.get("/api/i18n").json()["catalog"]
+    used = set(re.findall(r'\bt\("([a-z_.]+)"', script))
+    assert used, "the script translates nothing"
+    assert sorted(used - set(catalog)) == []
+
+
+def test_openapi_describes_every_http_endpoint(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert schema["openapi"].startswith("3.")
+    paths = set(schema["paths"])
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        path = getattr(route, "path", "")
+        if path.startswith("/api/"):
+            assert path in paths, path
+
+
+def test_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
+    created = new_game(client, kind="online")
+    assert created["seats"] == [0]
+    assert created["links"]["seats"][1].endswith(f"/#/join/{created['id']}/1")
+    listed = client.get("/api/games?list=open").json()["games"]
+    assert [game["id"] for game in listed] == [created["id"]]
+    assert listed[0]["open_seats"] == [1]
+    assert client.get(f"/api/games/{created['id']}").json()["status"] == "open"
+    taken = client.post(f"/api/games/{created['id']}/seats/1", json={"name": "Chi"})
+    assert taken.status_code == 200
+    assert taken.json()["token"] != created["token"]
+    again = client.post(f"/api/games/{created['id']}/seats/1", json={"name": "Dan"})
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "seat_taken"
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["status"] == "playing"
+    assert state["seats"][1]["name"] == "Chi"
+    assert client.get("/api/games?list=open").json()["games"] == []
+    assert client.post(f"/api/games/{created['id']}/seats/7", json={}).status_code == 400
+
+
+def test_unknown_games_are_404(client: TestClient) -> None:
+    for path in ("/api/games/nope", "/api/games/nope/record", "/api/games/nope/replay"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "no_game"
+
+
+def test_a_record_downloads_and_uploads_through_sosgame_record(client: TestClient) -> None:
+    record = Record.from_game(Game(3, 3, moves=["Sa1", "Ob1", "Sc1"]), players=["Ann", "Bao"])
+    response = client.post("/api/records", json=record.to_dict())
+    assert response.status_code == 201, response.text
+    created = response.json()
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["actions"] == ["Sa1", "Ob1", "Sc1"]
+    assert state["scores"] == [1, 0]
+    assert state["turn"] == 0
+    assert state["status"] == "playing"
+    download = client.get(f"/api/games/{created['id']}/record")
+    assert "attachment" in download.headers["content-disposition"]
+    again = Record.from_json(download.text)
+    assert again.moves == ["Sa1", "Ob1", "Sc1"]
+    assert again.players == ["Ann", "Bao"]
+
+
+def test_a_finished_record_goes_to_the_archive_and_replays(client: TestClient) -> None:
+    game = Game(3, 3)
+    for move in ["Sa1", "Ob1", "Sc1", "Sa2", "Ob2", "Sc2", "Oa3", "Ob3", "Oc3"]:
+        game.play(move)
+    assert game.is_over
+    record = Record.from_game(game, players=["Ann", "Bao"])
+    created = client.post("/api/records", json=record.to_dict()).json()
+    archive = client.get("/api/games?list=archive").json()["games"]
+    assert [item["id"] for item in archive] == [created["id"]]
+    assert archive[0]["result"]["scores"] == list(game.scores)
+    replay = client.get(f"/api/games/{created['id']}/replay").json()
+    assert len(replay["frames"]) == len(game.actions) + 1
+    assert replay["frames"][0]["board"] == ["...", "...", "..."]
+    assert replay["frames"][-1]["scores"] == list(game.scores)
+    assert replay["frames"][-1]["lines"] == len(game.lines)
+    assert replay["frames"][3]["scores"] == [1, 0]
+    assert replay["frames"][3]["extra_turn"] is True
+
+
+def test_a_bad_record_is_refused_naming_the_problem(client: TestClient) -> None:
+    data = Record.from_game(Game(3, 3, moves=["Sa1"])).to_dict()
+    data["moves"] = ["Sa1", "Oa1"]
+    response = client.post("/api/records", json=data)
+    assert response.status_code == 400
+    assert "moves[1]" in response.json()["error"]["message"]
+
+
+def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
+    created = new_game(client)
+    url = f"/api/games/{created['id']}/rematch"
+    assert client.post(url).status_code == 403
+    assert client.post(url, headers={"authorization": "Bearer wrong"}).status_code == 403
+    response = client.post(url, headers={"authorization": f"Bearer {created['token']}"})
+    assert response.status_code == 201
+    rematch = response.json()
+    assert rematch["id"] != created["id"]
+    assert rematch["seats"] == [0, 1]
+    state = client.get(f"/api/games/{rematch['id']}").json()
+    assert [seat["name"] for seat in state["seats"]] == ["Ann", "Bao"]
