@@ -1,0 +1,99 @@
+"""What the environments share: actions, observations, masks and rewards, read off a Game.
+
+An action is ``2 * cell + letter``: ``cell`` is the row-major index of the cell and
+``letter`` is 0 for S and 1 for O, so there are ``2 * rows * cols`` actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sosgame.game import Game
+from sosgame.geometry import geometry
+from sosgame.notation import EMPTY, LETTERS, Move, O, S
+from sosgame.outcome import Outcome
+
+__all__ = [
+    "PLANES",
+    "action_count",
+    "action_mask",
+    "action_to_move",
+    "legal_actions",
+    "move_to_action",
+    "planes",
+    "relative_scores",
+    "result_rewards",
+]
+
+PLANES = 3
+"""Observation planes: S, O and empty."""
+
+
+def action_count(rows: int, cols: int) -> int:
+    """The number of actions on a board: one per (cell, letter)."""
+    return 2 * rows * cols
+
+
+def action_to_move(action: int, rows: int, cols: int) -> Move:
+    """The move an action stands for.
+
+    :raises ValueError: for an action outside ``0 .. 2 * rows * cols - 1``.
+    """
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise ValueError(f"an action must be a whole number, not {action!r}")
+    count = action_count(rows, cols)
+    if not 0 <= action < count:
+        raise ValueError(f"action {action} is outside 0 .. {count - 1} for a {rows}x{cols} board")
+    cell, letter = divmod(int(action), 2)
+    return geometry(rows, cols).moves[cell][letter]
+
+
+def move_to_action(move: Move, cols: int) -> int:
+    """The action of a move."""
+    row, col = move.cell
+    return 2 * (row * cols + col) + LETTERS.index(move.letter)
+
+
+def _letters(game: Game) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    # The engine's position text is the cheapest full read of the board.
+    return np.frombuffer(game.position().replace("/", "").encode("ascii"), dtype=np.uint8)
+
+
+def action_mask(game: Game) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """1 for each legal action, 0 elsewhere (all 0 once the game is over)."""
+    if game.is_over:
+        return np.zeros(action_count(game.rows, game.cols), dtype=np.int8)
+    return np.repeat(_letters(game) == ord(EMPTY), 2).astype(np.int8)
+
+
+def legal_actions(game: Game) -> list[int]:
+    """The legal actions, in increasing order (none once the game is over)."""
+    return [int(action) for action in np.flatnonzero(action_mask(game))]
+
+
+def planes(game: Game) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The board as ``(rows, cols, 3)`` planes: S, O, empty (the same for every seat)."""
+    letters = _letters(game).reshape(game.rows, game.cols)
+    stacked = np.stack([letters == ord(S), letters == ord(O), letters == ord(EMPTY)], axis=-1)
+    return stacked.astype(np.int8)
+
+
+def relative_scores(game: Game, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The scores seen from ``seat``: its own first, then the seats that follow it in order."""
+    scores = game.scores
+    return np.array([scores[(seat + k) % game.players] for k in range(game.players)], np.float32)
+
+
+def result_rewards(outcome: Outcome, players: int) -> list[float]:
+    """Each seat's final result, summing to zero: a sole winner gets 1 and every loser
+    ``-1 / (players - 1)``; seats sharing a draw of k split the win: ``(n/k - 1) / (n - 1)``.
+
+    With two players that is +1 / -1 for a win and 0 each for a draw.
+    """
+    share = 1 / len(outcome.winners)
+    return [
+        (players * (share if seat in outcome.winners else 0.0) - 1) / (players - 1)
+        for seat in range(players)
+    ]

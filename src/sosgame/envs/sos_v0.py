@@ -1,0 +1,178 @@
+"""SOS as a PettingZoo AEC environment, in the style of PettingZoo's classic games.
+
+>>> from sosgame.envs import sos_v0
+>>> env = sos_v0.env(rows=3, cols=3, players=2, mode="general")
+>>> env.reset(seed=1)
+>>> env.agent_selection
+'player_0'
+
+* Agents ``player_0`` .. ``player_{n-1}``, in seat order. One action per (cell, letter):
+  ``2 * cell + letter`` with letter 0 = S, 1 = O (see :mod:`sosgame.envs.encoding`).
+* Observation per agent: ``observation``, planes ``(rows, cols, 3)`` for S, O and empty;
+  ``scores``, every seat's points seen from the agent (its own first, then the seats after it
+  in turn order); ``action_mask``, the legal actions (all zero for agents not selected).
+* A scoring move keeps the same agent selected (the extra turn).
+* Rewards: in general mode the mover gets the points of each move as it makes it, and when
+  the game ends every seat also gets its result; in simple mode only the result counts. The
+  result sums to zero: +1 for a sole winner and ``-1/(n-1)`` for each loser; seats sharing a
+  draw split the win (with two players: +1/-1, and 0 each for a draw).
+* ``render()``: ``"ansi"`` returns the text drawing, ``"human"`` prints it, ``"rgb_array"``
+  returns a picture with each line in its owner's colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from sosgame.envs.encoding import (
+    PLANES,
+    action_count,
+    action_mask,
+    action_to_move,
+    planes,
+    relative_scores,
+    result_rewards,
+)
+from sosgame.envs.render import rgb_array
+from sosgame.game import Game, Mode
+from sosgame.geometry import geometry
+
+__all__ = ["env", "raw_env"]
+
+Observation = dict[str, np.ndarray[Any, Any]]
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
+    """The environment with PettingZoo's usual wrappers: an illegal move ends the game with
+    reward -1 for its agent, actions outside the space fail, and the call order is checked."""
+    environment: AECEnv[str, Observation, int] = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  # noqa: N801
+    """The unwrapped AEC environment; an illegal move raises ``IllegalMoveError``."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
+        "render_modes": list(RENDER_MODES),
+        "name": "sos_v0",
+        "is_parallelizable": True,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        rows: int = 5,
+        cols: int = 5,
+        players: int = 2,
+        mode: Mode = "general",
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(self, rows, cols, players, mode, render_mode)
+        super().__init__()
+        self.game = Game(rows, cols, players=players, mode=mode)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agents = self.possible_agents[:]
+        actions = action_count(rows, cols)
+        most = len(geometry(rows, cols).lines)
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, (rows, cols, PLANES), np.int8),
+                    "scores": spaces.Box(0, most, (players,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._reset_bookkeeping()
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[self.game.turn]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> Observation:
+        """What ``agent`` sees now."""
+        seat = self.possible_agents.index(agent)
+        mask = action_mask(self.game)
+        if agent != self.agent_selection:
+            mask[:] = 0
+        return {
+            "observation": planes(self.game),
+            "scores": relative_scores(self.game, seat),
+            "action_mask": mask,
+        }
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for the selected agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must choose an action; None is only for finished agents")
+        lines = self.game.play(action_to_move(action, self.game.rows, self.game.cols))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.game.mode == "general":
+            self.rewards[agent] = float(len(lines))
+        outcome = self.game.outcome
+        if outcome is not None:
+            results = result_rewards(outcome, self.game.players)
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] += results[seat]
+            self.terminations = dict.fromkeys(self.agents, True)
+        for name in self.agents:
+            self.infos[name] = {"extra_turn": self.game.extra_turn, "lines": len(lines)}
+        self.agent_selection = self.possible_agents[self.game.turn]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (SOS has no chance: ``seed`` changes nothing)."""
+        self.game = Game(
+            self.game.rows, self.game.cols, players=self.game.players, mode=self.game.mode
+        )
+        self._reset_bookkeeping()
+
+    def render(self) -> Any:
+        """Draw the board as ``render_mode`` asks."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        if self.render_mode == "rgb_array":
+            return rgb_array(self.game)
+        if self.render_mode == "ansi":
+            return str(self.game)
+        print(self.game)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
