@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SOURCES := src tests benchmarks
+SOURCES := src tests benchmarks examples
 
-.PHONY: install run test lint typecheck unit bench clean
+.PHONY: install run test lint typecheck unit browser bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/sosgame play --plain
+	$(BIN)/sosgame serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(SOURCES)
@@ -25,13 +25,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP)
-	$(BIN)/pytest
+# The browser tests drive Debian's chromium (never a downloaded browser build).
+browser:
+	test -x /usr/bin/chromium || { \
+	  SUDO=$$(test "$$(id -u)" -eq 0 || echo sudo); \
+	  $$SUDO apt-get update && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+unit: $(STAMP) browser
+	$(BIN)/pytest -q
 
 test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/envs.py
+	$(BIN)/python benchmarks/kernel.py && nice $(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/web_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sosgame import __version__
-from sosgame.cli import play, replay, show
+from sosgame.cli import analyze, arena, hint, play, replay, serve, show, solve
 from sosgame.errors import SosError
 
 __all__ = ["main"]
 
-_COMMANDS = (replay, show, play)
+_COMMANDS = (replay, show, play, serve, solve, hint, analyze, arena)
 
 
 class _Parser(argparse.ArgumentParser):
