@@ -175,3 +175,16 @@ def test_the_console_script_reports_its_version() -> None:
         [sys.executable, "-m", "sosgame", "--version"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0 and result.stdout.startswith("sosgame ")
+
+
+def test_replay_says_which_lines_were_on_the_starting_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "set-up.json"
+    game = Game.from_position("SOS/.../...", scores=(1, 0), moves=["Sa3", "Ob3", "Sc3"])
+    save(Record.from_game(game, players=["Ann", "Bao"]), path)
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 0, err
+    assert "  a1-b1-c1  on the starting board\n" in out
+    assert "  a3-b3-c3  Ann, ply 3\n" in out
+    assert "None" not in out and "nobody" not in out

@@ -30,6 +30,7 @@ from sosgame.kernel import (
     make_rng,
     new_array,
     next_turn,
+    plan_cache,
     playout,
     playouts,
     random_below,
@@ -331,7 +332,7 @@ def test_kernel_runs_as_plain_python(block: str, numba: bool, disable: str) -> N
         env=environment,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
@@ -341,3 +342,57 @@ def test_compiled_when_numba_is_installed() -> None:
     if os.environ.get("NUMBA_DISABLE_JIT", "0") != "1":
         assert JIT
         assert hasattr(count_lines, "py_func")
+
+
+def test_the_cache_goes_where_numba_cache_dir_says(tmp_path: Path) -> None:
+    assert plan_cache(tmp_path / "source", {"NUMBA_CACHE_DIR": str(tmp_path)}) == (True, None)
+
+
+def test_the_cache_stays_beside_a_writable_source(tmp_path: Path) -> None:
+    assert plan_cache(tmp_path, {"HOME": str(tmp_path / "home")}) == (True, None)
+    assert (tmp_path / "__pycache__").is_dir()
+
+
+def test_a_read_only_install_caches_in_the_user_cache_folder(tmp_path: Path) -> None:
+    # A folder below a plain file can never be created: it stands in for a read-only install
+    # (permission bits would not stop a test run as root).
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    read_only = blocker / "site-packages" / "sosgame" / "kernel"
+    home = tmp_path / "home"
+    assert plan_cache(read_only, {"HOME": str(home)}) == (
+        True,
+        str(home / ".cache" / "sosgame" / "numba"),
+    )
+    assert plan_cache(read_only, {"XDG_CACHE_HOME": str(tmp_path / "xdg")}) == (
+        True,
+        str(tmp_path / "xdg" / "sosgame" / "numba"),
+    )
+    # Nowhere to write at all: no cache, rather than an error at import.
+    assert plan_cache(read_only, {"HOME": str(blocker / "home")}) == (False, None)
+
+
+_COMPILE_ONE = (
+    "from sosgame.game import Game\n"
+    "from sosgame.kernel import JIT, count_lines, encode, S\n"
+    "state = encode(Game(3, 3))\n"
+    "count_lines(state.board, state.tables.table, 0, S)\n"
+    "print(JIT)\n"
+)
+
+
+def test_compiled_kernels_are_kept_in_numba_cache_dir(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":
+        pytest.skip("numba is disabled")
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILE_ONE],
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout == "True\n", done.stderr
+    assert done.stderr == ""
+    assert list(tmp_path.rglob("moves.count_lines*.nbi"))

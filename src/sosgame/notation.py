@@ -105,6 +105,13 @@ class Move(NamedTuple):
             raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
         return cls(S if letter == S else O, cell)
 
+    def sort_key(self) -> tuple[int, int, int]:
+        """Row, column, then S before O: the order moves are listed in everywhere.
+
+        ``sorted(moves, key=Move.sort_key)`` puts ``Sa2`` before ``Sa10``, as on the board.
+        """
+        return (self.cell.row, self.cell.col, 0 if self.letter == S else 1)
+
     def __str__(self) -> str:
         return f"{self.letter}{self.cell}"
 

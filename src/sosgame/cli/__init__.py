@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -10,10 +11,13 @@ from typing import NoReturn
 from sosgame import __version__
 from sosgame.cli import analyze, arena, hint, play, replay, serve, show, solve
 from sosgame.errors import SosError
+from sosgame.extras import MissingExtraError
 
 __all__ = ["main"]
 
 _COMMANDS = (replay, show, play, serve, solve, hint, analyze, arena)
+_BROKEN_PIPE_STATUS = 141
+"""What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,6 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     try:
         status: int = arguments.run(arguments)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return _BROKEN_PIPE_STATUS
+    except MissingExtraError as error:
+        print(error, file=sys.stderr)
+        return 1
     except SosError as error:
         print(f"sosgame: error: {error}", file=sys.stderr)
         return 1
@@ -47,3 +58,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("", file=sys.stderr)
         return 130
     return status
+
+
+def _silence_stdout() -> None:
+    # The reader has gone (as with `sosgame replay game.json | head -1`): stop quietly, as
+    # other command-line tools do. What is still buffered would fail again when Python flushes
+    # it on exit, so standard output is pointed at the null device first.
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(null)

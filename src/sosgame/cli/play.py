@@ -10,13 +10,13 @@ says so in one line and plays the line-mode game.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
+from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.i18n import LANGUAGES, detect_language, translator
 from sosgame.notation import MAX_SIDE
@@ -121,8 +121,8 @@ def run(arguments: argparse.Namespace) -> int:
     translate = translator(language)
     if arguments.plain:
         return _run_plain(arguments, translate)
-    if importlib.util.find_spec("textual") is None:
-        print(f"sosgame: {translate('tui.no_textual')}", file=sys.stderr)
+    if missing("tui"):
+        print(translate("tui.no_textual"), file=sys.stderr)
         return 1
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # Piped input or output: a full-screen game cannot run, the line-mode game can.

@@ -61,8 +61,10 @@ def run(arguments: argparse.Namespace) -> int:
         + ", ".join(f"{name} {score}" for name, score in zip(names, game.scores, strict=True))
     )
     for line in game.lines:
-        owner = "nobody" if line.owner is None else names[line.owner]
-        print(f"  {line}  {owner}, ply {line.ply}")
+        if line.owner is None:
+            print(f"  {line}  on the starting board")
+        else:
+            print(f"  {line}  {names[line.owner]}, ply {line.ply}")
     outcome = game.outcome
     if outcome is None:
         print(f"Not over: {names[game.turn]} to move after {len(game.actions)} moves.")

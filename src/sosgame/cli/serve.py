@@ -6,14 +6,14 @@ import argparse
 from typing import Any
 
 from sosgame.errors import SosError
+from sosgame.extras import require
+from sosgame.web.defaults import DEFAULT_DATABASE
 
 __all__ = ["register"]
 
 
 def register(commands: Any) -> None:
     """Add the ``serve`` subcommand."""
-    from sosgame.web.store import DEFAULT_DATABASE
-
     parser = commands.add_parser(
         "serve",
         help="play in the browser: start the web server",
@@ -35,17 +35,13 @@ def run(arguments: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     if not 0 <= arguments.port <= 65535:
         raise SosError(f"--port must be from 0 to 65535, not {arguments.port}")
-    try:
-        import uvicorn
-
-        from sosgame.web import create_app
-        from sosgame.web.protocol import MAX_MESSAGE_BYTES
-    except ImportError as error:
-        raise SosError(
-            f"the web app needs the 'web' extra (pip install 'sosgame[web]'): {error}"
-        ) from None
+    require("web", "sosgame serve")
+    import uvicorn
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
+
+    from sosgame.web import create_app
+    from sosgame.web.protocol import MAX_MESSAGE_BYTES
 
     try:
         make_url(arguments.database)

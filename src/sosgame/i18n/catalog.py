@@ -437,11 +437,11 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "hi": "यह टर्मिनल नहीं है, इसलिए पंक्ति-दर-पंक्ति वाला खेल शुरू हो रहा है (जैसे --plain के साथ)।",
     },
     "tui.no_textual": {
-        "en": "The full-screen game needs Textual: pip install 'sosgame[tui]'"
+        "en": "sosgame play needs the tui extra: pip install 'sosgame[tui]'"
         " (or play with --plain).",
-        "vi": "Trò chơi toàn màn hình cần Textual: pip install 'sosgame[tui]'"
+        "vi": "sosgame play cần gói bổ sung tui: pip install 'sosgame[tui]'"
         " (hoặc chơi với --plain).",
-        "hi": "पूरी स्क्रीन वाले खेल के लिए Textual चाहिए: pip install 'sosgame[tui]'"
+        "hi": "sosgame play के लिए tui एक्स्ट्रा चाहिए: pip install 'sosgame[tui]'"
         " (या --plain के साथ खेलें)।",
     },
     "web.title": {"en": "SOS", "vi": "SOS", "hi": "SOS"},

@@ -2,8 +2,9 @@
 
 Stable API (other modules build on it; names and signatures will not change):
 
-* :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(cache=True,
-  nogil=True)`` when numba imports, the identity otherwise), :func:`notice_if_slow` (say once,
+* :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
+  cached on disk where a folder is writable, :func:`plan_cache`, when numba imports; the
+  identity otherwise), :func:`notice_if_slow` (say once,
   on standard error, ``pip install 'sosgame[fast]'`` when numba is missing), :func:`warm_up`
   (compile or load every kernel once, so no game stalls later).
 * Arrays: :func:`new_array`, :func:`to_array` give numpy arrays when compiled and lists
@@ -45,6 +46,7 @@ from sosgame.kernel._jit import (
     jit,
     new_array,
     notice_if_slow,
+    plan_cache,
     to_array,
 )
 from sosgame.kernel.moves import (
@@ -96,6 +98,7 @@ __all__ = [
     "new_array",
     "next_turn",
     "notice_if_slow",
+    "plan_cache",
     "playout",
     "playouts",
     "random_below",
