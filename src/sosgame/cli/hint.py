@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
 from typing import Any
 
-from sosgame.ai import DEFAULT_SECONDS, LEVELS, make_player
+from sosgame.ai import DEFAULT_SECONDS, make_player
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.geometry import geometry
+from sosgame.levels import LEVELS
+from sosgame.notation import parse_size
 
 __all__ = ["parse_scores", "register", "starting_game"]
-
-_SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 
 
 def register(commands: Any) -> None:
@@ -75,9 +74,9 @@ def starting_game(
     text: str, *, mode: Any, players: int, turn: int, scores: list[int] | None
 ) -> Game:
     """The game a command names: a position, or ``RxC`` for an empty board."""
-    size = _SIZE.fullmatch(text)
+    size = parse_size(text)
     if size is not None:
-        rows, cols = int(size.group(1)), int(size.group(2))
+        rows, cols = size
         geometry(rows, cols)  # names a bad size before anything else
         empty = "/".join(["." * cols] * rows)
         return Game.from_position(empty, mode=mode, players=players, turn=turn, scores=scores)

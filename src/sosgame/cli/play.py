@@ -19,11 +19,9 @@ from sosgame.errors import SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.i18n import LANGUAGES, detect_language, translator
+from sosgame.levels import LEVELS
 from sosgame.notation import MAX_SIDE
 from sosgame.record import load
-
-LEVELS = ("random", "easy", "medium", "hard", "perfect")
-"""The computer levels (as :data:`sosgame.ai.LEVELS`; kept here so --help needs no import)."""
 
 __all__ = ["register"]
 
@@ -149,9 +147,8 @@ def _run_full_screen(
     arguments: argparse.Namespace, language: str, translate: Callable[..., str]
 ) -> int:
     from sosgame.tui import run as run_tui
-    from sosgame.tui.screens.game import seats_from_record
     from sosgame.tui.screens.setup import Settings
-    from sosgame.tui.session import PERSON, Seat, Session
+    from sosgame.tui.session import PERSON, Seat, Session, seats_from_record
 
     options: dict[str, Any] = {"language": language, "seed": arguments.seed}
     rows, cols, players, names = _settings(arguments)

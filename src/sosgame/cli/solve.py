@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from sosgame.errors import InvalidPositionError
 from sosgame.game import MODES, Game
+from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, solve
 
 __all__ = ["register"]
-
-_SIZE = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 
 
 def register(commands: Any) -> None:
@@ -50,9 +48,9 @@ def register(commands: Any) -> None:
 
 
 def _game(text: str, mode: str) -> Game:
-    size = _SIZE.fullmatch(text)
+    size = parse_size(text)
     if size is not None:
-        return Game(int(size.group(1)), int(size.group(2)), mode=mode)  # type: ignore[arg-type]
+        return Game(*size, mode=mode)  # type: ignore[arg-type]
     if any(char.isdigit() for char in text):
         raise InvalidPositionError(
             f"{text!r} is neither a board size such as 4x4 nor a position such as S.O/.../OSS"
