@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sosgame import Game
+from sosgame.geometry import geometry
 from sosgame.kernel import (
     DRAW,
     GREEDY,
@@ -27,6 +28,7 @@ from sosgame.kernel import (
     encode,
     encode_move,
     has_scoring_move,
+    letter_lines,
     make_rng,
     new_array,
     next_turn,
@@ -83,6 +85,7 @@ _FUNCTIONS = {
     "apply_move": apply_move,
     "count_lines": count_lines,
     "count_openings": count_openings,
+    "letter_lines": letter_lines,
     "has_scoring_move": has_scoring_move,
     "next_turn": next_turn,
     "undo_move": undo_move,
@@ -156,6 +159,44 @@ def test_moves_match_the_engine_move_by_move(
         assert list(scores) == list(game.scores)
         assert turn == game.turn
         assert over == game.is_over
+
+
+def _lines_by_hand(game: Game, cell: int, letter: int) -> tuple[int, int, int]:
+    # From the engine's list of lines alone: the lines in which ``letter`` at ``cell`` stands
+    # where an SOS needs it; of those, the ones it completes, leaves one letter short with the
+    # last cell empty, or leaves still able to become an SOS.
+    board = _board(game)
+    board[cell] = letter
+    completed = opened = live = 0
+    for line in geometry(game.rows, game.cols).lines:
+        if cell not in line or (line.index(cell) == 1) != (letter == 2):
+            continue
+        wanted = [board[index] in (0, need) for index, need in zip(line, (1, 2, 1), strict=True)]
+        if not all(wanted):
+            continue
+        live += 1
+        blanks = sum(board[index] == 0 for index in line)
+        completed += blanks == 0
+        opened += blanks == 1
+    return completed, opened, live
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=40, deadline=None)
+@given(options=board_settings(max_side=6), seed=seeds, fill=st.integers(0, 30))
+def test_letter_lines_counts_what_the_lines_say_and_agrees_with_the_quick_counts(
+    kernel: SimpleNamespace, options: dict[str, object], seed: int, fill: int
+) -> None:
+    game = random_game(options, seed, limit=fill)
+    state = encode(game)
+    table = state.tables.table
+    for move in list(game.legal_moves):
+        cell, letter = encode_move(move, game.cols)
+        counts = tuple(kernel.letter_lines(state.board, table, cell, letter))
+        assert counts == _lines_by_hand(game, cell, letter), move
+        assert counts[0] == kernel.count_lines(state.board, table, cell, letter)
+        assert counts[1] == kernel.count_openings(state.board, table, cell, letter)
+        assert counts[0] == len(game.copy().play(move))
 
 
 @pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
@@ -283,7 +324,6 @@ def test_random_below_stays_in_range_and_spreads() -> None:
 
 
 def test_tables_list_the_engine_pairs() -> None:
-    from sosgame.geometry import geometry
 
     shape = geometry(4, 5)
     table = tables(4, 5).table

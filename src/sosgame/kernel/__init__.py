@@ -14,7 +14,8 @@ Stable API (other modules build on it; names and signatures will not change):
 * :func:`encode` (:class:`~sosgame.Game` -> :class:`KernelState`: board, scores, next_seat,
   turn, simple, empty, over), :func:`encode_move` / :func:`decode_move` (``Move`` <->
   ``(cell, letter)``; letters are :data:`S` = 1 and :data:`O` = 2, :data:`EMPTY` = 0).
-* Move primitives: :func:`count_lines` (lines a move would complete), :func:`count_openings`
+* Move primitives: :func:`letter_lines` (what a letter in a cell completes, opens and could
+  still complete), :func:`count_lines` (lines a move would complete), :func:`count_openings`
   (SOS chances a move hands the next player), :func:`has_scoring_move`, :func:`apply_move`,
   :func:`undo_move`, :func:`next_turn`.
 * Playouts for 2 to 8 seats: :func:`make_rng`, :func:`random_below`, :func:`playout` (one game
@@ -57,6 +58,7 @@ from sosgame.kernel.moves import (
     count_lines,
     count_openings,
     has_scoring_move,
+    letter_lines,
     next_turn,
     undo_move,
 )
@@ -94,6 +96,7 @@ __all__ = [
     "encode_move",
     "has_scoring_move",
     "jit",
+    "letter_lines",
     "make_rng",
     "new_array",
     "next_turn",
@@ -127,6 +130,7 @@ def warm_up() -> None:
         table = state.tables.table
         board, scores = state.board, state.scores
         count_lines(board, table, 0, S)
+        letter_lines(board, table, 0, O)
         count_openings(board, table, 0, O)
         has_scoring_move(board, table)
         done = apply_move(board, scores, table, 0, 0, S)
