@@ -277,3 +277,9 @@ def test_example_training_run_learns_to_beat_random() -> None:
     figures = run_example("train_pettingzoo.py", "--episodes", "1500", "--evaluation", "200")
     assert figures["states_learned"] > 100
     assert figures["trained_mean_reward"] > figures["random_mean_reward"]
+
+
+def test_example_masked_policy_gradient_through_gymnasium_learns() -> None:
+    figures = run_example("train_gymnasium_masked.py", "--episodes", "800", "--evaluation", "200")
+    assert figures["episodes"] == 800
+    assert figures["trained_win_rate"] > figures["random_win_rate"] + 0.2
