@@ -283,3 +283,11 @@ def test_example_masked_policy_gradient_through_gymnasium_learns() -> None:
     figures = run_example("train_gymnasium_masked.py", "--episodes", "800", "--evaluation", "200")
     assert figures["episodes"] == 800
     assert figures["trained_win_rate"] > figures["random_win_rate"] + 0.2
+
+
+def test_example_maskable_ppo_learns() -> None:
+    # PyTorch is too large for the envs extra: this runs where sb3-contrib is installed.
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib (and PyTorch) not installed")
+    figures = run_example("train_maskable_ppo.py", "--timesteps", "3000", "--evaluation", "100")
+    assert figures["timesteps"] == 3000
+    assert figures["trained_win_rate"] > figures["untrained_win_rate"]
