@@ -3,6 +3,8 @@ fast clones and small serialisation, and the frameworks' conventions."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import random
 import subprocess
 import sys
@@ -401,3 +403,9 @@ def test_pettingzoo_is_not_parallelizable() -> None:
     assert env.metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(env)
+
+
+@pytest.mark.parametrize("name", ["sosgame.envs.openspiel", "sosgame.envs.sos_v0"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

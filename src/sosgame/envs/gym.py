@@ -107,7 +107,8 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         self.opponent_seconds = opponent_seconds
         self.opponent_nodes = opponent_nodes
         self.opponent = opponent
-        self._opponent_for(opponent, 0)  # checks the opponent and its budget now
+        # Built now so a bad opponent or budget fails here; reset() builds a seeded one.
+        self._player: Player | OpponentPolicy = self._opponent_for(opponent, 0)
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         """The agent's seat in the current episode."""
@@ -121,7 +122,6 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
                 "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )
-        self._player: Player | OpponentPolicy = self._opponent_for(opponent, 0)
         self._paid = 0.0
         self._over = True  # until the first reset
 
