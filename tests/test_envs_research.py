@@ -176,6 +176,9 @@ def test_openspiel_clones_are_independent_and_new_states_stay_empty() -> None:
     assert str(first) == "S../.../..." and str(clone) == "SS./.../..."
     assert clone.history() == [0, 2] and first.history() == [0]
     assert clone.game.moves[:1] == first.game.moves and clone.game is not first.game
+    fresh = game.new_initial_state()
+    fresh.game.play("Sb2")  # reaching into a new state's game changes that state alone
+    assert str(game.new_initial_state()) == ".../.../..." and str(fresh) == ".../.S./..."
 
 
 def test_openspiel_serialises_the_move_history_and_replays_it() -> None:

@@ -166,7 +166,14 @@ class SosState(pyspiel.State):  # type: ignore[misc]
     @property
     def game(self) -> Game:
         """The engine's game (read it; change it only through ``apply_action``)."""
-        return self._engine.game
+        return self._own().game
+
+    def _own(self) -> _Engine:
+        # A new state's game is its SosGame's template: copy it before anyone can change it.
+        engine = self._engine
+        if engine.shared:
+            engine = self._engine = _Engine(engine.game.copy(), engine.reward)
+        return engine
 
     def current_player(self) -> int:
         """The seat to move, or ``pyspiel.PlayerId.TERMINAL``."""
@@ -177,10 +184,7 @@ class SosState(pyspiel.State):  # type: ignore[misc]
         return legal_actions(self._engine.game)
 
     def _apply_action(self, action: int) -> None:
-        engine = self._engine
-        if engine.shared:
-            engine = self._engine = _Engine(engine.game.copy(), engine.reward)
-        game = engine.game
+        game = self._own().game
         game.play(action_to_move(action, game.rows, game.cols))
 
     def _action_to_string(self, player: int, action: int) -> str:
