@@ -27,7 +27,7 @@ from sosgame.ai import make_player
 from sosgame.envs import GYMNASIUM_ID, sos_v0
 from sosgame.envs.encoding import REWARDS, action_to_move, move_to_action
 from sosgame.envs.gym import DEFAULT_OPPONENT_NODES
-from sosgame.errors import InvalidSettingsError
+from sosgame.errors import InvalidSettingsError, OccupiedCellError
 
 
 def random_actions(rows: int, cols: int, players: int, mode: str, seed: int) -> list[int]:
@@ -318,7 +318,7 @@ def test_gymnasium_policy_and_callable_opponents() -> None:
 def test_gymnasium_a_bad_opponent_action_leaves_the_game_as_it_was() -> None:
     env: Any = gymnasium.make(GYMNASIUM_ID, rows=3, cols=3, opponent=lambda observation: 0)
     env.reset(seed=0)
-    with pytest.raises(ValueError, match="a1 already holds S"):
+    with pytest.raises(OccupiedCellError, match=r"opponent in seat 1 chose: .*a1 already holds S"):
         env.step(0)  # Sa1, then the opponent also asks for Sa1
     assert env.unwrapped.game == Game(3, 3)
     bad: Any = gymnasium.make(GYMNASIUM_ID, rows=3, cols=3, opponent=lambda observation: 2.0)

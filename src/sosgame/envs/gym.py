@@ -170,15 +170,16 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         player = self._player
         chooser = getattr(player, "choose_move", None)
         while not game.is_over and game.turn != self.seat:
-            if chooser is not None:
-                move = chooser(game)
-            else:
-                choice = player(self._observation(game.turn))  # type: ignore[operator]
-                try:
+            seat = game.turn
+            try:
+                if chooser is not None:
+                    move = chooser(game)
+                else:
+                    choice = player(self._observation(seat))  # type: ignore[operator]
                     move = action_to_move(choice, game.rows, game.cols)
-                except ValueError as error:
-                    raise ValueError(f"the opponent in seat {game.turn} chose: {error}") from None
-            game.play(move)
+                game.play(move)
+            except ValueError as error:
+                raise type(error)(f"the opponent in seat {seat} chose: {error}") from None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
