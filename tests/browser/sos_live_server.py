@@ -1,7 +1,8 @@
 """A real ``sosgame serve`` in a child process, on a free loopback port with its own database,
 and Debian's chromium driven by Playwright; test modules import the fixtures from here.
 
-(No conftest.py here: the top-level tests import helpers from their own ``conftest``.)
+(No conftest.py here: two files of that name in one run would clash with the suite's own,
+``tests/conftest.py``, so the fixtures live in this module.)
 """
 
 from __future__ import annotations
