@@ -37,7 +37,13 @@ def register(commands: Any) -> None:
         metavar="N",
         help=f"how many seats, {MIN_PLAYERS} to {MAX_PLAYERS} (2)",
     )
-    parser.add_argument("--turn", type=int, default=0, metavar="SEAT", help="the seat to move (0)")
+    parser.add_argument(
+        "--turn",
+        type=int,
+        default=1,
+        metavar="SEAT",
+        help="the seat to move, counted from 1 (1); the JSON answer counts from 0",
+    )
     parser.add_argument(
         "--scores",
         metavar="A,B,...",
@@ -85,11 +91,16 @@ def starting_game(
 
 def run(arguments: argparse.Namespace) -> int:
     """Print the move the chosen level would play."""
+    seats_valid = MIN_PLAYERS <= arguments.players <= MAX_PLAYERS  # else the game names it
+    if seats_valid and not 1 <= arguments.turn <= arguments.players:
+        raise InvalidSettingsError(
+            f"--turn must be a seat from 1 to {arguments.players}, not {arguments.turn}"
+        )
     game = starting_game(
         arguments.position,
         mode=arguments.mode,
         players=arguments.players,
-        turn=arguments.turn,
+        turn=arguments.turn - 1,
         scores=parse_scores(arguments.scores),
     )
     player = make_player(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
@@ -88,10 +88,27 @@ def _settings(arguments: argparse.Namespace) -> tuple[int, int, int, list[str] |
     if names is not None and len(names) != players:
         raise SosError(f"--names gives {len(names)} names but --players is {players}")
     if names is not None:
+        seen: set[str] = set()
         for name in names:
             if not name.strip() or len(name) > 100:
                 raise SosError(f"--names: {name!r} is not a name of 1 to 100 characters")
+            if name.strip().casefold() in seen:
+                raise SosError(f"--names: {name.strip()!r} is given twice; give each player a name")
+            seen.add(name.strip().casefold())
     return rows, cols, players, names
+
+
+_SET_BY_A_RECORD: Final = ("size", "rows", "cols", "mode", "players", "names")
+"""The options a record file already settles, so that --load cannot take them too."""
+
+
+def _check_load(arguments: argparse.Namespace) -> None:
+    for option in _SET_BY_A_RECORD:
+        if getattr(arguments, option) is not None:
+            raise SosError(
+                f"--load takes the board, mode, players and names from the record:"
+                f" leave out --{option}"
+            )
 
 
 def _levels(arguments: argparse.Namespace, players: int) -> dict[int, str]:
@@ -133,6 +150,7 @@ def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> 
     if arguments.seat_level:
         raise SosError("--seat-level needs the full-screen game: leave out --plain")
     if arguments.load:
+        _check_load(arguments)
         record = load(arguments.load)
         game, names = record.to_game(), record.players
     else:
@@ -151,8 +169,8 @@ def _run_full_screen(
     from sosgame.tui.session import PERSON, Seat, Session, seats_from_record
 
     options: dict[str, Any] = {"language": language, "seed": arguments.seed}
-    rows, cols, players, names = _settings(arguments)
     if arguments.load:
+        _check_load(arguments)
         record = load(arguments.load)
         seats = seats_from_record(record)
         for seat, level in _levels(arguments, len(seats)).items():
@@ -160,6 +178,7 @@ def _run_full_screen(
         options["session"] = Session(record.to_game(), seats)
         options["message"] = translate("tui.loaded", path=arguments.load, count=len(record.moves))
         return run_tui(**options)
+    rows, cols, players, names = _settings(arguments)
     levels = _levels(arguments, players)
     kinds = [levels.get(seat, PERSON) for seat in range(players)]
     given = (

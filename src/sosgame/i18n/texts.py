@@ -48,6 +48,9 @@ TEXTS: Final[dict[str, Source]] = dict(
         text("reason.sos", "the first SOS"),
         text("reason.resignation", "every other player resigned"),
         text("resigned", "{name} resigns."),
+        text("already_resigned", "{name} has already resigned."),
+        text("no_such_player", "There is no player {text}: give a number from 1 to {most}."),
+        text("no_argument", "'{command}' takes nothing after it, not '{text}'."),
         text("undone", "Took back {action}."),
         text("nothing_to_undo", "There is nothing to take back."),
         text("saved", "Saved the game to {path}."),
@@ -59,7 +62,7 @@ TEXTS: Final[dict[str, Source]] = dict(
             "Type a move as the letter, then the cell: Sb2 writes S in column b, row 2.\n"
             "Commands:\n"
             "  undo        take back the last move\n"
-            "  resign      the player to move resigns\n"
+            "  resign      the player to move resigns (resign N: player N resigns)\n"
             "  save FILE   save the game as a record file\n"
             "  moves       list the moves so far\n"
             "  rules       explain the rules\n"
