@@ -11,11 +11,15 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual.color import Color
+from textual.content import Content
 from textual.pilot import Pilot
+from textual.style import Style
 from textual.widgets import Input, Select, Static
 
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
+from sosgame.notation import MAX_SIDE, MIN_LONG_SIDE, MIN_SIDE
 from sosgame.record import Record, load, save
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.game import GameScreen
@@ -26,6 +30,7 @@ from sosgame.tui.session import Seat, Session
 
 SIZE = (100, 32)
 EN, VI, HI = translator("en"), translator("vi"), translator("hi")
+BAD_BOARD = EN("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
 
 # A whole 3x3 game between two people: the third move scores, so Ann moves again.
 WHOLE_GAME = ["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2", "Sc2", "Oa3", "Oc3"]
@@ -262,7 +267,13 @@ def test_replay_steps_forward_back_and_jumps_then_continues() -> None:
         assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:5])
         await pilot.press("right")  # past the end: nothing happens
         assert replay.replay.game == Game(3, 3, moves=WHOLE_GAME[:5])
-        await pilot.press("home", "right", "c")
+        await pilot.press("end", "c")  # on from the end: nothing is lost, nothing asked
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3, moves=WHOLE_GAME[:5])
+        await pilot.press("p", "home", "right", "c")
+        await pilot.pause()
+        assert EN("tui.confirm_leave") in text_of(pilot, "#question")  # four moves would go
+        await pilot.click("#yes")
         await pilot.pause()
         assert screen(pilot).session.game == Game(3, 3, moves=WHOLE_GAME[:1])
 
@@ -434,8 +445,10 @@ def test_the_new_game_screen_starts_the_chosen_game() -> None:
         session = screen(pilot).session
         game = session.game
         assert (game.rows, game.cols, game.players, game.mode) == (5, 6, 3, "simple")
-        # Player 2 starts: the seats turn round so that they sit in seat 0.
-        assert session.seats == [Seat("Player 2"), Seat("Computer 3", "random"), Seat("Lan")]
+        # Player 2 starts: every seat keeps its place (and so its colour and symbol).
+        assert session.seats == [Seat("Lan"), Seat("Player 2"), Seat("Computer 3", "random")]
+        assert game.turn == 1 and game.ply == 0
+        assert EN("to_move", name="Player 2") in text_of(pilot, "#turn")
 
     drive(SosApp(settings=Settings(), computer_delay=0), script)
 
@@ -443,10 +456,10 @@ def test_the_new_game_screen_starts_the_chosen_game() -> None:
 def test_the_new_game_screen_names_what_is_wrong() -> None:
     async def script(pilot: Pilot[int]) -> None:
         setup = pilot.app.screen
-        setup.query_one("#rows", Input).value = "16"
+        setup.query_one("#rows", Input).value = "27"
         await pilot.press("enter")
         await pilot.pause()
-        assert EN("tui.bad_size", low=3, high=15) in text_of(pilot, "#setup-error")
+        assert BAD_BOARD in text_of(pilot, "#setup-error")
         assert isinstance(pilot.app.screen, SetupScreen)
         setup.query_one("#rows", Input).value = "4"
         setup.query_one("#name-1", Input).value = "  "
@@ -552,6 +565,8 @@ def test_a_new_game_can_be_opened_and_abandoned_without_touching_the_game() -> N
         await pilot.pause()
         await pilot.click("#start")
         await pilot.pause()
+        await pilot.click("#yes")  # Sa1 is not saved: leave it
+        await pilot.pause()
         # The same settings and players, a fresh board.
         assert screen(pilot).session.game == Game(3, 3)
         assert screen(pilot).session.names == ["Ann", "Bao"]
@@ -587,3 +602,302 @@ def test_every_text_of_the_terminal_game_exists() -> None:
     used |= {f"tui.kind.{kind}" for kind in ("person", "random", "easy", "medium", "hard")}
     used |= {f"tui.level.{level}" for level in ("random", "easy", "medium", "hard", "perfect")}
     assert used - set(TEXTS) == set()
+
+
+def setup_of(pilot: Pilot[int]) -> SetupScreen:
+    current = pilot.app.screen
+    assert isinstance(current, SetupScreen)
+    return current
+
+
+def shown(select: Select[object]) -> str:
+    """The text a dropdown shows for its current value."""
+    return str(select.query_one("SelectCurrent #label", Static).render())
+
+
+async def type_size(pilot: Pilot[int], rows: int, cols: int) -> None:
+    setup = setup_of(pilot)
+    box = setup.query_one("#rectangular")
+    if not box.value:  # type: ignore[attr-defined]
+        await pilot.click("#rectangular")
+    setup.query_one("#rows", Input).value = str(rows)
+    setup.query_one("#cols", Input).value = str(cols)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 3), (3, 1), (1, 10), (20, 20), (26, 26), (2, 26)])
+def test_the_new_game_screen_sets_up_every_board_the_engine_allows(rows: int, cols: int) -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await type_size(pilot, rows, cols)
+        await pilot.click("#start")
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(rows, cols)
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(0, 5), (27, 5), (5, 27), (2, 2), (1, 2), (99, 99)])
+def test_the_new_game_screen_refuses_what_the_engine_refuses(rows: int, cols: int) -> None:
+    from sosgame.errors import InvalidSettingsError
+
+    with pytest.raises(InvalidSettingsError):
+        Game(rows, cols)
+
+    async def script(pilot: Pilot[int]) -> None:
+        await type_size(pilot, rows, cols)
+        await pilot.click("#start")
+        await pilot.pause()
+        setup = setup_of(pilot)
+        assert BAD_BOARD in text_of(pilot, "#setup-error")
+        assert setup.query_one("#rows", Input).has_focus
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(20, 20), (1, 10), (26, 3)])
+def test_n_then_enter_starts_the_game_just_played_again(rows: int, cols: int) -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        setup_of(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        session = screen(pilot).session
+        assert session.game == Game(rows, cols)
+        assert session.names == ["Ann", "Bao"]
+
+    drive(app_for(Game(rows, cols)), script)
+
+
+def test_the_new_game_screen_refuses_two_players_of_one_name() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        setup.query_one("#players", Select).value = 3
+        await pilot.pause()
+        setup.query_one("#name-0", Input).value = "Ann"
+        setup.query_one("#name-2", Input).value = " ann "
+        await pilot.click("#start")
+        await pilot.pause()
+        assert EN("tui.same_name", first=1, second=3, name="ann") in text_of(pilot, "#setup-error")
+        assert setup.query_one("#name-2", Input).has_focus
+        assert pilot.app.screen is setup
+        setup.query_one("#name-2", Input).value = "Anh"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert screen(pilot).session.names == ["Ann", "Player 2", "Anh"]
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+def test_the_language_switch_translates_every_dropdown_value_at_once() -> None:
+    settings = Settings(players=3, kinds=["person", "easy", "hard"], mode="simple")
+
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        for translate in (VI, HI, EN):
+            await pilot.press("f3")
+            await pilot.pause()
+            assert shown(setup.query_one("#mode", Select)) == translate("mode.simple")
+            for seat, kind in enumerate(settings.kinds):
+                kinds = setup.query_one(f"#kind-{seat}", Select)
+                assert shown(kinds) == translate(f"tui.kind.{kind}")
+            name = translate("player", number=1)
+            assert setup.query_one("#name-0", Input).value == name
+            assert shown(setup.query_one("#first", Select)) == f"1. {name}"
+
+    drive(SosApp(settings=settings, computer_delay=0), script)
+
+
+def test_names_show_under_who_starts_as_they_are_typed() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        first = setup.query_one("#first", Select)
+        name = setup.query_one("#name-0", Input)
+        name.value = ""
+        name.focus()
+        for typed in ("A", "An", "Ann"):
+            await pilot.press(typed[-1])
+            assert shown(first) == f"1. {typed}"
+        first.value = 1
+        await pilot.pause()
+        setup.query_one("#name-1", Input).value = "Bao"
+        await pilot.pause()
+        assert shown(first) == "2. Bao"
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+def test_a_seat_keeps_its_colour_and_symbol_whoever_starts() -> None:
+    from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
+
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        setup.query_one("#first", Select).value = 1
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        current = screen(pilot)
+        game = current.session.game
+        assert current.session.names == ["Player 1", "Player 2"]
+        assert game.turn == 1
+        await play(pilot, "Sa1")  # Player 2's move, drawn with seat 2's symbol and colour
+        moves = current.query_one("#moves", Static).render()
+        assert isinstance(moves, Content)
+        symbol = moves.plain.index(SEAT_SYMBOLS[1])
+        colour = Color.parse(SEAT_COLOURS[1])
+        assert any(
+            span.start <= symbol < span.end
+            and isinstance(span.style, Style)
+            and span.style.foreground == colour
+            for span in moves.spans
+        )
+        assert SEAT_SYMBOLS[0] not in moves.plain
+        assert game.turn == 0
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+def test_quitting_with_unsaved_moves_asks_first() -> None:
+    from sosgame.tui.screens.confirm import ConfirmDialog
+
+    app = app_for(Game(3, 3))
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert EN("tui.confirm_quit") in text_of(pilot, "#question")
+        await pilot.press("enter")  # Enter answers the focused button: Cancel
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3, moves=["Sa1"])
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, GameScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#yes")
+        await pilot.pause()
+
+    drive(app, script)
+    assert app.return_value == 0
+
+
+@pytest.mark.parametrize("moves", [[], WHOLE_GAME[:2]])
+def test_quitting_a_game_with_nothing_unsaved_asks_nothing(
+    moves: list[str], tmp_path: Path
+) -> None:
+    app = app_for(Game(3, 3))
+
+    async def script(pilot: Pilot[int]) -> None:
+        for move in moves:
+            await play(pilot, move)
+        if moves:
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            pilot.app.screen.query_one("#file", Input).value = str(tmp_path / "g.json")
+            await pilot.press("enter")
+            await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+
+    drive(app, script)
+    assert app.return_value == 0
+
+
+def test_a_new_game_over_unsaved_moves_asks_first() -> None:
+    from sosgame.tui.screens.confirm import ConfirmDialog
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        game = screen(pilot).session.game
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert EN("tui.confirm_leave") in text_of(pilot, "#question")
+        await pilot.click("#no")
+        await pilot.pause()
+        setup_of(pilot)  # still choosing: Escape goes back to the game, as it was
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen(pilot).session.game is game
+        assert game == Game(3, 3, moves=["Sa1"])
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert screen(pilot).session.game == Game(3, 3)
+        assert len(pilot.app.screen_stack) == 2
+
+    drive(app_for(Game(3, 3)), script)
+
+
+def test_saving_over_an_existing_file_asks_first(tmp_path: Path) -> None:
+    from sosgame.tui.screens.confirm import ConfirmDialog
+    from sosgame.tui.screens.files import SaveDialog
+
+    path = tmp_path / "old.json"
+    save(Record.from_game(Game(4, 4, moves=["Sd4"]), players=["Old", "Game"]), path)
+    before = path.read_bytes()
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        pilot.app.screen.query_one("#file", Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert EN("tui.confirm_overwrite", path=str(path)) in text_of(pilot, "#question")
+        await pilot.click("#no")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SaveDialog)  # to choose another name
+        assert pilot.app.screen.query_one("#file", Input).value == str(path)
+        assert path.read_bytes() == before
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert EN("saved", path=str(path)) in text_of(pilot, "#message")
+        assert not screen(pilot).session.unsaved
+
+    drive(app_for(Game(3, 3)), script)
+    assert load(path).to_game() == Game(3, 3, moves=["Sa1"])
+
+
+@pytest.mark.parametrize("language", ["en", "vi", "hi"])
+def test_at_60x20_the_person_or_computer_column_is_whole(language: str) -> None:
+    from rich.cells import cell_len
+
+    translate = translator(language)
+    settings = Settings(players=8, kinds=["person", "random", "easy", "medium", "hard", "perfect"])
+
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        area = setup.query_one("#setup").region
+        longest = max(
+            cell_len(translate(f"tui.kind.{kind}"))
+            for kind in ("person", "random", "easy", "medium", "hard", "perfect")
+        )
+        for seat in range(8):
+            kind = setup.query_one(f"#kind-{seat}", Select)
+            current = kind.query_one("SelectCurrent #label", Static)
+            assert kind.region.right <= area.right - 1  # clear of the scroll bar
+            assert current.region.width >= longest
+            assert shown(kind) == translate(
+                f"tui.kind.{settings.kinds[seat] if seat < 6 else 'person'}"
+            )
+
+    async def main() -> None:
+        app = SosApp(settings=settings, language=language)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())

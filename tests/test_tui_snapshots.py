@@ -78,3 +78,8 @@ def test_replay_screen(snap_compare: Compare) -> None:
 
 def test_large_board_on_a_small_terminal(snap_compare: Compare) -> None:
     assert snap_compare(game_app(Game(15, 15)), terminal_size=(80, 24))
+
+
+def test_new_game_screen_at_60x20(snap_compare: Compare) -> None:
+    settings = Settings(players=3, kinds=["person", "easy", "perfect"])
+    assert snap_compare(SosApp(settings=settings), terminal_size=(60, 20))

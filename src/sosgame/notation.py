@@ -26,6 +26,8 @@ __all__ = [
     "EMPTY",
     "LETTERS",
     "MAX_SIDE",
+    "MIN_LONG_SIDE",
+    "MIN_SIDE",
     "Cell",
     "Letter",
     "Move",
@@ -46,6 +48,10 @@ EMPTY: Final = "."
 LETTERS: Final[tuple[Letter, Letter]] = (S, O)
 MAX_SIDE: Final = 26
 """No side of a board is longer than this: columns are named ``a`` to ``z``."""
+MIN_SIDE: Final = 1
+"""No side of a board is shorter than this."""
+MIN_LONG_SIDE: Final = 3
+"""The longer side of a board is at least this long, so that a line of three fits."""
 
 _CELL_RE: Final = re.compile(r"([a-zA-Z])([1-9][0-9]?)")
 _SIZE_RE: Final = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
@@ -157,11 +163,11 @@ def check_size(rows: int, cols: int) -> None:
     for name, side in (("rows", rows), ("cols", cols)):
         if not isinstance(side, int) or isinstance(side, bool):
             raise InvalidSettingsError(f"{name} must be a whole number, not {side!r}")
-        if not 1 <= side <= MAX_SIDE:
-            raise InvalidSettingsError(f"{name} must be from 1 to {MAX_SIDE}, not {side}")
-    if max(rows, cols) < 3:
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            raise InvalidSettingsError(f"{name} must be from {MIN_SIDE} to {MAX_SIDE}, not {side}")
+    if max(rows, cols) < MIN_LONG_SIDE:
         raise InvalidSettingsError(
-            f"a {rows}x{cols} board is too small: the longer side must be at least 3"
+            f"a {rows}x{cols} board is too small: the longer side must be at least {MIN_LONG_SIDE}"
         )
 
 

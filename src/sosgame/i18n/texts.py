@@ -181,6 +181,25 @@ TEXTS: Final[dict[str, Source]] = dict(
         text("tui.key.return", "back to the game"),
         text("tui.confirm_resign", "Press x again to resign for {name}."),
         text(
+            "tui.bad_board",
+            "Each side of the board is a whole number from {low} to {high}, and the longer side"
+            " at least {line}.",
+        ),
+        text(
+            "tui.same_name",
+            "Players {first} and {second} are both called {name}: give each player a different"
+            " name.",
+        ),
+        text("tui.confirm_quit", "This game has moves that are not saved. Quit anyway?"),
+        text(
+            "tui.confirm_leave",
+            "This game has moves that are not saved. Leave it for another game?",
+        ),
+        text("tui.confirm_overwrite", "The file {path} already exists. Save over it?"),
+        text("tui.yes_quit", "Quit"),
+        text("tui.yes_leave", "Leave the game"),
+        text("tui.yes_overwrite", "Save over it"),
+        text(
             "tui.not_a_terminal", "not a terminal, so the line-mode game starts (as with --plain)."
         ),
         text(

@@ -13,6 +13,7 @@ from sosgame.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from sosgame.record import Record
 from sosgame.tui.cells import measure_spacing_marks
 from sosgame.tui.screens.base import Translates
+from sosgame.tui.screens.confirm import ConfirmDialog
 from sosgame.tui.screens.game import GameScreen
 from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
@@ -21,6 +22,7 @@ from sosgame.tui.session import Session
 
 if TYPE_CHECKING:
     from sosgame.ai import Player
+    from sosgame.game import Action
 
 __all__ = ["SosApp"]
 
@@ -88,6 +90,52 @@ class SosApp(App[int]):
             self.pop_screen()
         self.push_screen(GameScreen(session, message))
 
+    @property
+    def session(self) -> Session | None:
+        """The game in play, if there is one (under any dialog or other screen)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                return screen.session
+        return None
+
+    def _unsaved(self, then: Session | None = None) -> bool:
+        """Whether leaving the game in play for ``then`` (or for nothing) loses moves."""
+        session = self.session
+        if session is None or not session.unsaved:
+            return False
+        if then is None:
+            return True
+        kept = list(session.game.actions)
+        # Playing on from the end of this very game (its replay, say) loses nothing.
+        return list(then.game.actions[: len(kept)]) != kept or then.game.start != session.game.start
+
+    def replace_session(self, session: Session, message: str = "") -> None:
+        """Play ``session`` in place of the game in play; ask first if that loses moves
+        that are not saved."""
+        if not self._unsaved(session):
+            self.start_session(session, message)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.start_session(session, message)
+
+        self.push_screen(ConfirmDialog("tui.confirm_leave", "tui.yes_leave"), answered)
+
+    async def action_quit(self) -> None:
+        """Leave the game; ask first if the game in play has moves that are not saved."""
+        if isinstance(self.screen, ConfirmDialog):
+            return
+        if not self._unsaved():
+            self.exit(0)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.exit(0)
+
+        self.push_screen(ConfirmDialog("tui.confirm_quit", "tui.yes_quit"), answered)
+
     def open_setup(self, session: Session | None = None) -> None:
         """Open the new-game screen over the game in progress (Escape goes back), filled in
         with that game's settings and players."""
@@ -101,12 +149,16 @@ class SosApp(App[int]):
                 players=game.players,
                 names=session.names,
                 kinds=[seat.kind for seat in session.seats],
+                first=0 if game.start is None else game.start[1],
             )
         self.push_screen(SetupScreen(settings, can_go_back=True))
 
-    def open_replay(self, record: Record, *, at_end: bool = False) -> None:
-        """Replay ``record`` move by move, from its start or (``at_end``) from its end."""
-        self.push_screen(ReplayScreen(record, at_end=at_end))
+    def open_replay(
+        self, record: Record, *, at_end: bool = False, saved: list[Action] | None = None
+    ) -> None:
+        """Replay ``record`` move by move, from its start or (``at_end``) from its end;
+        ``saved`` is what a file holds of it (by default: the whole record)."""
+        self.push_screen(ReplayScreen(record, at_end=at_end, saved=saved))
 
     def close_screen(self) -> None:
         """Close the current screen if there is one under it, else leave the game."""

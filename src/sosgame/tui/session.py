@@ -54,10 +54,24 @@ class Session:
     game: Game
     seats: list[Seat]
     redo_stack: list[Action] = field(default_factory=list)
+    saved: list[Action] | None = None
+    """The actions a record file holds for this game; by default, the ones it starts with
+    (a new game has none, a game read from a file has that file's)."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.players:
             raise ValueError(f"{len(self.seats)} seats for a {self.game.players}-player game")
+        if self.saved is None:
+            self.saved = list(self.game.actions)
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether leaving now would lose moves: the game is not what was last saved."""
+        return list(self.game.actions) != self.saved
+
+    def mark_saved(self) -> None:
+        """Note that a record file now holds the game as it is."""
+        self.saved = list(self.game.actions)
 
     @property
     def names(self) -> list[str]:

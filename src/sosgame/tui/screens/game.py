@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, Final
 
 from rich.text import Text
@@ -408,6 +409,23 @@ class GameScreen(TranslatedScreen):
     def _save_to(self, path: str | None) -> None:
         if not path:
             return
+        if Path(path).exists():
+            from sosgame.tui.screens.confirm import ConfirmDialog
+
+            def answered(overwrite: bool | None) -> None:
+                if overwrite:
+                    self._write(path)
+                else:  # choose another name, or cancel
+                    from sosgame.tui.screens.files import SaveDialog
+
+                    self.app.push_screen(SaveDialog(path), self._save_to)
+
+            dialog = ConfirmDialog("tui.confirm_overwrite", "tui.yes_overwrite", path=path)
+            self.app.push_screen(dialog, answered)
+            return
+        self._write(path)
+
+    def _write(self, path: str) -> None:
         session = self.session
         record = session.record()
         record.meta["tags"] = {SEATS_TAG: ",".join(seat.kind for seat in session.seats)}
@@ -416,6 +434,7 @@ class GameScreen(TranslatedScreen):
         except SosError as error:
             self.say(self.t("save_failed", error=error))
             return
+        session.mark_saved()
         self.sos.last_path = path
         self.say(self.t("saved", path=path))
 
@@ -438,10 +457,10 @@ class GameScreen(TranslatedScreen):
             self.sos.open_replay(record)
             return
         session = Session(record.to_game(), seats_from_record(record))
-        self.sos.start_session(session, self.t("tui.loaded", path=path, count=len(record.moves)))
+        self.sos.replace_session(session, self.t("tui.loaded", path=path, count=len(record.moves)))
 
     def action_replay(self) -> None:
-        self.sos.open_replay(self.session.record(), at_end=True)
+        self.sos.open_replay(self.session.record(), at_end=True, saved=self.session.saved)
 
     def action_new_game(self) -> None:
         self.sos.open_setup(self.session)

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
+from sosgame.game import Action
 from sosgame.record import Record
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 from sosgame.tui.screens.base import TranslatedScreen
@@ -43,9 +44,13 @@ class ReplayScreen(TranslatedScreen):
         Binding("escape,q", "close", show=False),
     ]
 
-    def __init__(self, record: Record, *, at_end: bool = False) -> None:
+    def __init__(
+        self, record: Record, *, at_end: bool = False, saved: list[Action] | None = None
+    ) -> None:
         super().__init__()
         self.replay = Replay(record)
+        self.saved = list(self.replay.actions) if saved is None else saved
+        """What a file holds of this game, for the game played on from here."""
         if at_end:
             self.replay.to_end()
 
@@ -130,7 +135,8 @@ class ReplayScreen(TranslatedScreen):
         from sosgame.tui.session import seats_from_record
 
         game = self.replay.game.copy()
-        self.sos.start_session(Session(game, seats_from_record(self.replay.record)))
+        seats = seats_from_record(self.replay.record)
+        self.sos.replace_session(Session(game, seats, saved=list(self.saved)))
 
     def action_close(self) -> None:
         self.sos.close_screen()

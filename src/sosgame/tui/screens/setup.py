@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from sosgame.errors import SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.i18n import LANGUAGES, translator
+from sosgame.notation import MAX_SIDE, MIN_LONG_SIDE, MIN_SIDE, check_size
 from sosgame.record import MAX_NAME_LENGTH
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
@@ -23,9 +24,9 @@ from sosgame.tui.widgets.keybar import KeyBar
 
 __all__ = ["MAX_BOARD", "MIN_BOARD", "SETUP_KEYS", "Settings", "SetupScreen"]
 
-MIN_BOARD: Final = 3
-MAX_BOARD: Final = 15
-"""The sides the new-game screen offers (the command line allows any size the rules allow)."""
+MIN_BOARD: Final = MIN_SIDE
+MAX_BOARD: Final = MAX_SIDE
+"""The sides the new-game screen offers: every size the rules allow."""
 SETUP_KEYS: Final = (
     ("Tab", "tui.key.next_field"),
     ("Enter", "tui.key.start_game"),
@@ -193,19 +194,15 @@ class SetupScreen(TranslatedScreen):
             lang.value = self.sos.language
 
     def _set_options(self, select_id: str, options: Sequence[tuple[str, object]]) -> None:
-        select: Select[object] = self.query_one(f"#{select_id}", Select)
-        value = select.value
-        select.set_options(options)
-        if value != Select.BLANK and any(option == value for _, option in options):
-            select.value = value
+        _replace_options(self.query_one(f"#{select_id}", Select), options)
 
     def _first_options(self) -> None:
         players = self._players()
         names = [self.query_one(f"#name-{seat}", Input).value for seat in range(players)]
-        first = self.query_one("#first", Select)
+        first: Select[int] = self.query_one("#first", Select)
         value = first.value if first.value != Select.BLANK else self.settings.first
-        first.set_options([(f"{seat + 1}. {name}", seat) for seat, name in enumerate(names)])
-        first.value = value if isinstance(value, int) and value < players else 0
+        options = [(f"{seat + 1}. {name}", seat) for seat, name in enumerate(names)]
+        _replace_options(first, options, value if isinstance(value, int) else 0)
 
     def _players(self) -> int:
         value = self.query_one("#players", Select).value
@@ -257,27 +254,52 @@ class SetupScreen(TranslatedScreen):
     def _error(self, text: str) -> None:
         self.query_one("#setup-error", Static).update(Text(text, "bold red"))
 
-    def action_start(self) -> None:
-        """Check the settings and start the game, or say what is wrong."""
-        sides = []
-        for name in ("rows", "cols"):
-            text = self.query_one(f"#{name}", Input).value.strip()
-            if not text.isdigit() or not MIN_BOARD <= int(text) <= MAX_BOARD:
-                self._error(self.t("tui.bad_size", low=MIN_BOARD, high=MAX_BOARD))
-                self.query_one(f"#{name}", Input).focus()
-                return
-            sides.append(int(text))
-        rows, cols = sides if self.query_one("#rectangular", Checkbox).value else sides[:1] * 2
-        players = self._players()
-        seats = []
-        for seat in range(players):
+    def _board_size(self) -> tuple[int, int] | None:
+        """The board size typed in, if the rules allow it; else say what they allow."""
+        square = not self.query_one("#rectangular", Checkbox).value
+        fields = ("rows",) if square else ("rows", "cols")
+        sides = [self.query_one(f"#{name}", Input).value.strip() for name in fields]
+        if all(side.isdigit() for side in sides):
+            rows, cols = int(sides[0]), int(sides[-1])
+            try:
+                check_size(rows, cols)  # the engine's own limits, not a copy
+            except SosError:
+                pass
+            else:
+                return rows, cols
+        self._error(self.t("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE))
+        self.query_one("#rows", Input).focus()
+        return None
+
+    def _seats(self) -> list[Seat] | None:
+        """The seats as filled in, if every one has a name of its own; else say which not."""
+        seats: list[Seat] = []
+        for seat in range(self._players()):
             name = self.query_one(f"#name-{seat}", Input).value.strip()
             if not name:
                 self._error(self.t("tui.bad_name", number=seat + 1, most=MAX_NAME_LENGTH))
                 self.query_one(f"#name-{seat}", Input).focus()
-                return
-            kind = str(self.query_one(f"#kind-{seat}", Select).value)
-            seats.append(Seat(name, kind))
+                return None
+            for other, taken in enumerate(seats):
+                if taken.name.casefold() == name.casefold():
+                    self._error(
+                        self.t("tui.same_name", first=other + 1, second=seat + 1, name=name)
+                    )
+                    self.query_one(f"#name-{seat}", Input).focus()
+                    return None
+            seats.append(Seat(name, str(self.query_one(f"#kind-{seat}", Select).value)))
+        return seats
+
+    def action_start(self) -> None:
+        """Check the settings and start the game, or say what is wrong."""
+        size = self._board_size()
+        if size is None:
+            return
+        rows, cols = size
+        players = self._players()
+        seats = self._seats()
+        if seats is None:
+            return
         for chosen in seats:
             if chosen.is_computer:
                 problem = self.sos.check_level(chosen.kind)
@@ -285,13 +307,35 @@ class SetupScreen(TranslatedScreen):
                     self._error(problem)
                     return
         first = self.query_one("#first", Select).value
-        first = first if isinstance(first, int) else 0
-        # The engine's seat 0 moves first: seat the chosen player there, keeping the order.
-        seats = seats[first:] + seats[:first]
+        first = first if isinstance(first, int) and first < players else 0
         mode: Mode = "simple" if self.query_one("#mode", Select).value == "simple" else "general"
         try:
-            game = Game(rows, cols, players=players, mode=mode)
+            game = new_game(rows, cols, players=players, mode=mode, first=first)
         except SosError as error:
             self._error(str(error))
             return
-        self.sos.start_session(Session(game, seats))
+        self.sos.replace_session(Session(game, seats))
+
+
+def _replace_options(
+    select: Select[Any], options: Sequence[tuple[str, Any]], value: object = None
+) -> None:
+    """Give ``select`` new option texts, keeping its value (or choosing ``value``), and show
+    the text of the value chosen, even where the value stays the same."""
+    keep = select.value if value is None else value
+    select.set_options(options)
+    if any(option == keep for _, option in options):
+        select.value = keep
+    # Select redraws its current text only when the value changes: make it redraw now.
+    select.mutate_reactive(cast("Any", Select).value)
+
+
+def new_game(rows: int, cols: int, *, players: int, mode: Mode, first: int = 0) -> Game:
+    """A new game in which seat ``first`` moves first (every seat keeps its number).
+
+    :raises SosError: (from the engine) for settings the rules do not allow.
+    """
+    if not first:
+        return Game(rows, cols, players=players, mode=mode)
+    empty = "/".join(["." * cols] * rows)
+    return Game.from_position(empty, players=players, mode=mode, turn=first)
