@@ -340,11 +340,11 @@ def test_bad_input_changes_nothing() -> None:
         await play(pilot, "Ob2")  # occupied
         assert game == before
         assert EN("occupied", cell="b2") in text_of(pilot, "#message")
-        board = screen(pilot).board.render()
+        board = screen(pilot).board.picture()
         await pilot.press("z", "5", "ctrl+t", "%", "tab", "enter")
         await pilot.pause()
         assert game == before
-        assert str(screen(pilot).board.render()) == str(board)
+        assert screen(pilot).board.picture() == board
         for _ in range(5):  # the cursor stops at the edge
             await pilot.press("up", "h")
         assert screen(pilot).board.cursor == Cell(0, 0)
@@ -471,29 +471,105 @@ def test_the_new_game_screen_names_what_is_wrong() -> None:
     drive(SosApp(), script)
 
 
-def test_a_board_larger_than_the_terminal_says_what_it_needs() -> None:
-    async def script(pilot: Pilot[int]) -> None:
-        await pilot.pause()
-        assert pilot.app.screen.query_one("#main").has_class("narrow")
-        note = pilot.app.screen.query_one("#fit", Static)
-        assert note.display
-        assert "111x37" in str(note.render())
-        await play(pilot, "So15")  # the far corner: the board scrolls to keep it in view
-        assert screen(pilot).session.game == Game(15, 15, moves=["So15"])
-        area = pilot.app.screen.query_one("#board-area")
-        assert area.scroll_y > 0
-        await pilot.resize_terminal(120, 40)
-        await pilot.pause()
-        assert not pilot.app.screen.query_one("#main").has_class("narrow")
-        assert not note.display
-
+def run_at(
+    app: SosApp, size: tuple[int, int], script: Callable[[Pilot[int]], Awaitable[None]]
+) -> None:
     async def main() -> None:
-        app = app_for(Game(15, 15))
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await script(pilot)
 
     asyncio.run(main())
+
+
+def drawn(pilot: Pilot[int], cell: str) -> str | None:
+    """The character the board shows for ``cell`` now, or None if it is out of view."""
+    target = Cell.parse(cell)
+    header, *lines = screen(pilot).board.picture().split("\n")
+    column = header.find(chr(ord("a") + target.col))  # the header holds letters and spaces
+    margin = len(header) - len(header.lstrip())
+    for line in lines:
+        if column >= 0 and line[:margin].strip() == str(target.row + 1):
+            return line[column]
+    return None
+
+
+def in_view(region: object, width: int, height: int) -> bool:
+    from textual.geometry import Region
+
+    assert isinstance(region, Region)
+    return region.width > 0 and region.right <= width and region.bottom <= height
+
+
+def test_an_8x8_board_fits_80x24_with_every_label_and_the_scores() -> None:
+    # Ann's S-O-S down column h ends on row 8 and she moves again.
+    moves = ["Sh6", "Oa1", "Sh8", "Oh7"]
+
+    async def script(pilot: Pilot[int]) -> None:
+        current = screen(pilot)
+        board = current.board
+        assert not current.query_one("#main").has_class("narrow")
+        assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)
+        picture = board.picture()
+        assert picture.split("\n")[0].split() == list("abcdefgh")
+        labels = [line.split()[0] for line in picture.split("\n")[1:] if line[:2].strip()]
+        assert labels == [str(row) for row in range(1, 9)]
+        for move in moves:
+            await play(pilot, move)
+        assert current.session.game.lines[-1].ply == 4
+        assert [drawn(pilot, cell) for cell in ("h6", "h7", "h8")] == ["S", "O", "S"]
+        assert board.cursor == Cell(6, 7)
+        assert (board.scroll_x, board.scroll_y) == (0, 0)
+        scores = current.query_one("#scores")
+        assert in_view(scores.region, 80, 24)
+        assert "Ann" in text_of(pilot, "#scores") and "Bao" in text_of(pilot, "#scores")
+        assert not current.query_one("#fit").display
+
+    run_at(app_for(Game(8, 8)), (80, 24), script)
+
+
+def test_a_big_board_scrolls_with_its_labels_and_keeps_the_cursor_and_new_line_in_view() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        current = screen(pilot)
+        board = current.board
+        assert current.query_one("#fit").display
+        assert "94x57" in text_of(pilot, "#fit")
+        assert drawn(pilot, "a1") == "·" and drawn(pilot, "z26") is None
+        for move in ("Sz24", "Oa1", "Sz26", "Ob1", "Oz25"):  # Ann's line, down the far corner
+            await play(pilot, move)
+        assert board.scroll_x > 0 and board.scroll_y > 0
+        assert board.cursor == Cell(24, 25)
+        header = board.picture().split("\n")[0]
+        assert header.split()[-1] == "z"  # the column letters stay at the top
+        assert [drawn(pilot, cell) for cell in ("z24", "z25", "z26")] == ["S", "O", "S"]
+        assert drawn(pilot, "a1") is None
+        await pilot.press(*["k"] * 24, *["h"] * 25)  # back to the first cell
+        assert board.cursor == Cell(0, 0)
+        assert (board.scroll_x, board.scroll_y) == (0, 0)
+        assert drawn(pilot, "a1") == "O"
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause()
+        assert not current.query_one("#fit").display
+        assert drawn(pilot, "z26") == "S" and drawn(pilot, "a1") == "O"
+
+    run_at(app_for(Game(26, 26)), (80, 24), script)
+
+
+def test_with_little_room_the_panel_goes_under_the_board_and_comes_back() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        current = screen(pilot)
+        main = current.query_one("#main")
+        assert main.has_class("narrow")
+        assert in_view(current.query_one("#scores").region, 50, 24)
+        assert current.query_one("#board").region.bottom <= current.query_one("#side").region.y
+        await play(pilot, "Sc3")
+        assert drawn(pilot, "c3") == "S"
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not main.has_class("narrow")
+        assert current.query_one("#side").region.x >= current.query_one("#board").region.right
+
+    run_at(app_for(Game(10, 10)), (50, 24), script)
 
 
 def test_hindi_vowel_signs_take_a_cell_as_terminals_draw_them() -> None:
@@ -682,7 +758,7 @@ def test_the_new_game_screen_refuses_two_players_of_one_name() -> None:
         assert setup.query_one("#name-2", Input).has_focus
         assert pilot.app.screen is setup
         setup.query_one("#name-2", Input).value = "Anh"
-        await pilot.click("#start")
+        await pilot.press("enter")
         await pilot.pause()
         assert screen(pilot).session.names == ["Ann", "Player 2", "Anh"]
 

@@ -83,3 +83,26 @@ def test_large_board_on_a_small_terminal(snap_compare: Compare) -> None:
 def test_new_game_screen_at_60x20(snap_compare: Compare) -> None:
     settings = Settings(players=3, kinds=["person", "easy", "perfect"])
     assert snap_compare(SosApp(settings=settings), terminal_size=(60, 20))
+
+
+def test_8x8_board_at_80x24_after_a_line_on_row_8(snap_compare: Compare) -> None:
+    game = Game(8, 8, moves=["Sh6", "Oa1", "Sh8"])
+
+    async def finish_the_line(pilot: Pilot[int]) -> None:
+        await pilot.press(*["j"] * 6, *["l"] * 7, "o")  # Oh7: S-O-S down column h
+
+    assert snap_compare(game_app(game), run_before=finish_the_line, terminal_size=(80, 24))
+
+
+def test_26x26_board_at_80x24_scrolled_to_its_far_corner(snap_compare: Compare) -> None:
+    game = Game(26, 26, moves=["Sz24", "Oa1", "Sz26", "Ob1"])
+
+    async def to_the_corner(pilot: Pilot[int]) -> None:
+        await pilot.press(*["j"] * 24, *["l"] * 25, "o")  # Oz25 makes a line
+
+    assert snap_compare(game_app(game), run_before=to_the_corner, terminal_size=(80, 24))
+
+
+def test_8x8_game_at_60x20(snap_compare: Compare) -> None:
+    game = Game(8, 8, moves=["Sa1", "Ob1", "Sc1"])
+    assert snap_compare(game_app(game), terminal_size=(60, 20))

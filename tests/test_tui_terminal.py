@@ -77,7 +77,10 @@ def test_play_loads_a_record_with_a_computer_seat(tmp_path: Path) -> None:
     try:
         screen.wait_for("computer, random")
         screen.wait_for("Ann to move.")  # the computer has answered Sa1
-        child.send("q")
+        child.send("q")  # that answer is in no file yet: quitting asks first
+        screen.wait_for("not saved. Quit anyway?")
+        child.send("\x1b[Z")  # shift+tab, from Cancel to Quit
+        child.send("\r")
         child.expect(pexpect.EOF)
     finally:
         child.close()

@@ -20,10 +20,11 @@ from sosgame.game import Game
 from sosgame.notation import Letter, Move, Resignation
 from sosgame.record import load, save
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
+from sosgame.tui.layout import lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key, seat_style
 from sosgame.tui.session import SEATS_TAG, Session, history, seats_from_record
-from sosgame.tui.widgets.board import Board, board_size
+from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
 
 __all__ = ["GAME_KEYS", "GameScreen"]
@@ -38,7 +39,6 @@ GAME_KEYS: Final = (
     ("q", "tui.key.quit"),
 )
 """The record tag that keeps who played each seat (a person or a computer level)."""
-_SIDE_WIDTH: Final = 40
 _SPINNER: Final = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
@@ -71,6 +71,8 @@ class GameScreen(TranslatedScreen):
         self.spin = 0
         self._token = 0
         self._hint_token = 0
+        self._beside = True
+        """Whether the side panel is beside the board (else under it, cut down)."""
         self._resign_asked: int | None = None
         """The game's state (its token) when a resignation was asked for, to be confirmed."""
 
@@ -78,7 +80,7 @@ class GameScreen(TranslatedScreen):
         yield Static(id="title")
         with Horizontal(id="main"):
             # The board is the one widget that takes the focus, so keys always reach it.
-            with VerticalScroll(id="board-area", can_focus=False):
+            with Vertical(id="board-area"):
                 yield Board(self.session.game, id="board")
             with Vertical(id="side"):
                 yield Static(id="turn")
@@ -223,30 +225,21 @@ class GameScreen(TranslatedScreen):
     def needed_size(self) -> tuple[int, int]:
         """The terminal size that shows the whole board beside the side panel."""
         game = self.session.game
-        width, height = board_size(game.rows, game.cols)
-        # The board's border and padding, the board area's padding, the panel; then the title,
-        # the key bar and the board area's padding.
-        return width + 4 + 4 + _SIDE_WIDTH + 1, height + 2 + 2 + 3
+        return needed_size(game.rows, game.cols)
 
     def _fit(self) -> None:
         width, height = self.needed_size()
         size = self.app.size
         note = self.query_one("#fit", Static)
-        note.display = size.width < width or size.height < height
+        note.display = self._beside and (size.width < width or size.height < height)
         note.update(self.t("tui.board_too_big", width=width, height=height))
 
     def on_resize(self, event: events.Resize) -> None:
-        narrow = event.size.width < self.needed_size()[0]
-        main = self.query_one("#main")
-        if narrow != main.has_class("narrow"):
-            # Too narrow for the board and the panel side by side: the panel goes on top, so
-            # that whose turn it is and the scores stay in view above the board.
-            main.set_class(narrow, "narrow")
-            side, area = self.query_one("#side"), self.query_one("#board-area")
-            if narrow:
-                main.move_child(side, before=area)
-            else:
-                main.move_child(area, before=side)
+        # Short of room, the cells close up; shorter still, the panel goes under the board,
+        # down to whose turn it is and the scores.
+        self._beside = lay_out(
+            self.query_one("#main"), self.board, event.size.width, event.size.height
+        ).beside
         self._fit()
 
     def _tick(self) -> None:

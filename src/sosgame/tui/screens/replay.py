@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,6 +14,7 @@ from textual.widgets import Static
 from sosgame.game import Action
 from sosgame.record import Record
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
+from sosgame.tui.layout import lay_out
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key, seat_style
 from sosgame.tui.session import Replay, Session, history
@@ -57,7 +59,7 @@ class ReplayScreen(TranslatedScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Horizontal(id="main"):
-            with VerticalScroll(id="board-area", can_focus=False):
+            with Vertical(id="board-area"):
                 yield Board(self.replay.game, id="board", keys=False)
             with Vertical(id="side"):
                 yield Static(id="turn")
@@ -68,6 +70,9 @@ class ReplayScreen(TranslatedScreen):
 
     def on_mount(self) -> None:
         self.show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        lay_out(self.query_one("#main"), self.query_one(Board), event.size.width, event.size.height)
 
     def retranslate(self) -> None:
         self.show()

@@ -1,55 +1,75 @@
-"""The board: letters, every SOS line in its owner's colour and stroke, a cursor, the mouse."""
+"""The board: letters, every SOS line in its owner's colour and stroke, a cursor, the mouse.
+
+The board scrolls by itself when it is larger than its place on screen, with the column letters
+and row numbers always in view. It draws line by line (Textual's line API), keeps each line it
+drew until the game changes, and a cursor move redraws only the two rows it leaves and enters:
+a key press costs the same on a 26x26 board as on a 3x3 one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar, Final
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.containers import ScrollableContainer
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from sosgame.game import Game
 from sosgame.notation import Cell
 from sosgame.tui.seats import INK, PAPER, line_glyphs, seat_colour
 
-__all__ = ["Board", "board_size"]
+__all__ = ["COMPACT", "WIDE", "Board", "board_size"]
 
-_CELL: Final = 4
-"""Each cell takes three characters and a gap; the gap and the row below carry the lines."""
+WIDE: Final = 4
+"""Cell spacing with room to spare: each cell takes three characters and a gap."""
+COMPACT: Final = 2
+"""Cell spacing when room is short: a letter and a gap (the gap carries the lines across)."""
 _EMPTY: Final = "·"
 # The diagonal strokes, by code point (they look like / \ and X but are box-drawing characters).
 _FALLING: Final = "\u2572"
 _RISING: Final = "\u2571"
 _CROSSING: Final = "\u2573"
 _CURSOR: Final = Style(color=PAPER, bgcolor="#3b4a6b", bold=True)
+_CURSOR_UNFOCUSED: Final = Style(bgcolor="#c9c2ad")
 _HINT: Final = Style(color=INK, bgcolor="#9ad0a8", bold=True)
 _LABEL: Final = Style(color="#6b6456", bgcolor=PAPER)
+_BLANK: Final = Style(bgcolor=PAPER)
+_LETTER: Final = Style(color=INK, bgcolor=PAPER, bold=True)
+_LAST: Final = _LETTER + Style(underline=True, color="#000000")
+_DOT: Final = Style(color="#a09a8a", bgcolor=PAPER)
+
+_Cells = list[tuple[str, Style]]
 
 
-def board_size(rows: int, cols: int) -> tuple[int, int]:
+def board_size(rows: int, cols: int, spacing: int = WIDE) -> tuple[int, int]:
     """The characters (width, height) a ``rows`` x ``cols`` board needs, labels included."""
-    return _margin(rows) + _CELL * cols - 1, 2 * rows
+    return _margin(rows) + spacing * cols - 1, 2 * rows
 
 
 def _margin(rows: int) -> int:
     return len(str(rows)) + 1
 
 
-class Board(Widget, can_focus=True):
+def _pad(spacing: int) -> int:
+    """How many characters of a cell lie on each side of its letter."""
+    return (spacing - 2) // 2
+
+
+class Board(ScrollView, can_focus=True):
     """A view of a :class:`Game` with a cursor; it never changes the game.
 
     Arrow and vi keys move the cursor; clicking a cell moves it there and posts
     :class:`Board.CellClicked`. With ``keys=False`` the board only shows (a replay).
     """
 
-    # The board's own keys, so that they move the cursor before the scrolling area around it
-    # would scroll.
+    # The board's own keys, so that they move the cursor rather than scroll.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1, 0)", show=False),
         Binding("down,j", "cursor(1, 0)", show=False),
@@ -71,13 +91,65 @@ class Board(Widget, can_focus=True):
         super().__init__(id=id)
         self.game = game
         self.can_focus = keys
+        self.spacing = WIDE
+        self._lines: dict[int, Strip] = {}
+        """Each board line drawn so far (without cursor or hint), until the game changes."""
+        self._strokes: dict[int, dict[int, tuple[str, int | None]]] = {}
+        self._letters: list[str] = []
+        self._read(game)
+
+    # ------------------------------------------------------------------------ the game
 
     def show(self, game: Game) -> None:
-        """Show ``game`` (the same object or another) and keep the cursor on the board."""
+        """Show ``game`` (the same object or another), keep the cursor on the board and the
+        lines just made in view."""
         self.game = game
         row, col = self.cursor
         self.cursor = Cell(min(row, game.rows - 1), min(col, game.cols - 1))
-        self.refresh(layout=True)
+        self._read(game)
+        self.refresh()
+        newest = [cell for line in game.lines if line.ply == game.ply for cell in line.cells]
+        self.reveal(newest)
+
+    def set_spacing(self, spacing: int) -> None:
+        """Draw cells ``spacing`` characters apart (:data:`WIDE` or :data:`COMPACT`)."""
+        if spacing != self.spacing:
+            self.spacing = spacing
+            self._read(self.game)
+            self.refresh(layout=True)
+            self.call_after_refresh(self.reveal)
+
+    def _read(self, game: Game) -> None:
+        """Note where every letter and stroke goes; the lines are drawn when first shown."""
+        self._lines.clear()
+        self._letters = game.position().split("/")
+        spacing, pad = self.spacing, _pad(self.spacing)
+        strokes: dict[int, dict[int, tuple[str, int | None]]] = {}
+
+        def put(y: int, x: int, char: str, owner: int | None) -> None:
+            line = strokes.setdefault(y, {})
+            # Two diagonals crossing between four cells share one character.
+            if x in line and {line[x][0], char} == {_FALLING, _RISING}:
+                char = _CROSSING
+            line[x] = (char, owner)
+
+        for line in game.lines:
+            across, down = line_glyphs(line.owner)
+            for here, there in zip(line.cells, line.cells[1:], strict=False):
+                y = 2 * min(here.row, there.row)
+                left = spacing * min(here.col, there.col)
+                if here.row == there.row:
+                    for x in range(left + pad + 1, left + spacing + pad):
+                        put(y, x, across, line.owner)
+                elif here.col == there.col:
+                    put(y + 1, left + pad, down, line.owner)
+                else:
+                    falling = (there.col > here.col) == (there.row > here.row)
+                    put(y + 1, left + spacing - 1, _FALLING if falling else _RISING, line.owner)
+        self._strokes = strokes
+        self.virtual_size = Size(*board_size(game.rows, game.cols, spacing))
+
+    # ----------------------------------------------------------------------- the cursor
 
     def move_cursor(self, rows: int, cols: int) -> None:
         """Move the cursor, stopping at the edges."""
@@ -88,20 +160,81 @@ class Board(Widget, can_focus=True):
     def action_cursor(self, rows: int, cols: int) -> None:
         self.move_cursor(rows, cols)
 
-    def get_content_width(self, container: object, viewport: object) -> int:
-        return board_size(self.game.rows, self.game.cols)[0]
+    def watch_cursor(self, old: Cell, new: Cell) -> None:
+        self._refresh_rows(old.row, new.row)
+        self.reveal()
 
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return board_size(self.game.rows, self.game.cols)[1]
+    def watch_hint(self, old: Cell | None, new: Cell | None) -> None:
+        self._refresh_rows(*(cell.row for cell in (old, new) if cell is not None))
+
+    def on_focus(self) -> None:
+        self._refresh_rows(self.cursor.row)
+
+    def on_blur(self) -> None:
+        self._refresh_rows(self.cursor.row)
+
+    def on_resize(self) -> None:
+        self.reveal()
+
+    @property
+    def view(self) -> Size:
+        """The characters the board shows at once (its size less any scroll bars)."""
+        return self.scrollable_content_region.size
+
+    def _refresh_rows(self, *rows: int) -> None:
+        top = self.gutter.top + 1 - round(self.scroll_y)
+        width, height = self.view
+        for row in set(rows):
+            y = top + 2 * row
+            if self.gutter.top < y < self.gutter.top + height:
+                self.refresh(Region(self.gutter.left, y, width, 1))
+
+    def reveal(self, cells: Iterable[Cell] = ()) -> None:
+        """Scroll so that the cursor is in view, and ``cells`` too where there is room."""
+        width, height = self.view
+        margin = _margin(self.game.rows)
+        view_x, view_y = width - margin, height - 1  # the labels take the rest
+        if view_x <= 0 or view_y <= 0:
+            return
+        spacing, pad = self.spacing, _pad(self.spacing)
+        cursor = self.cursor
+        others = list(cells)
+
+        def span(values: list[int], low: int, high: int, room: int) -> tuple[int, int]:
+            # The cursor's own span, widened to the other cells' if they all fit.
+            if values and max(high, *values) - min(low, *values) < room:
+                return min(low, *values), max(high, *values)
+            return low, high
+
+        left, right = span(
+            [spacing * cell.col + offset for cell in others for offset in (0, 2 * pad)],
+            spacing * cursor.col,
+            spacing * cursor.col + 2 * pad,
+            view_x,
+        )
+        top, bottom = span(
+            [2 * cell.row for cell in others], 2 * cursor.row, 2 * cursor.row, view_y
+        )
+        x, y = round(self.scroll_x), round(self.scroll_y)
+        x = left if left < x else right - view_x + 1 if right >= x + view_x else x
+        y = top if top < y else bottom - view_y + 1 if bottom >= y + view_y else y
+        x = min(max(x, 0), self.max_scroll_x)
+        y = min(max(y, 0), self.max_scroll_y)
+        if (x, y) != (round(self.scroll_x), round(self.scroll_y)):
+            self.scroll_to(x, y, animate=False)
+
+    # ------------------------------------------------------------------------- the mouse
 
     def cell_at(self, x: int, y: int) -> Cell | None:
-        """The cell drawn at character ``(x, y)`` of the widget, if there is one."""
+        """The cell drawn at character ``(x, y)`` of the board's content, if there is one."""
         game = self.game
-        col, offset = divmod(x - _margin(game.rows), _CELL)
-        if y < 1 or (y - 1) % 2 or offset == _CELL - 1 or x < _margin(game.rows):
+        margin = _margin(game.rows)
+        line = y - 1 + round(self.scroll_y)
+        if y < 1 or x < margin or line % 2:
             return None
-        row = (y - 1) // 2
-        if row >= game.rows or col >= game.cols:
+        col, offset = divmod(x - margin + round(self.scroll_x), self.spacing)
+        row = line // 2
+        if offset > 2 * _pad(self.spacing) or row >= game.rows or col >= game.cols:
             return None
         return Cell(row, col)
 
@@ -113,99 +246,95 @@ class Board(Widget, can_focus=True):
             self.focus()
             self.post_message(self.CellClicked(cell))
 
-    def render(self) -> Text:
-        game = self.game
-        rows, cols = game.rows, game.cols
+    # ------------------------------------------------------------------------- drawing
+
+    def picture(self) -> str:
+        """The part of the board in view, as text, line by line."""
+        return "\n".join(self.render_line(y).text for y in range(self.view.height))
+
+    def render_line(self, y: int) -> Strip:
+        rows = self.game.rows
         margin = _margin(rows)
-        width, height = board_size(rows, cols)
-        chars = [[" "] * width for _ in range(height)]
-        styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
-        letter_style = Style(color=INK, bgcolor=PAPER, bold=True)
+        width = self.view.width
+        scroll_x, scroll_y = round(self.scroll_x), round(self.scroll_y)
+        room = max(width - margin, 0)
+        if y == 0:
+            label, line = " " * margin, self._header()
+        else:
+            index = y - 1 + scroll_y
+            if index >= 2 * rows - 1:
+                return Strip.blank(width, _BLANK)
+            number = "" if index % 2 else str(index // 2 + 1)
+            label, line = number.rjust(margin - 1) + " ", self._line(index)
+        content = line.crop_extend(scroll_x, scroll_x + room, _BLANK)
+        return Strip.join([Strip([Segment(label[:width], _LABEL)]), content])
 
-        header = "".join(f" {chr(ord('a') + col)}  " for col in range(cols))
-        for x, char in enumerate(header[: width - margin]):
-            chars[0][margin + x] = char
-            styles[0][margin + x] = _LABEL
-        for row in range(rows):
-            label = str(row + 1).rjust(margin - 1)
-            for x, char in enumerate(label):
-                chars[1 + 2 * row][x] = char
-                styles[1 + 2 * row][x] = _LABEL
+    def _header(self) -> Strip:
+        if -1 not in self._lines:
+            pad = _pad(self.spacing)
+            cells: _Cells = [(" ", _LABEL)] * (self.spacing * self.game.cols - 1)
+            for col in range(self.game.cols):
+                cells[self.spacing * col + pad] = (chr(ord("a") + col), _LABEL)
+            self._lines[-1] = _strip(cells)
+        return self._lines[-1]
 
-        def put(y: int, x: int, char: str, owner: int | None) -> None:
-            # Two diagonals crossing between four cells share one character.
-            if {chars[y][x], char} == {_FALLING, _RISING}:
-                char = _CROSSING
-            chars[y][x] = char
-            styles[y][x] = Style(color=seat_colour(owner), bgcolor=PAPER, bold=True)
+    def _line(self, index: int) -> Strip:
+        """Board line ``index`` (letters on even lines, strokes between rows on odd ones),
+        with the cursor and the hint on it."""
+        row = index // 2
+        marks = [
+            (cell.col, style)
+            for cell, style in (
+                (self.hint, _HINT),
+                (self.cursor, _CURSOR if self.has_focus else _CURSOR_UNFOCUSED),
+            )
+            if cell is not None and cell.row == row and not index % 2
+        ]
+        if not marks and index in self._lines:
+            return self._lines[index]
+        cells = self._cells(index)
+        pad = _pad(self.spacing)
+        for col, style in marks:
+            x = self.spacing * col + pad
+            for here in range(x - pad, x + pad + 1):
+                char, under = cells[here]
+                cells[here] = (char, under + style)
+        strip = _strip(cells)
+        if not marks:
+            self._lines[index] = strip
+        return strip
 
-        for line in game.lines:
-            across, down = line_glyphs(line.owner)
-            for here, there in zip(line.cells, line.cells[1:], strict=False):
-                top = 1 + 2 * min(here.row, there.row)
-                left = margin + _CELL * min(here.col, there.col)
-                if here.row == there.row:
-                    for x in range(left + 2, left + _CELL + 1):
-                        put(top, x, across, line.owner)
-                elif here.col == there.col:
-                    put(top + 1, left + 1, down, line.owner)
-                else:
-                    falling = (there.col > here.col) == (there.row > here.row)
-                    put(top + 1, left + _CELL - 1, _FALLING if falling else _RISING, line.owner)
-
-        last = game.last_move
-        board = game.position().replace("/", "")
-        for index, letter in enumerate(board):
-            row, col = divmod(index, cols)
-            y, x = 1 + 2 * row, margin + _CELL * col + 1
-            cell = Cell(row, col)
-            style = letter_style
+    def _cells(self, index: int) -> _Cells:
+        spacing, pad = self.spacing, _pad(self.spacing)
+        cells: _Cells = [(" ", _BLANK)] * (spacing * self.game.cols - 1)
+        for x, (char, owner) in self._strokes.get(index, {}).items():
+            cells[x] = (char, Style(color=seat_colour(owner), bgcolor=PAPER, bold=True))
+        if index % 2:
+            return cells
+        row = index // 2
+        last = self.game.last_move
+        for col, letter in enumerate(self._letters[row]):
+            x = spacing * col + pad
             if letter == ".":
-                chars[y][x] = _EMPTY
-                style = Style(color="#a09a8a", bgcolor=PAPER)
+                cells[x] = (_EMPTY, _DOT)
+            elif last is not None and last.cell == Cell(row, col):
+                cells[x] = (letter, _LAST)
             else:
-                chars[y][x] = letter
-                if last is not None and last.cell == cell:
-                    style = letter_style + Style(underline=True, color="#000000")
-            styles[y][x] = style
-            if cell == self.hint:
-                for dx in (-1, 0, 1):
-                    styles[y][x + dx] = (styles[y][x + dx] or Style()) + _HINT
-            if cell == self.cursor and self.has_focus_within:
-                for dx in (-1, 0, 1):
-                    styles[y][x + dx] = (styles[y][x + dx] or Style()) + _CURSOR
-            elif cell == self.cursor:
-                for dx in (-1, 0, 1):
-                    styles[y][x + dx] = (styles[y][x + dx] or Style()) + Style(bgcolor="#c9c2ad")
+                cells[x] = (letter, _LETTER)
+        return cells
 
-        text = Text(no_wrap=True, overflow="crop", end="")
-        blank = Style(bgcolor=PAPER)
-        for y in range(height):
-            for x in range(width):
-                text.append(chars[y][x], styles[y][x] or blank)
-            if y < height - 1:
-                text.append("\n")
-        return text
 
-    def watch_cursor(self) -> None:
-        self.refresh()
-        self.call_after_refresh(self._follow_cursor)
-
-    def _follow_cursor(self) -> None:
-        # On a board larger than its scrolling area, keep the cursor's cell in view.
-        parent = self.parent
-        if not isinstance(parent, ScrollableContainer):
-            return
-        row, col = self.cursor
-        left = self.virtual_region.x + self.gutter.left + _margin(self.game.rows) + _CELL * col
-        top = self.virtual_region.y + self.gutter.top + 1 + 2 * row
-        parent.scroll_to_region(Region(left - 1, top - 1, _CELL + 2, 3), animate=False)
-
-    def watch_hint(self) -> None:
-        self.refresh()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
+def _strip(cells: _Cells) -> Strip:
+    """One line of cells, with runs of one style joined into one segment."""
+    segments: list[Segment] = []
+    run: list[str] = []
+    style: Style | None = None
+    for char, here in cells:
+        if here != style and run:
+            segments.append(Segment("".join(run), style))
+            run = []
+        style = here
+        run.append(char)
+    if run:
+        segments.append(Segment("".join(run), style))
+    return Strip(segments, len(cells))
