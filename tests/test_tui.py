@@ -11,11 +11,8 @@ import pytest
 
 pytest.importorskip("textual")
 
-from textual.color import Color
-from textual.content import Content
 from textual.pilot import Pilot
-from textual.style import Style
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, RichLog, Select, Static
 
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
@@ -60,7 +57,10 @@ def screen(pilot: Pilot[int]) -> GameScreen:
 
 
 def text_of(pilot: Pilot[int], selector: str) -> str:
-    return str(pilot.app.screen.query_one(selector).render())
+    widget = pilot.app.screen.query_one(selector)
+    if isinstance(widget, RichLog):
+        return "\n".join(line.text for line in widget.lines)
+    return str(widget.render())
 
 
 async def settle(pilot: Pilot[int]) -> None:
@@ -817,17 +817,11 @@ def test_a_seat_keeps_its_colour_and_symbol_whoever_starts() -> None:
         assert current.session.names == ["Player 1", "Player 2"]
         assert game.turn == 1
         await play(pilot, "Sa1")  # Player 2's move, drawn with seat 2's symbol and colour
-        moves = current.query_one("#moves", Static).render()
-        assert isinstance(moves, Content)
-        symbol = moves.plain.index(SEAT_SYMBOLS[1])
-        colour = Color.parse(SEAT_COLOURS[1])
-        assert any(
-            span.start <= symbol < span.end
-            and isinstance(span.style, Style)
-            and span.style.foreground == colour
-            for span in moves.spans
-        )
-        assert SEAT_SYMBOLS[0] not in moves.plain
+        (line,) = current.query_one("#moves", RichLog).lines
+        (symbol,) = [segment for segment in line if SEAT_SYMBOLS[1] in segment.text]
+        assert symbol.style is not None and symbol.style.color is not None
+        assert symbol.style.color.get_truecolor().hex.lower() == SEAT_COLOURS[1].lower()
+        assert SEAT_SYMBOLS[0] not in line.text
         assert game.turn == 0
 
     drive(SosApp(settings=Settings(), computer_delay=0), script)
@@ -977,3 +971,50 @@ def test_at_60x20_the_person_or_computer_column_is_whole(language: str) -> None:
             await script(pilot)
 
     asyncio.run(main())
+
+
+def test_what_the_new_game_screen_found_wrong_follows_the_language() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        setup = setup_of(pilot)
+        setup.query_one("#rows", Input).value = "0"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert BAD_BOARD in text_of(pilot, "#setup-error")
+        await pilot.press("f3")
+        await pilot.pause()
+        said = VI("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
+        assert said in text_of(pilot, "#setup-error")
+
+    drive(SosApp(settings=Settings(), computer_delay=0), script)
+
+
+def test_a_key_press_redraws_only_the_board_rows_it_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sosgame.tui.widgets.board import Board
+
+    lines: list[int] = []
+    render_line = Board.render_line
+
+    def counted(self: Board, y: int) -> object:
+        lines.append(y)
+        return render_line(self, y)
+
+    monkeypatch.setattr(Board, "render_line", counted)
+
+    async def script(pilot: Pilot[int]) -> None:
+        board = screen(pilot).board
+        assert (board.max_scroll_x, board.max_scroll_y) == (0, 0)  # all 52 lines in view
+        for keys, redrawn in (
+            (["right"], {1}),  # row 1 (the cursor's) is line 1, under the column letters
+            (["down"], {1, 3}),  # the row the cursor leaves, and the one it enters
+            (["s"], {3}),  # Sb2: its row alone
+            (["down", "o"], {3, 5}),  # Ob3: its row, and Sb2's (no longer the newest)
+        ):
+            lines.clear()
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert set(lines) <= {1, 3, 5} and set(lines) >= redrawn, keys
+        assert screen(pilot).session.game == Game(26, 26, moves=["Sb2", "Ob3"])
+
+    run_at(app_for(Game(26, 26)), (200, 60), script)

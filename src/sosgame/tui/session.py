@@ -19,6 +19,7 @@ __all__ = [
     "LEVELS",
     "PERSON",
     "SEATS_TAG",
+    "History",
     "Replay",
     "Seat",
     "Session",
@@ -171,6 +172,45 @@ def history(game: Game) -> list[Step]:
         points = len(replay.apply(action))
         steps.append(Step(action, seat, points))
     return steps
+
+
+class History:
+    """:func:`history` kept up to date as a game goes on: each update replays, through the
+    engine, only the actions that changed since the last one (undone ones are taken back)."""
+
+    def __init__(self) -> None:
+        self._replay: Game | None = None
+        self._steps: list[Step] = []
+
+    def steps(self, game: Game) -> list[Step]:
+        """Who took each of ``game``'s actions (the list is the history's own)."""
+        replay = self._replay
+        if (
+            replay is None
+            or (replay.rows, replay.cols, replay.players, replay.mode)
+            != (
+                game.rows,
+                game.cols,
+                game.players,
+                game.mode,
+            )
+            or replay.start != game.start
+        ):
+            replay = self._replay = _fresh(game)
+            self._steps = []
+        actions, done = game.actions, replay.actions
+        common = 0
+        for mine, theirs in zip(done, actions, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        while len(replay.actions) > common:
+            replay.undo()
+            self._steps.pop()
+        for action in actions[common:]:
+            seat = action.seat if isinstance(action, Resignation) else replay.turn
+            self._steps.append(Step(action, seat, len(replay.apply(action))))
+        return self._steps
 
 
 def _fresh(game: Game) -> Game:

@@ -12,8 +12,8 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, RichLog, Static
 
 from sosgame.errors import GameOverError, IllegalMoveError, OccupiedCellError, SosError
 from sosgame.game import Game
@@ -23,7 +23,7 @@ from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 from sosgame.tui.layout import lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key, seat_style
-from sosgame.tui.session import SEATS_TAG, Session, history, seats_from_record
+from sosgame.tui.session import SEATS_TAG, History, Session, Step, seats_from_record
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
 
@@ -71,6 +71,12 @@ class GameScreen(TranslatedScreen):
         self.spin = 0
         self._token = 0
         self._hint_token = 0
+        self._history = History()
+        self._moves_written: list[Step] | None = None
+        """The moves the list shows (None: none, or not yet drawn)."""
+        self._moves_language: Callable[..., str] | None = None
+        self._shown: dict[str, Text | str] = {}
+        """What each text of the screen shows now."""
         self._beside = True
         """Whether the side panel is beside the board (else under it, cut down)."""
         self._resign_asked: int | None = None
@@ -91,8 +97,11 @@ class GameScreen(TranslatedScreen):
                 yield Static(id="message")
                 yield Static(id="fit")
                 yield Static(id="moves-title")
-                with VerticalScroll(id="moves-box", can_focus=False):
-                    yield Static(id="moves")
+                # A log draws only the lines in view and takes a move as one more line, so
+                # that a long game's list costs a key press nothing.
+                moves = RichLog(id="moves", classes="moves-box", auto_scroll=True)
+                moves.can_focus = False  # the keys stay with the board
+                yield moves
         yield KeyBar(GAME_KEYS, id="keys")
 
     @property
@@ -113,27 +122,35 @@ class GameScreen(TranslatedScreen):
     def say(self, message: Text | str) -> None:
         """Show one message under the scores."""
         self.message = message
-        self.query_one("#message", Static).update(message)
+        self._put("#message", message)
+
+    def _put(self, selector: str, content: Text | str) -> None:
+        # Every new text lays the screen out again: leave alone what has not changed, so that
+        # a move costs no more than what it changes.
+        if self._shown.get(selector) != content:
+            self._shown[selector] = content
+            self.query_one(selector, Static).update(content)
 
     def show(self) -> None:
         """Draw everything from the game."""
         session, game = self.session, self.session.game
         mode = self.t(f"mode.{game.mode}")
-        self.query_one("#title", Static).update(
-            self.t("tui.header", mode=mode, rows=game.rows, cols=game.cols)
-        )
+        self._put("#title", self.t("tui.header", mode=mode, rows=game.rows, cols=game.cols))
         self.board.show(game)
-        self.query_one("#turn", Static).update(self._turn_text())
-        self.query_one("#turn", Static).set_class(game.extra_turn, "extra")
-        self.query_one("#turn", Static).set_class(game.is_over, "over")
-        self.query_one("#scores", Static).update(self._scores_text())
-        self.query_one("#message", Static).update(self.message)
-        self.query_one("#moves-title", Static).update(self.t("tui.moves_heading"))
-        self.query_one("#moves", Static).update(self._moves_text())
-        self.query_one("#moves-box", VerticalScroll).anchor()  # the latest move stays in view
-        self.query_one("#write-s", Button).label = self.t("tui.write", letter="S")
-        self.query_one("#write-o", Button).label = self.t("tui.write", letter="O")
-        self.query_one("#keys", KeyBar).translate(self.t)
+        turn = self.query_one("#turn", Static)
+        self._put("#turn", self._turn_text())
+        turn.set_class(game.extra_turn, "extra")
+        turn.set_class(game.is_over, "over")
+        self._put("#scores", self._scores_text())
+        self._put("#message", self.message)
+        self._put("#moves-title", self.t("tui.moves_heading"))
+        self._show_moves()
+        for letter in "SO":
+            button = self.query_one(f"#write-{letter.lower()}", Button)
+            label = self.t("tui.write", letter=letter)
+            if str(button.label) != label:
+                button.label = label
+        self.query_one("#keys", KeyBar).translate(self.sos.t)
         self._fit()
         people_move = not game.is_over and not session.computer_to_move
         self.query_one("#letters").set_class(not people_move, "hidden")
@@ -203,23 +220,36 @@ class GameScreen(TranslatedScreen):
                 text.append("\n")
         return text
 
-    def _moves_text(self) -> Text:
-        steps = history(self.session.game)
-        if not steps:
-            return Text(self.t("no_moves"), "dim")
-        text = Text()
-        for number, step in enumerate(steps, start=1):
-            if number > 1:
-                text.append("\n")
-            text.append(f"{number:>3}. ")
-            text.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
-            name = self.session.names[step.seat]
-            if isinstance(step.action, Resignation):
-                text.append(" " + self.t("resigned", name=name))
-                continue
-            text.append(f" {step.action!s:<4} {name}")
-            if step.points:
-                text.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
+    def _show_moves(self) -> None:
+        """Bring the list of moves up to date, writing only the moves it does not show yet
+        (the newest stays in view)."""
+        steps = self._history.steps(self.session.game)
+        log = self.query_one("#moves", RichLog)
+        written = self._moves_written
+        if (
+            written is None
+            or steps[: len(written)] != written
+            or self._moves_language != self.sos.t
+        ):
+            log.clear()
+            written = []
+            if not steps:
+                log.write(Text(self.t("no_moves"), "dim"))
+        for number, step in enumerate(steps[len(written) :], start=len(written) + 1):
+            log.write(self._move_line(number, step))
+        self._moves_written = list(steps) if steps else None
+        self._moves_language = self.sos.t
+
+    def _move_line(self, number: int, step: Step) -> Text:
+        text = Text(f"{number:>3}. ", no_wrap=True)
+        text.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
+        name = self.session.names[step.seat]
+        if isinstance(step.action, Resignation):
+            text.append(" " + self.t("resigned", name=name))
+            return text
+        text.append(f" {step.action!s:<4} {name}")
+        if step.points:
+            text.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
         return text
 
     def needed_size(self) -> tuple[int, int]:
@@ -232,7 +262,7 @@ class GameScreen(TranslatedScreen):
         size = self.app.size
         note = self.query_one("#fit", Static)
         note.display = self._beside and (size.width < width or size.height < height)
-        note.update(self.t("tui.board_too_big", width=width, height=height))
+        self._put("#fit", self.t("tui.board_too_big", width=width, height=height))
 
     def on_resize(self, event: events.Resize) -> None:
         # Short of room, the cells close up; shorter still, the panel goes under the board,
@@ -245,7 +275,7 @@ class GameScreen(TranslatedScreen):
     def _tick(self) -> None:
         if self.thinking is not None:
             self.spin += 1
-            self.query_one("#turn", Static).update(self._turn_text())
+            self._put("#turn", self._turn_text())
 
     # ------------------------------------------------------------------------- playing
 

@@ -118,7 +118,7 @@ class ReplayScreen(TranslatedScreen):
             moves.append(self.t("tui.replay_at_start"), "dim")
         self.query_one("#moves", Static).update(moves)
         self.query_one("#moves-box", VerticalScroll).anchor()  # the latest move stays in view
-        self.query_one("#keys", KeyBar).translate(self.t)
+        self.query_one("#keys", KeyBar).translate(self.sos.t)
 
     def action_back(self) -> None:
         if self.replay.back():

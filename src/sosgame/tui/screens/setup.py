@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, Final, cast
 
 from rich.text import Text
@@ -73,6 +74,8 @@ class SetupScreen(TranslatedScreen):
         super().__init__()
         self.settings = settings
         self.can_go_back = can_go_back
+        self._problem: Callable[[], str] | None = None
+        """What is wrong with the settings, as last said."""
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -188,7 +191,9 @@ class SetupScreen(TranslatedScreen):
                 field.value = self.t(key, number=seat + 1)
         self._first_options()
         self.query_one("#start", Button).label = self.t("tui.start")
-        self.query_one("#keys", KeyBar).translate(self.t)
+        if self._problem is not None:
+            self._error(self._problem)
+        self.query_one("#keys", KeyBar).translate(self.sos.t)
         lang = self.query_one("#lang", Select)
         if lang.value != self.sos.language:
             lang.value = self.sos.language
@@ -251,8 +256,10 @@ class SetupScreen(TranslatedScreen):
         if self.can_go_back:
             self.sos.close_screen()
 
-    def _error(self, text: str) -> None:
-        self.query_one("#setup-error", Static).update(Text(text, "bold red"))
+    def _error(self, text: Callable[[], str]) -> None:
+        """Say what is wrong; ``text`` gives it in the current language, again after F3."""
+        self._problem = text
+        self.query_one("#setup-error", Static).update(Text(text(), "bold red"))
 
     def _board_size(self) -> tuple[int, int] | None:
         """The board size typed in, if the rules allow it; else say what they allow."""
@@ -267,7 +274,9 @@ class SetupScreen(TranslatedScreen):
                 pass
             else:
                 return rows, cols
-        self._error(self.t("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE))
+        self._error(
+            lambda: self.t("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
+        )
         self.query_one("#rows", Input).focus()
         return None
 
@@ -277,13 +286,15 @@ class SetupScreen(TranslatedScreen):
         for seat in range(self._players()):
             name = self.query_one(f"#name-{seat}", Input).value.strip()
             if not name:
-                self._error(self.t("tui.bad_name", number=seat + 1, most=MAX_NAME_LENGTH))
+                self._error(partial(self.t, "tui.bad_name", number=seat + 1, most=MAX_NAME_LENGTH))
                 self.query_one(f"#name-{seat}", Input).focus()
                 return None
             for other, taken in enumerate(seats):
                 if taken.name.casefold() == name.casefold():
                     self._error(
-                        self.t("tui.same_name", first=other + 1, second=seat + 1, name=name)
+                        partial(
+                            self.t, "tui.same_name", first=other + 1, second=seat + 1, name=name
+                        )
                     )
                     self.query_one(f"#name-{seat}", Input).focus()
                     return None
@@ -301,18 +312,16 @@ class SetupScreen(TranslatedScreen):
         if seats is None:
             return
         for chosen in seats:
-            if chosen.is_computer:
-                problem = self.sos.check_level(chosen.kind)
-                if problem:
-                    self._error(problem)
-                    return
+            if chosen.is_computer and self.sos.check_level(chosen.kind):
+                self._error(partial(self.sos.check_level, chosen.kind))
+                return
         first = self.query_one("#first", Select).value
         first = first if isinstance(first, int) and first < players else 0
         mode: Mode = "simple" if self.query_one("#mode", Select).value == "simple" else "general"
         try:
             game = new_game(rows, cols, players=players, mode=mode, first=first)
         except SosError as error:
-            self._error(str(error))
+            self._error(partial(str, error))
             return
         self.sos.replace_session(Session(game, seats))
 

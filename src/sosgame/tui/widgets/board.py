@@ -77,8 +77,9 @@ class Board(ScrollView, can_focus=True):
         Binding("right,l", "cursor(0, 1)", show=False),
     ]
 
-    cursor: reactive[Cell] = reactive(Cell(0, 0))
-    hint: reactive[Cell | None] = reactive(None)
+    # Their watchers redraw the rows they touch, not the whole board.
+    cursor: reactive[Cell] = reactive(Cell(0, 0), repaint=False)
+    hint: reactive[Cell | None] = reactive(None, repaint=False)
 
     class CellClicked(Message):
         """A cell was clicked."""
@@ -96,6 +97,7 @@ class Board(ScrollView, can_focus=True):
         """Each board line drawn so far (without cursor or hint), until the game changes."""
         self._strokes: dict[int, dict[int, tuple[str, int | None]]] = {}
         self._letters: list[str] = []
+        self._last: Cell | None = None
         self._read(game)
 
     # ------------------------------------------------------------------------ the game
@@ -103,11 +105,26 @@ class Board(ScrollView, can_focus=True):
     def show(self, game: Game) -> None:
         """Show ``game`` (the same object or another), keep the cursor on the board and the
         lines just made in view."""
+        before = (self._letters, self._strokes, self._last, self.virtual_size)
         self.game = game
         row, col = self.cursor
         self.cursor = Cell(min(row, game.rows - 1), min(col, game.cols - 1))
         self._read(game)
-        self.refresh()
+        if before[3] != self.virtual_size:
+            self._lines.clear()
+            self.refresh()
+        else:  # redraw only the rows whose letters or strokes changed
+            letters, strokes, last, _ = before
+            changed = {
+                index
+                for index in set(strokes) | set(self._strokes)
+                if strokes.get(index) != self._strokes.get(index)
+            }
+            changed |= {2 * row for row, text in enumerate(letters) if text != self._letters[row]}
+            changed |= {2 * cell.row for cell in (last, self._last) if cell is not None}
+            for index in changed:
+                self._lines.pop(index, None)
+            self._refresh_lines(changed)
         newest = [cell for line in game.lines if line.ply == game.ply for cell in line.cells]
         self.reveal(newest)
 
@@ -115,14 +132,16 @@ class Board(ScrollView, can_focus=True):
         """Draw cells ``spacing`` characters apart (:data:`WIDE` or :data:`COMPACT`)."""
         if spacing != self.spacing:
             self.spacing = spacing
+            self._lines.clear()
             self._read(self.game)
             self.refresh(layout=True)
             self.call_after_refresh(self.reveal)
 
     def _read(self, game: Game) -> None:
         """Note where every letter and stroke goes; the lines are drawn when first shown."""
-        self._lines.clear()
         self._letters = game.position().split("/")
+        last = game.last_move
+        self._last = None if last is None else last.cell
         spacing, pad = self.spacing, _pad(self.spacing)
         strokes: dict[int, dict[int, tuple[str, int | None]]] = {}
 
@@ -182,12 +201,17 @@ class Board(ScrollView, can_focus=True):
         return self.scrollable_content_region.size
 
     def _refresh_rows(self, *rows: int) -> None:
-        top = self.gutter.top + 1 - round(self.scroll_y)
+        self._refresh_lines({2 * row for row in rows})
+
+    def _refresh_lines(self, indexes: Iterable[int]) -> None:
+        """Draw board lines ``indexes`` again (those in view)."""
+        # In the board's content, line 0 holds the column letters and scrolls with nothing.
+        top = 1 - round(self.scroll_y)
         width, height = self.view
-        for row in set(rows):
-            y = top + 2 * row
-            if self.gutter.top < y < self.gutter.top + height:
-                self.refresh(Region(self.gutter.left, y, width, 1))
+        for index in indexes:
+            y = top + index
+            if 1 <= y < height:
+                self.refresh(Region(0, y, width, 1))
 
     def reveal(self, cells: Iterable[Cell] = ()) -> None:
         """Scroll so that the cursor is in view, and ``cells`` too where there is room."""

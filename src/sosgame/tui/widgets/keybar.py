@@ -54,8 +54,9 @@ class KeyBar(Widget):
 
     def translate(self, translate: Callable[..., str]) -> None:
         """Show the keys in the language of ``translate``."""
-        self._translate = translate
-        self.refresh(layout=True)
+        if translate != self._translate:
+            self._translate = translate
+            self.refresh(layout=True)
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return len(keys_text(self.keys, self._translate, width).plain.split("\n"))
