@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -75,6 +76,10 @@ class SosApp(App[int]):
         self._first_message = message
 
     def on_mount(self) -> None:
+        # What exists once the first screen is up (widgets, styles, Rich's tables) lives as
+        # long as the game: taken out of the collector's sight, a full collection no longer
+        # walks it, which otherwise costs a key press tens of milliseconds now and then.
+        self.call_after_refresh(gc.freeze)
         if self._first_session is not None:
             self.start_session(self._first_session, self._first_message)
         elif self._first_record is not None:
