@@ -176,7 +176,10 @@ def test_with_only_tui_the_full_screen_game_plays(tmp_path: Path) -> None:
         screen.wait_for("Ann to move.")
         child.send("s")  # Sa1
         screen.wait_for("Bao to move.")
-        child.send("q")
+        child.send("q")  # Sa1 is in no file: quitting asks first
+        screen.wait_for("Quit anyway?")
+        child.send("\x1b[Z")  # shift+tab, from Cancel to Quit
+        child.send("\r")
         child.expect(pexpect.EOF)
     finally:
         child.close()

@@ -106,3 +106,8 @@ def test_26x26_board_at_80x24_scrolled_to_its_far_corner(snap_compare: Compare) 
 def test_8x8_game_at_60x20(snap_compare: Compare) -> None:
     game = Game(8, 8, moves=["Sa1", "Ob1", "Sc1"])
     assert snap_compare(game_app(game), terminal_size=(60, 20))
+
+
+def test_10x10_game_at_50x24_with_the_panel_under_the_board(snap_compare: Compare) -> None:
+    game = Game(10, 10, moves=["Sa1", "Ob1"])
+    assert snap_compare(game_app(game), terminal_size=(50, 24))
