@@ -160,8 +160,8 @@ def test_openapi_describes_every_http_endpoint(client: TestClient) -> None:
             assert path in paths, path
 
 
-def test_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
-    created = new_game(client, kind="online")
+def test_public_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
+    created = new_game(client, kind="online", public=True)
     assert created["seats"] == [0]
     assert created["links"]["seats"][1].endswith(f"/#/join/{created['id']}/1")
     listed = client.get("/api/games?list=open").json()["games"]

@@ -74,6 +74,12 @@ def create(client: TestClient, **settings: Any) -> Message:
     return created
 
 
+def invite(created: Message, seat: int) -> str:
+    """The secret of a seat's invite link, as the creator was given it."""
+    link: str = created["links"]["seats"][seat]
+    return link.rsplit("/", 1)[1]
+
+
 def join(client: TestClient, game_id: str, token: str | None) -> Iterator[Seat]:
     with client.websocket_connect(f"/ws/games/{game_id}") as socket:
         seat = Seat(socket)
@@ -116,8 +122,11 @@ BAD_MESSAGES = [
     (json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": "zero"}), "bad_field"),
     (json.dumps({"v": 1, "type": "move", "move": "Sz9", "ply": 1}), "illegal_move"),
     (json.dumps({"v": 1, "type": "move", "move": "Sb2", "ply": 3}), "stale"),
-    (json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": 1, "pad": "x" * 3000}), "too_large"),
     (json.dumps({"v": 1, "type": "hello", "token": None}), "bad_message"),
+    (json.dumps({"v": True, "type": "ping"}), "bad_version"),
+    (json.dumps({"v": 1.0, "type": "ping"}), "bad_version"),
+    ("[" * 1000 + "]" * 1000, "bad_json"),
+    ('{"v": 1, "type": "ping", "x": ' + "[" * 600 + "]" * 600 + "}", "bad_json"),
 ]
 
 
@@ -141,6 +150,19 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
         seat.wait("pong")
     state = client.get(f"/api/games/{created['id']}").json()
     assert state["actions"] == ["Sa1"]
+
+
+def test_a_message_over_the_size_limit_closes_the_connection_with_1009(
+    client: TestClient,
+) -> None:
+    created = create(client)
+    for seat in join(client, created["id"], created["token"]):
+        seat.send(type="move", move="Sa1", ply=0, pad="x" * 3000)
+        closed = seat.socket.receive()
+        assert closed["type"] == "websocket.close"
+        assert closed["code"] == 1009
+        assert "2048" in closed["reason"]
+    assert client.get(f"/api/games/{created['id']}").json()["actions"] == []
 
 
 def test_the_first_message_must_be_hello(client: TestClient) -> None:
@@ -187,11 +209,14 @@ def test_online_players_move_only_for_their_own_seat(client: TestClient) -> None
     for ann in join(client, game_id, created["token"]):
         ann.send(type="move", move="Sa1", ply=0)
         assert ann.error()["code"] == "waiting"
-        second = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Bao"}).json()
+        second = client.post(
+            f"/api/games/{game_id}/seats/1", json={"name": "Bao", "invite": invite(created, 1)}
+        ).json()
         ann.state(lambda g: g["status"] == "playing")
         for bao in join(client, game_id, second["token"]):
             for watcher in join(client, game_id, None):
-                ann.state(lambda g: g["spectators"] == 1)
+                presence = ann.wait("presence", lambda m: m["spectators"] == 1)
+                assert presence["connected"] == [True, True]
                 bao.send(type="move", move="Sa1", ply=0)
                 assert bao.error()["code"] == "not_your_turn"
                 watcher.send(type="move", move="Sa1", ply=0)
@@ -212,7 +237,7 @@ def test_online_players_move_only_for_their_own_seat(client: TestClient) -> None
                     state = seat.state(lambda g: g["result"] is not None)
                     assert state["result"]["winners"] == [0]
                     assert state["result"]["termination"] == "resignation"
-            ann.state(lambda g: g["spectators"] == 0)
+            ann.wait("presence", lambda m: m["spectators"] == 0)
 
 
 def test_undo_and_redo_in_a_local_game(client: TestClient) -> None:

@@ -59,7 +59,7 @@ def run(arguments: argparse.Namespace) -> int:
         app,
         host=arguments.host,
         port=arguments.port,
-        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_max_size=MAX_MESSAGE_BYTES,
         # Compressing small JSON messages costs more CPU than it saves on the wire.
         ws_per_message_deflate=False,
         log_level="info",
