@@ -680,6 +680,46 @@ CATALOG: Final[dict[str, dict[str, str]]] = {
         "vi": "Ván đấu đã kết thúc.",
         "hi": "खेल समाप्त हो चुका है।",
     },
+    "web.error.bad_invite": {
+        "en": "This seat is taken only with its invite link; a spectator link gives no seat.",
+        "vi": "Chỉ có thể nhận chỗ này bằng liên kết mời; liên kết xem không cho chỗ ngồi.",
+        "hi": "यह स्थान केवल उसके निमंत्रण लिंक से मिलता है; दर्शक लिंक से स्थान नहीं मिलता।",
+    },
+    "web.error.too_many_games": {
+        "en": "Too many games with computer players are running; try again later.",
+        "vi": "Đang có quá nhiều ván với máy; hãy thử lại sau.",
+        "hi": "कंप्यूटर खिलाड़ियों वाले बहुत सारे खेल चल रहे हैं; बाद में फिर कोशिश करें।",
+    },
+    "web.error.too_many_connections": {
+        "en": "Too many connections; try again later.",
+        "vi": "Quá nhiều kết nối; hãy thử lại sau.",
+        "hi": "बहुत सारे कनेक्शन हैं; बाद में फिर कोशिश करें।",
+    },
+    "web.move_queued": {
+        "en": "Not connected: your move {move} will be sent when the connection is back.",
+        "vi": "Chưa kết nối: nước đi {move} sẽ được gửi khi kết nối trở lại.",
+        "hi": "कनेक्शन नहीं है: आपकी चाल {move} कनेक्शन लौटने पर भेजी जाएगी।",
+    },
+    "web.move_dropped": {
+        "en": "Your move {move} was not sent: the game went on while you were disconnected.",
+        "vi": "Nước đi {move} chưa được gửi: ván đã tiếp tục khi bạn mất kết nối.",
+        "hi": "आपकी चाल {move} नहीं भेजी गई: आपके डिस्कनेक्ट रहते खेल आगे बढ़ गया।",
+    },
+    "web.public": {
+        "en": "List the game publicly: anyone may take a free seat",
+        "vi": "Công khai ván: ai cũng có thể nhận chỗ trống",
+        "hi": "खेल सार्वजनिक सूची में रखें: कोई भी खाली स्थान ले सकता है",
+    },
+    "web.invite_missing": {
+        "en": "This link has no invite: ask a player of the game for the seat's invite link.",
+        "vi": "Liên kết này không có lời mời: hãy xin người chơi liên kết mời của chỗ này.",
+        "hi": "इस लिंक में निमंत्रण नहीं है: खेल के किसी खिलाड़ी से इस स्थान का लिंक माँगें।",
+    },
+    "web.rematch_play": {
+        "en": "A rematch has started: play it",
+        "vi": "Ván đấu lại đã bắt đầu: vào chơi",
+        "hi": "दोबारा खेल शुरू हो गया है: खेलें",
+    },
     "web.error.stale": {
         "en": "The board changed before your move arrived; look again.",
         "vi": "Bàn cờ đã thay đổi trước khi nước đi của bạn tới; hãy xem lại.",
