@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -274,7 +275,6 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
     all_joined = asyncio.Event()
     move_sent = [0.0]
     release = asyncio.Event()
-    other_latency: list[float] = []
     deadline = time.monotonic() + arguments.seconds
 
     async def spectator() -> None:
@@ -287,30 +287,30 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
             got_move.append(time.perf_counter())
             await release.wait()
 
-    ready = asyncio.Event()
-
-    async def other_player() -> None:
-        async with _connect(f"{ws_url}/ws/games/{other['id']}") as socket:
-            await _hello(socket, other["token"])
-            ready.set()
-            for ply, move in enumerate(moves):
-                if (ply and all_joined.is_set()) or time.monotonic() > deadline:
-                    return
-                began = time.perf_counter()
-                await socket.send(json.dumps({"v": 1, "type": "move", "move": move, "ply": ply}))
-                await _until(socket, _is_state(ply + 1))
-                other_latency.append((time.perf_counter() - began) * 1000)
-                await asyncio.sleep(0.05)
+    # The other game's player runs in a process of its own, so that what it measures is the
+    # server's answer, not this process's queue of a thousand handshakes.
+    context = multiprocessing.get_context("spawn")
+    ready, stop = context.Event(), context.Event()
+    answers: Any = context.Queue()
+    prober = context.Process(
+        target=probe,
+        args=(f"{ws_url}/ws/games/{other['id']}", other["token"], moves, ready, stop, answers),
+    )
+    prober.start()
 
     async with _connect(f"{ws_url}/ws/games/{big['id']}") as mover:
         await _hello(mover, big["token"])
-        player = asyncio.ensure_future(other_player())
-        await ready.wait()
+        await asyncio.get_running_loop().run_in_executor(None, ready.wait, 60)
+        await asyncio.sleep(0.2)
         began = time.perf_counter()
         tasks = [asyncio.ensure_future(spectator()) for _ in range(arguments.spectators)]
         await asyncio.wait_for(all_joined.wait(), timeout=arguments.seconds)
         join_seconds = time.perf_counter() - began
-        await player
+        stop.set()
+        other_latency = await asyncio.get_running_loop().run_in_executor(
+            None, answers.get, True, 60
+        )
+        prober.join(30)
         peak = _rss_mb(pid)
         move_sent[0] = time.perf_counter()
         await mover.send(json.dumps({"v": 1, "type": "move", "move": "Sh8", "ply": 0}))
@@ -335,6 +335,31 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
         "other_game_moves": len(other_latency),
         "rss_mb": {"before": before, "crowd": peak, "after": after},
     }
+
+
+def probe(url: str, token: str, moves: list[str], ready: Any, stop: Any, answers: Any) -> None:
+    """In a child process: move in a game until ``stop``; put the answer times (ms) on
+    ``answers``. The first move is made before ``ready`` is set; the times start after."""
+
+    async def play() -> list[float]:
+        times = []
+        async with _connect(url) as socket:
+            await _hello(socket, token)
+            for ply, move in enumerate(moves):
+                if ply and stop.is_set():
+                    break
+                began = time.perf_counter()
+                message = json.dumps({"v": 1, "type": "move", "move": move, "ply": ply})
+                await socket.send(message)
+                await _until(socket, _is_state(ply + 1))
+                if ply:
+                    times.append((time.perf_counter() - began) * 1000)
+                else:
+                    ready.set()
+                await asyncio.sleep(0.02)
+        return times
+
+    answers.put(asyncio.run(play()))
 
 
 async def flood(arguments: argparse.Namespace, url: str) -> dict[str, Any]:

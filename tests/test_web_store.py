@@ -29,7 +29,39 @@ def test_the_migrations_create_the_schema_once(tmp_path: Path) -> None:
     assert {"games", "seats", "actions", "alembic_version"} <= tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0001"
+        assert version.scalar_one() == "0002"
+
+
+def test_games_stored_before_invites_stay_joinable_after_the_upgrade(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    config = Config()
+    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+        config.set_main_option("script_location", str(folder))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+            connection.exec_driver_sql(
+                "INSERT INTO games (id, kind, rows, cols, mode, players, status, created_ms,"
+                " updated_ms) VALUES ('old', 'online', 3, 3, 'general', 2, 'open', 1, 1)"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO seats (game_id, seat, name, player, token_hash) VALUES"
+                " ('old', 0, 'Ann', 'human', 'h'), ('old', 1, 'Bao', 'human', NULL)"
+            )
+    engine.dispose()
+    store = Store(url)
+    game = store.load("old")
+    assert game is not None
+    assert game.public is True
+    assert [row.invite for row in game.seats] == [None, None]
+    assert [summary.id for summary in store.summaries(["open"], public_only=True)] == ["old"]
+    store.close()
 
 
 def test_changes_are_stored_and_undone_in_order(tmp_path: Path) -> None:

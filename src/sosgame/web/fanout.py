@@ -26,6 +26,9 @@ __all__ = ["PRESENCE_DELAY", "Channel", "Connection", "LocalChannel", "dumps"]
 
 PRESENCE_DELAY: Final = 0.1
 """Seconds a presence change waits for others to share its message."""
+CHUNK: Final = 64
+"""Connections handed a message per turn of the event loop: a message to a crowd is
+delivered in chunks, so other games' moves are served in between."""
 
 SLOW_CLOSE_CODE: Final = 1008
 
@@ -155,6 +158,8 @@ class LocalChannel:
         self._holders: Counter[int] = Counter()
         self._watchers = 0
         self._presence: asyncio.TimerHandle | None = None
+        self._outbox: deque[tuple[str, list[Connection]]] = deque()
+        self._sender: asyncio.Task[None] | None = None
 
     def __len__(self) -> int:
         return len(self._members)
@@ -186,8 +191,24 @@ class LocalChannel:
 
     def publish(self, message: dict[str, Any]) -> None:
         text = dumps(message)
-        for connection in list(self._members):
-            connection.deliver(text)
+        members = list(self._members)
+        if len(members) <= CHUNK and not self._outbox:
+            for connection in members:
+                connection.deliver(text)
+            return
+        # A crowd: one task hands out the messages in order, a chunk per loop turn.
+        self._outbox.append((text, members))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_out())
+
+    async def _send_out(self) -> None:
+        while self._outbox:
+            text, members = self._outbox[0]
+            for start in range(0, len(members), CHUNK):
+                for connection in members[start : start + CHUNK]:
+                    connection.deliver(text)
+                await asyncio.sleep(0)
+            self._outbox.popleft()
 
     def presence(self) -> dict[str, Any]:
         """The small message sent when someone comes or goes."""
@@ -215,3 +236,5 @@ class LocalChannel:
         if self._presence is not None:
             self._presence.cancel()
             self._presence = None
+        if self._sender is not None:
+            self._sender.cancel()

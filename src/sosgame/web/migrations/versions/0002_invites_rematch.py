@@ -22,6 +22,13 @@ def upgrade() -> None:
     )
     op.add_column("games", sa.Column("rematch", sa.String(32), nullable=True))
     op.add_column("seats", sa.Column("invite", sa.String(64), nullable=True))
+    # Online games waiting for players were joinable by anyone before invites existed:
+    # they stay so (as public games), rather than having seats nobody can ever take.
+    op.execute(
+        sa.text(
+            "UPDATE games SET public = :yes WHERE kind = 'online' AND status = 'open'"
+        ).bindparams(sa.bindparam("yes", True, type_=sa.Boolean))
+    )
 
 
 def downgrade() -> None:
