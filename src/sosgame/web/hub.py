@@ -147,7 +147,7 @@ class Hub:
     def _check_computer_games(self, seats: list[SeatRow], owner: str) -> None:
         if all(row.player == HUMAN for row in seats):
             return
-        live = [room for room in self.rooms.values() if room.has_computer and room.playable]
+        live = [room for room in self.rooms.values() if room.has_computer and not room.game.is_over]
         limits = self.limits
         if len(live) >= limits.computer_games_total:
             raise TooManyError(
