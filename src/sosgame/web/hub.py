@@ -284,7 +284,7 @@ class Hub:
                 clock=clock,
                 public=room.public,
             )
-            new = await self._store_new(stored, owner=owner, rematch_of=room.id)
+            new = await self._store_linked(stored, owner=owner, rematch_of=room.id)
             if new is None:
                 # Stored meanwhile by another server process: follow its link.
                 again = await self.db(self.store.load, room.id)
@@ -328,14 +328,21 @@ class Hub:
             public=public,
         )
 
-    async def _store_new(
-        self, stored: StoredGame, *, owner: str, rematch_of: str | None = None
-    ) -> Room:
+    async def _store_new(self, stored: StoredGame, *, owner: str) -> Room:
+        room = await self._store_linked(stored, owner=owner, rematch_of=None)
+        assert room is not None  # only a rematch can find its link taken
+        return room
+
+    async def _store_linked(
+        self, stored: StoredGame, *, owner: str, rematch_of: str | None
+    ) -> Room | None:
+        """Store a new game (as ``rematch_of``'s rematch, if given) and open its room;
+        ``None`` if that game has a rematch already."""
         room = Room(self, stored, owner=owner)
         if room.game.is_over:
             stored.result = room.result()
         if not await self.db(self.store.create, stored, rematch_of=rematch_of):
-            return None  # type: ignore[return-value]
+            return None
         self.rooms[stored.id] = room
         room.arm_timer()
         room.start_computer()
