@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -57,9 +56,6 @@ BURST: Final = 30.0
 FLOOD_LIMIT: Final = 200
 """A connection that goes on past this many refused messages is closed."""
 TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
-ACCEPT_AT_ONCE: Final = 8
-"""WebSocket handshakes completed at once: a crowd arriving together queues here, so the
-moves of games already under way are not stuck behind a thousand handshakes."""
 CSP: Final = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none';"
@@ -197,7 +193,6 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
-    accepting = asyncio.Semaphore(ACCEPT_AT_ONCE)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -355,8 +350,7 @@ def create_app(
         ):
             await websocket.close(code=1008, reason="origin not allowed")
             return
-        async with accepting:
-            await websocket.accept()
+        await websocket.accept()
         game_id = str(websocket.path_params["game_id"])
         address = _address(websocket)
         try:
