@@ -160,6 +160,38 @@ def test_openapi_describes_every_http_endpoint(client: TestClient) -> None:
             assert path in paths, path
 
 
+def test_openapi_lists_refusals_and_the_bearer_scheme(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
+    paths = schema["paths"]
+    for path in ("/api/games/{game_id}/rematch", "/api/games/{game_id}/invites"):
+        operation = next(iter(paths[path].values()))
+        assert operation["security"] == [{"seatToken": []}], path
+        assert "403" in operation["responses"], path
+    assert {"400", "413", "429"} <= set(paths["/api/games"]["post"]["responses"])
+    assert "413" in paths["/api/records"]["post"]["responses"]
+    seat = paths["/api/games/{game_id}/seats/{seat}"]["post"]
+    assert seat["requestBody"]["required"] is False
+    assert {"403", "409", "413"} <= set(seat["responses"])
+
+
+def test_a_server_failure_is_answered_with_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sosgame.web.store import Store
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(Store, "summaries", broken)
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        response = test_client.get("/api/games?list=open")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "internal"
+    assert "fire" not in response.text
+
+
 def test_public_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
     created = new_game(client, kind="online", public=True)
     assert created["seats"] == [0]
