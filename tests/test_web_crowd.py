@@ -329,7 +329,8 @@ def test_free_seats_are_reached_only_through_their_invite(client: TestClient) ->
     ).json()
     assert mine["seats"] == [None, *created["links"]["seats"][1:]]
     url = f"/api/games/{game_id}/seats/1"
-    for body in ({}, {"name": "Eve"}, {"invite": "guess"}, {"invite": secret(created, 2)}):
+    wrong = [{}, {"name": "Eve"}, {"invite": "guess"}, {"invite": "é" * 12}]
+    for body in [*wrong, {"invite": secret(created, 2)}]:
         refused = client.post(url, json=body)
         assert refused.status_code == 403, body
         assert refused.json()["error"]["code"] == "bad_invite"

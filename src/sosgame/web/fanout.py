@@ -58,6 +58,7 @@ class Connection:
         self._backlog = backlog
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
+        self._drained = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -86,13 +87,16 @@ class Connection:
                     await self._send(text)
                 except Exception:
                     self.closed = True
+                    self._drained.set()
                     return
             self._ready.clear()
+            self._drained.set()
 
     async def flush(self) -> None:
         """Wait until every queued message has been handed to the socket."""
-        while self._queue and not self.closed:
-            await asyncio.sleep(0.005)
+        if self._task is not None and self._queue and not self.closed:
+            self._drained.clear()
+            await self._drained.wait()
 
     def abort(self, code: int, reason: str) -> None:
         """Close the socket with ``code`` and ``reason`` and stop sending."""
@@ -101,6 +105,7 @@ class Connection:
         self.closed = True
         self._queue.clear()
         self._ready.set()
+        self._drained.set()
         if self._close is not None:
             close = self._close
             task = asyncio.get_running_loop().create_task(_quietly(close(code, reason)))
@@ -111,6 +116,7 @@ class Connection:
         """Stop the sender task (the socket has gone)."""
         self.closed = True
         self._ready.set()
+        self._drained.set()
         if self._task is not None:
             self._task.cancel()
 

@@ -40,4 +40,7 @@ def seats_opened(seats: Iterable[SeatRow], tokens: Iterable[str]) -> frozenset[i
 
 def invite_matches(row: SeatRow, invite: str | None) -> bool:
     """Whether ``invite`` is the secret of this seat's invite link."""
-    return bool(invite) and row.invite is not None and hmac.compare_digest(row.invite, invite or "")
+    if not invite or row.invite is None:
+        return False
+    # Bytes, not text: compare_digest refuses text that is not ASCII.
+    return hmac.compare_digest(row.invite.encode("utf-8"), invite.encode("utf-8"))
