@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/kernel.py && nice $(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
+	nice $(BIN)/python benchmarks/quality.py
 
 # The interface texts: English in src/sosgame/i18n/texts.py, a .po catalog per other language.
 # Extract the template, merge it into each catalog (new texts arrive untranslated), compile.
