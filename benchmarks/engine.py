@@ -3,7 +3,9 @@
 Each game is a random order of the cells with a random letter for each, generated before the
 clock starts; the clock covers creating the game and every ``Game.play`` call (with all its
 legality checks, scoring, turn and end-of-game handling) and an ``is_over`` check per move.
-A second figure also times choosing each move at random from ``Game.legal_moves``.
+Two more figures time the loop people write, choosing each move at random from
+``Game.legal_moves``: ``rng.choice(list(game.legal_moves))``, and ``rng.choice(game.legal_moves)``
+on the view itself (a sequence, so no copy is needed).
 
 Run: ``make bench`` or ``python benchmarks/engine.py [--games N] [--rounds N] [--json]``.
 """
@@ -22,6 +24,8 @@ from sosgame.geometry import geometry
 
 SIZES = (5, 8, 15)
 TARGET_8X8 = 300_000
+CHOOSE = "choose from legal_moves + play"
+CHOOSE_TARGETS = {"8x8": 180_000, "15x15": 100_000}
 
 
 def random_games(size: int, games: int, seed: int) -> list[list[Move]]:
@@ -51,15 +55,17 @@ def time_play(size: int, games: list[list[Move]], mode: str) -> float:
     return count / (time.perf_counter() - start)
 
 
-def time_choose_and_play(size: int, games: int, seed: int) -> float:
-    """Moves per second when each move is also chosen at random from ``legal_moves``."""
+def time_choose_and_play(size: int, games: int, seed: int, *, copy: bool = True) -> float:
+    """Moves per second when each move is chosen from ``list(game.legal_moves)``, or with
+    ``copy=False`` from the view itself."""
     rng = random.Random(seed)
     count = 0
     start = time.perf_counter()
     for _ in range(games):
         game = Game(size, size)
         while not game.is_over:
-            game.play(rng.choice(list(game.legal_moves)))
+            moves = game.legal_moves
+            game.play(rng.choice(list(moves) if copy else moves))
             count += 1
     return count / (time.perf_counter() - start)
 
@@ -80,18 +86,19 @@ def main() -> None:
             results.append(
                 {"size": f"{size}x{size}", "mode": mode, "what": "play", "moves_per_second": rates}
             )
-        rates = [
-            time_choose_and_play(size, max(5, games // 10), seed=size)
-            for _ in range(arguments.rounds)
-        ]
-        results.append(
-            {
-                "size": f"{size}x{size}",
-                "mode": "general",
-                "what": "choose from legal_moves + play",
-                "moves_per_second": rates,
-            }
-        )
+        for what, copy in ((CHOOSE, True), ("choose from the view + play", False)):
+            rates = [
+                time_choose_and_play(size, max(5, games // 10), seed=size, copy=copy)
+                for _ in range(arguments.rounds)
+            ]
+            results.append(
+                {
+                    "size": f"{size}x{size}",
+                    "mode": "general",
+                    "what": what,
+                    "moves_per_second": rates,
+                }
+            )
     if arguments.json:
         print(json.dumps({"python": platform.python_version(), "results": results}, indent=2))
         return
@@ -111,6 +118,13 @@ def main() -> None:
     median = statistics.median(rates)
     verdict = "meets" if median >= TARGET_8X8 else "MISSES"
     print(f"\n8x8 general: {median:,.0f} moves/s {verdict} the target of {TARGET_8X8:,}.")
+    for size, target in CHOOSE_TARGETS.items():
+        row = next(row for row in results if row["size"] == size and row["what"] == CHOOSE)
+        rates = row["moves_per_second"]
+        assert isinstance(rates, list)
+        median = statistics.median(rates)
+        verdict = "meets" if median >= target else "MISSES"
+        print(f"{size} {CHOOSE}: {median:,.0f} moves/s {verdict} the target of {target:,}.")
 
 
 if __name__ == "__main__":

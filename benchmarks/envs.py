@@ -1,9 +1,16 @@
-"""Steps per second of the research environments on 8x8, with random legal actions.
+"""Speed of the research environments: steps per second, and what OpenSpiel's search costs.
 
-Run: ``python benchmarks/envs.py [--seconds S]`` (part of ``make bench``). Each figure counts
-environment steps (one move each; the Gymnasium figure counts the agent's steps, each of
-which also plays the random opponent's answer) over about ``--seconds`` of wall time, in one
-process. PettingZoo's own ``performance_benchmark`` is run too and prints its figures.
+Run: ``python benchmarks/envs.py [--seconds S]`` (part of ``make bench``). The first table
+counts environment steps on 8x8 with random legal actions (one move each; the Gymnasium
+figure counts the agent's steps, each of which also plays the random opponent's answer) over
+about ``--seconds`` of wall time, in one process. PettingZoo's own ``performance_benchmark``
+is run too and prints its figures.
+
+The second table is what tree search through OpenSpiel pays for: ``state.clone()`` against
+:meth:`sosgame.Game.copy` on a position with a third of the cells filled (the best of five
+rounds of about ``--seconds / 5`` each), the length of ``state.serialize()`` there, and the
+seconds a move of OpenSpiel's Python ``MCTSBot`` (100 simulations, one random rollout each,
+UCT constant 2) takes over the first six moves of a game on 5x5 and 8x8.
 """
 
 from __future__ import annotations
@@ -17,12 +24,15 @@ import gymnasium
 import numpy as np
 import pyspiel
 from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import mcts
 from pettingzoo.test import performance_benchmark
 
 import sosgame.envs.openspiel  # noqa: F401 (registers python_sos)
 from sosgame.envs import GYMNASIUM_ID, sos_v0
 
 SIZE = 8
+MCTS_SIMULATIONS = 100
+MCTS_MOVES = 6
 
 
 def measure(episode: Callable[[random.Random], int], seconds: float) -> float:
@@ -85,6 +95,60 @@ def openspiel_state_episode(rng: random.Random) -> int:
     return steps
 
 
+def calls_per_second(call: Callable[[], object], seconds: float) -> float:
+    """The best rate of five rounds of ``call()`` lasting about ``seconds / 5`` each."""
+    best = 0.0
+    for _ in range(5):
+        calls = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds / 5:
+            for _ in range(100):
+                call()
+            calls += 100
+        best = max(best, calls / elapsed)
+    return best
+
+
+def openspiel_position(size: int) -> pyspiel.State:
+    """A random position of ``size`` x ``size`` with a third of the cells filled."""
+    state = pyspiel.load_game("python_sos", {"rows": size, "cols": size}).new_initial_state()
+    rng = random.Random(0)
+    for _ in range(size * size // 3):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def mcts_seconds_per_move(size: int) -> float:
+    """Mean seconds of ``MCTSBot.step`` over the first moves of a game against itself."""
+    game = pyspiel.load_game("python_sos", {"rows": size, "cols": size})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bot = mcts.MCTSBot(game, 2.0, MCTS_SIMULATIONS, evaluator, random_state=rng)
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    for _ in range(MCTS_MOVES):
+        state.apply_action(bot.step(state))
+    return (time.perf_counter() - start) / MCTS_MOVES
+
+
+def search_table(seconds: float) -> None:
+    """Print clone and copy rates, serialised sizes and MCTS seconds per move."""
+    print("\n| board | clone()/s | Game.copy()/s | ratio | serialize() bytes |")
+    print("|---|---:|---:|---:|---:|")
+    for size in (8, 15):
+        state = openspiel_position(size)
+        clones = calls_per_second(state.clone, seconds)
+        copies = calls_per_second(state.game.copy, seconds)
+        print(
+            f"| {size}x{size} | {clones:,.0f} | {copies:,.0f} | {copies / clones:.1f}x"
+            f" | {len(state.serialize()):,} |"
+        )
+    print(f"\n| board | MCTS ({MCTS_SIMULATIONS} simulations) seconds per move |")
+    print("|---|---:|")
+    for size in (5, 8):
+        print(f"| {size}x{size} | {mcts_seconds_per_move(size):.3f} |")
+
+
 def main() -> None:
     """Print a table of steps per second."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -101,6 +165,7 @@ def main() -> None:
     print("|---|---:|")
     for name, episode in rows:
         print(f"| {name} | {measure(episode, arguments.seconds):,.0f} |")
+    search_table(arguments.seconds)
     print("\nPettingZoo performance_benchmark (random actions from the mask):")
     performance_benchmark(sos_v0.env(rows=SIZE, cols=SIZE))
 

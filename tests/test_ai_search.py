@@ -212,6 +212,6 @@ def test_the_search_runs_the_same_as_plain_python() -> None:
         check=False,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -55,7 +55,7 @@ def test_replay_prints_board_scores_lines_and_outcome(
     assert "1  S - O - S" in out
     assert "Scores: Ann 1, Bao 0" in out
     assert "a1-b1-c1  Ann, ply 3" in out
-    assert "Ann wins (sos)." in out
+    assert "Ann wins: the first SOS." in out
 
 
 def test_replay_of_a_bad_record_is_one_line_naming_the_ply(
@@ -175,3 +175,86 @@ def test_the_console_script_reports_its_version() -> None:
         [sys.executable, "-m", "sosgame", "--version"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0 and result.stdout.startswith("sosgame ")
+
+
+def test_replay_says_which_lines_were_on_the_starting_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "set-up.json"
+    game = Game.from_position("SOS/.../...", scores=(1, 0), moves=["Sa3", "Ob3", "Sc3"])
+    save(Record.from_game(game, players=["Ann", "Bao"]), path)
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 0, err
+    assert "  a1-b1-c1  on the starting board\n" in out
+    assert "  a3-b3-c3  Ann, ply 3\n" in out
+    assert "None" not in out and "nobody" not in out
+
+
+def test_plain_game_resign_takes_a_player_number_counted_from_1() -> None:
+    game = Game(3, 3, players=3)
+    out = session("resign 2\nresign 2\nresign 4\nresign x\nresign\n", game)
+    assert "P1 resigns." in out
+    assert "P1 has already resigned." in out
+    assert out.count("There is no player") == 2
+    assert "There is no player 4: give a number from 1 to 3." in out
+    assert "P0 resigns." in out  # a bare resign: the player to move
+    assert game.outcome is not None and game.outcome.winners == (2,)
+
+
+def test_plain_game_refuses_words_after_a_command_that_takes_none() -> None:
+    game = Game(3, 3, moves=["Sa1"])
+    before = game.copy()
+    out = session("undo everything\nquit now\nmoves\n", game)
+    assert "'undo' takes nothing after it, not 'everything'." in out
+    assert "'quit' takes nothing after it, not 'now'." in out
+    assert "Moves: Sa1" in out  # still playing, nothing undone
+    assert game == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "option"),
+    [
+        (["--size", "7"], "--size"),
+        (["--rows", "4"], "--rows"),
+        (["--mode", "simple"], "--mode"),
+        (["--names", "Ann", "Bao"], "--names"),
+    ],
+)
+def test_options_a_loaded_record_settles_are_refused_with_load(
+    capsys: pytest.CaptureFixture[str], record_file: Path, extra: list[str], option: str
+) -> None:
+    status, out, err = run(capsys, "play", "--plain", "--load", str(record_file), *extra)
+    assert status == 1 and out == ""
+    assert err == (
+        "sosgame: error: --load takes the board, mode, players and names from the record:"
+        f" leave out {option}\n"
+    )
+
+
+def test_two_players_may_not_share_a_name(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "play", "--plain", "--names", "Ann", " ann ")
+    assert status == 1
+    assert "--names: 'ann' is given twice; give each player a name of their own" in err
+
+
+def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path: Path) -> None:
+    import pexpect
+
+    from sos_terminal import spawn_in_terminal
+
+    arguments = ["-m", "sosgame", "play", "--plain", "--size", "3", "--lang", "en"]
+    child = spawn_in_terminal(sys.executable, arguments, cwd=tmp_path)
+    try:
+        child.expect_exact("Player 1> ")
+        child.send("a1\x01S\r")  # type a1, jump to the start of the line (Ctrl-A), add the S
+        child.expect_exact("Player 2> ")
+        child.send("\x1b[A")  # the up arrow brings back Sa1...
+        child.send("\x7f2\r")  # ...edited into Sa2: a backspace, then 2
+        child.expect_exact("Player 1> ")
+        child.send("moves\r")
+        child.expect_exact("Moves: Sa1 Sa2")
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

@@ -43,7 +43,8 @@ def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> Non
 def test_an_empty_board_by_size_with_seats_turn_and_seed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["hint", "4x5", "--level", "hard", "--players", "3", "--turn", "2", "--nodes", "200"]
+    # People count seats from 1 on the command line; the JSON answer counts from 0.
+    argv = ["hint", "4x5", "--level", "hard", "--players", "3", "--turn", "3", "--nodes", "200"]
     first = run(capsys, *argv, "--seed", "4", "--json")
     second = run(capsys, *argv, "--seed", "4", "--json")
     assert first[0] == 0, first[2]
@@ -56,7 +57,7 @@ def test_an_empty_board_by_size_with_seats_turn_and_seed(
 
 
 def test_scores_so_far_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "hint", "SOS/.../...", "--scores", "0,1", "--turn", "1")
+    status, out, err = run(capsys, "hint", "SOS/.../...", "--scores", "0,1", "--turn", "2")
     assert status == 0, err
     assert out.strip() and " " not in out.strip()
 
@@ -70,7 +71,8 @@ def test_scores_so_far_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
         (["hint", "3x3", "--seconds", "0"], "seconds must be a number greater than 0"),
         (["hint", "3x3", "--nodes", "-4"], "nodes must be a whole number"),
         (["hint", "3x3", "--players", "9"], "players must be from 2 to 8"),
-        (["hint", "3x3", "--turn", "2"], "turn must be a seat from 0 to 1"),
+        (["hint", "3x3", "--turn", "3"], "--turn must be a seat from 1 to 2, not 3"),
+        (["hint", "3x3", "--turn", "0"], "--turn must be a seat from 1 to 2, not 0"),
         (["hint", "SOS/.../...", "--mode", "simple"], "already holds an SOS"),
         (["hint", "SOS/OSO/SOS"], "already over"),
         (["hint", "3x3", "--scores", "1,x"], "--scores must be whole numbers"),

@@ -21,7 +21,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 import sosgame.envs.openspiel  # noqa: F401 (registers python_sos)
 from sosgame import Game, IllegalMoveError, InvalidSettingsError
 from sosgame.envs import GYMNASIUM_ID, sos_v0
-from sosgame.envs.encoding import action_to_move, move_to_action, result_rewards
+from sosgame.envs.encoding import REWARDS, action_to_move, move_to_action, result_rewards
 from sosgame.outcome import Outcome, Termination
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -44,11 +44,28 @@ def test_pettingzoo_parallel_api_on_the_turn_based_conversion(players: int, mode
     )
 
 
+def expected_return(game: Game, seat: int, reward: str) -> float:
+    """A seat's return as docs/envs.md defines it, worked out here from the final game."""
+    assert game.outcome is not None
+    scores = game.scores
+    if reward == "points":
+        return float(scores[seat])
+    if reward == "margin":
+        return float(scores[seat] - max(s for other, s in enumerate(scores) if other != seat))
+    if seat not in game.outcome.winners:
+        return -1 / (game.players - 1)
+    share = game.players / len(game.outcome.winners) - 1
+    return share / (game.players - 1)
+
+
+@pytest.mark.parametrize("reward", REWARDS)
 @pytest.mark.parametrize(("players", "mode"), SETTINGS)
-def test_pettingzoo_rewards_turns_and_ends_agree_with_the_engine(players: int, mode: str) -> None:
+def test_pettingzoo_rewards_turns_and_ends_agree_with_the_engine(
+    players: int, mode: str, reward: str
+) -> None:
     rng = random.Random(players)
     for _ in range(5):
-        env = sos_v0.raw_env(rows=3, cols=5, players=players, mode=mode)
+        env = sos_v0.raw_env(rows=3, cols=5, players=players, mode=mode, reward=reward)
         env.reset()
         game = Game(3, 5, players=players, mode=mode)  # type: ignore[arg-type]
         totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -61,15 +78,15 @@ def test_pettingzoo_rewards_turns_and_ends_agree_with_the_engine(players: int, m
             action = rng.choice(list(np.flatnonzero(mask)))
             env.step(action)
             game.play(action_to_move(action, 3, 5))
-            for agent, reward in env.rewards.items():
-                totals[agent] += reward
+            for agent, value in env.rewards.items():
+                totals[agent] += value
             assert env.game == game
         assert all(env.terminations.values())
         assert game.outcome is not None
-        results = result_rewards(game.outcome, players)
-        points = game.scores if mode == "general" else (0,) * players
         for seat, agent in enumerate(env.possible_agents):
-            assert totals[agent] == pytest.approx(points[seat] + results[seat])
+            assert totals[agent] == pytest.approx(expected_return(game, seat, reward))
+            flags = env.infos[agent]["winners"]
+            assert np.flatnonzero(flags).tolist() == list(game.outcome.winners)
 
 
 def test_pettingzoo_observation_is_from_the_agents_point_of_view() -> None:
@@ -148,6 +165,7 @@ def test_openspiel_observation_tensor() -> None:
     state = game.new_initial_state()
     for action in (0, 3, 4):
         state.apply_action(action)
+    assert game.observation_tensor_shape() == [3 + 2 + 2, 3, 3]
     tensor = np.array(state.observation_tensor(0)).reshape(3 + 2 + 2, 3, 3)
     assert tensor[0, 0].tolist() == [1, 0, 1]  # S
     assert tensor[1, 0].tolist() == [0, 1, 0]  # O
@@ -186,8 +204,11 @@ def test_gymnasium_check_env(players: int, mode: str) -> None:
     check_env(env.unwrapped, skip_render_check=True)
 
 
-def test_gymnasium_episode_agrees_with_the_engine() -> None:
-    env: Any = gymnasium.make(GYMNASIUM_ID, rows=4, cols=4, mode="general", opponent="easy")
+@pytest.mark.parametrize("reward", REWARDS)
+def test_gymnasium_episode_agrees_with_the_engine(reward: str) -> None:
+    env: Any = gymnasium.make(
+        GYMNASIUM_ID, rows=4, cols=4, mode="general", opponent="easy", reward=reward
+    )
     _, info = env.reset(seed=3)
     rng = random.Random(3)
     total = 0.0
@@ -195,13 +216,16 @@ def test_gymnasium_episode_agrees_with_the_engine() -> None:
     while not done:
         legal = np.flatnonzero(info["action_mask"])
         assert (legal == np.flatnonzero(env.unwrapped.action_masks())).all()
-        _, reward, done, truncated, info = env.step(int(rng.choice(list(legal))))
+        assert "winners" not in info
+        _, value, done, truncated, info = env.step(int(rng.choice(list(legal))))
         assert not truncated
-        total += float(reward)
+        total += float(value)
     game = env.unwrapped.game
     assert game.is_over
-    result = result_rewards(game.outcome, 2)[0]
-    assert total == pytest.approx(game.scores[0] - game.scores[1] + result)
+    assert total == pytest.approx(expected_return(game, 0, reward))
+    assert isinstance(info["scores"], np.ndarray) and info["scores"].tolist() == list(game.scores)
+    assert np.flatnonzero(info["winners"]).tolist() == list(game.outcome.winners)
+    assert not info["action_mask"].any()
     replayed = Game(4, 4, moves=game.moves)
     assert replayed == game
 
@@ -253,3 +277,17 @@ def test_example_training_run_learns_to_beat_random() -> None:
     figures = run_example("train_pettingzoo.py", "--episodes", "1500", "--evaluation", "200")
     assert figures["states_learned"] > 100
     assert figures["trained_mean_reward"] > figures["random_mean_reward"]
+
+
+def test_example_masked_policy_gradient_through_gymnasium_learns() -> None:
+    figures = run_example("train_gymnasium_masked.py", "--episodes", "800", "--evaluation", "200")
+    assert figures["episodes"] == 800
+    assert figures["trained_win_rate"] > figures["random_win_rate"] + 0.2
+
+
+def test_example_maskable_ppo_learns() -> None:
+    # PyTorch is too large for the envs extra: this runs where sb3-contrib is installed.
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib (and PyTorch) not installed")
+    figures = run_example("train_maskable_ppo.py", "--timesteps", "3000", "--evaluation", "100")
+    assert figures["timesteps"] == 3000
+    assert figures["trained_win_rate"] > figures["untrained_win_rate"]

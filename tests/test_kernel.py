@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sosgame import Game
+from sosgame.geometry import geometry
 from sosgame.kernel import (
     DRAW,
     GREEDY,
@@ -27,9 +28,11 @@ from sosgame.kernel import (
     encode,
     encode_move,
     has_scoring_move,
+    letter_lines,
     make_rng,
     new_array,
     next_turn,
+    plan_cache,
     playout,
     playouts,
     random_below,
@@ -82,6 +85,7 @@ _FUNCTIONS = {
     "apply_move": apply_move,
     "count_lines": count_lines,
     "count_openings": count_openings,
+    "letter_lines": letter_lines,
     "has_scoring_move": has_scoring_move,
     "next_turn": next_turn,
     "undo_move": undo_move,
@@ -155,6 +159,44 @@ def test_moves_match_the_engine_move_by_move(
         assert list(scores) == list(game.scores)
         assert turn == game.turn
         assert over == game.is_over
+
+
+def _lines_by_hand(game: Game, cell: int, letter: int) -> tuple[int, int, int]:
+    # From the engine's list of lines alone: the lines in which ``letter`` at ``cell`` stands
+    # where an SOS needs it; of those, the ones it completes, leaves one letter short with the
+    # last cell empty, or leaves still able to become an SOS.
+    board = _board(game)
+    board[cell] = letter
+    completed = opened = live = 0
+    for line in geometry(game.rows, game.cols).lines:
+        if cell not in line or (line.index(cell) == 1) != (letter == 2):
+            continue
+        wanted = [board[index] in (0, need) for index, need in zip(line, (1, 2, 1), strict=True)]
+        if not all(wanted):
+            continue
+        live += 1
+        blanks = sum(board[index] == 0 for index in line)
+        completed += blanks == 0
+        opened += blanks == 1
+    return completed, opened, live
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
+@settings(max_examples=40, deadline=None)
+@given(options=board_settings(max_side=6), seed=seeds, fill=st.integers(0, 30))
+def test_letter_lines_counts_what_the_lines_say_and_agrees_with_the_quick_counts(
+    kernel: SimpleNamespace, options: dict[str, object], seed: int, fill: int
+) -> None:
+    game = random_game(options, seed, limit=fill)
+    state = encode(game)
+    table = state.tables.table
+    for move in list(game.legal_moves):
+        cell, letter = encode_move(move, game.cols)
+        counts = tuple(kernel.letter_lines(state.board, table, cell, letter))
+        assert counts == _lines_by_hand(game, cell, letter), move
+        assert counts[0] == kernel.count_lines(state.board, table, cell, letter)
+        assert counts[1] == kernel.count_openings(state.board, table, cell, letter)
+        assert counts[0] == len(game.copy().play(move))
 
 
 @pytest.mark.parametrize("kernel", IMPLEMENTATIONS)
@@ -282,7 +324,6 @@ def test_random_below_stays_in_range_and_spreads() -> None:
 
 
 def test_tables_list_the_engine_pairs() -> None:
-    from sosgame.geometry import geometry
 
     shape = geometry(4, 5)
     table = tables(4, 5).table
@@ -331,7 +372,7 @@ def test_kernel_runs_as_plain_python(block: str, numba: bool, disable: str) -> N
         env=environment,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
@@ -341,3 +382,57 @@ def test_compiled_when_numba_is_installed() -> None:
     if os.environ.get("NUMBA_DISABLE_JIT", "0") != "1":
         assert JIT
         assert hasattr(count_lines, "py_func")
+
+
+def test_the_cache_goes_where_numba_cache_dir_says(tmp_path: Path) -> None:
+    assert plan_cache(tmp_path / "source", {"NUMBA_CACHE_DIR": str(tmp_path)}) == (True, None)
+
+
+def test_the_cache_stays_beside_a_writable_source(tmp_path: Path) -> None:
+    assert plan_cache(tmp_path, {"HOME": str(tmp_path / "home")}) == (True, None)
+    assert (tmp_path / "__pycache__").is_dir()
+
+
+def test_a_read_only_install_caches_in_the_user_cache_folder(tmp_path: Path) -> None:
+    # A folder below a plain file can never be created: it stands in for a read-only install
+    # (permission bits would not stop a test run as root).
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    read_only = blocker / "site-packages" / "sosgame" / "kernel"
+    home = tmp_path / "home"
+    assert plan_cache(read_only, {"HOME": str(home)}) == (
+        True,
+        str(home / ".cache" / "sosgame" / "numba"),
+    )
+    assert plan_cache(read_only, {"XDG_CACHE_HOME": str(tmp_path / "xdg")}) == (
+        True,
+        str(tmp_path / "xdg" / "sosgame" / "numba"),
+    )
+    # Nowhere to write at all: no cache, rather than an error at import.
+    assert plan_cache(read_only, {"HOME": str(blocker / "home")}) == (False, None)
+
+
+_COMPILE_ONE = (
+    "from sosgame.game import Game\n"
+    "from sosgame.kernel import JIT, count_lines, encode, S\n"
+    "state = encode(Game(3, 3))\n"
+    "count_lines(state.board, state.tables.table, 0, S)\n"
+    "print(JIT)\n"
+)
+
+
+def test_compiled_kernels_are_kept_in_numba_cache_dir(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":
+        pytest.skip("numba is disabled")
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILE_ONE],
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout == "True\n", done.stderr
+    assert done.stderr == ""
+    assert list(tmp_path.rglob("moves.count_lines*.nbi"))

@@ -17,6 +17,7 @@ from sosgame import (
     parse_action,
     parse_position,
 )
+from sosgame.notation import parse_size
 
 cells = st.builds(Cell, st.integers(0, 25), st.integers(0, 25))
 moves = st.builds(Move, st.sampled_from(["S", "O"]), cells)
@@ -126,3 +127,11 @@ def test_positions_round_trip(rows: int, cols: int, rng: object) -> None:
     cells = [rng.choice("SO.") for _ in range(rows * cols)]
     text = format_position(cells, cols)
     assert format_position([c for row in parse_position(text) for c in row], cols) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [("4x5", (4, 5)), (" 10 X 3 ", (10, 3)), ("4x", None), ("x5", None), ("S.O/...", None)],
+)
+def test_a_board_size_is_rows_x_columns(text: str, size: tuple[int, int] | None) -> None:
+    assert parse_size(text) == size

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sos_strategies import board_settings, count_sos, random_game
-from sosgame import Game, Move
+from sosgame import Cell, Game, Move
 from sosgame.record import Record
 
 seeds = st.integers(0, 2**32 - 1)
@@ -121,3 +121,42 @@ def test_legal_moves_are_exactly_the_empty_cells_with_each_letter(
     assert list(game.legal_moves) == expected
     assert len(game.legal_moves) == len(expected)
     assert all(move in game.legal_moves for move in expected)
+
+
+def _moves_from_the_position(game: Game) -> list[Move]:
+    # An oracle independent of the engine's own bookkeeping: scan the position's text.
+    if game.is_over:
+        return []
+    rows = game.position().split("/")
+    return [
+        Move(letter, Cell(row, col))  # type: ignore[arg-type]
+        for row, text in enumerate(rows)
+        for col, char in enumerate(text)
+        if char == "."
+        for letter in "SO"
+    ]
+
+
+@given(board_settings(), seeds)
+def test_legal_moves_stay_right_through_plays_undos_and_reads_at_any_time(
+    options: dict[str, object], seed: int
+) -> None:
+    rng = random.Random(seed)
+    game = random_game(options, 0, limit=0)
+    view = game.legal_moves  # taken once: a live view must follow every change
+    for _ in range(3 * game.rows * game.cols):
+        if game.actions and rng.random() < 0.3:
+            game.undo()
+        elif not game.is_over:
+            game.play(view[rng.randrange(len(view))])
+        if rng.random() < 0.5:
+            expected = _moves_from_the_position(game)
+            assert list(view) == expected == list(game.legal_moves)
+            assert len(view) == len(expected)
+            if expected:
+                assert view[-1] == expected[-1] and view[1:3] == expected[1:3]
+    copy = game.copy()
+    assert list(copy.legal_moves) == list(view)
+    if not copy.is_over:
+        copy.play(copy.legal_moves[0])
+        assert list(view) == _moves_from_the_position(game)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 import pytest
 
 from sosgame import (
@@ -17,6 +20,7 @@ from sosgame import (
     OccupiedCellError,
     OffBoardError,
     Resignation,
+    SosError,
     Termination,
 )
 
@@ -329,6 +333,44 @@ def test_legal_moves_is_a_live_view() -> None:
     assert "Sz9" not in moves and "junk" not in moves and 5 not in moves
     assert list(moves)[:2] == [Move.parse("Sb1"), Move.parse("Ob1")]
     assert "16" in repr(moves)
+
+
+def test_legal_moves_is_a_sequence_random_choice_can_use_without_a_copy() -> None:
+    game = Game(3, 3, moves=["Sb2"])
+    moves = game.legal_moves
+    assert isinstance(moves, Sequence)
+    assert moves[0] == Move.parse("Sa1") and moves[-1] == Move.parse("Oc3")
+    assert moves[2:4] == [Move.parse("Sb1"), Move.parse("Ob1")]
+    assert moves.index(Move.parse("Oc3")) == 15 and moves.count(Move.parse("Sb2")) == 0
+    assert random.Random(3).choice(moves) in moves
+    assert len(random.Random(3).sample(moves, 16)) == 16
+    with pytest.raises(IndexError, match="index 16 is out of range: there are 16"):
+        moves[16]
+    game.play("Sa1")
+    assert moves[0] == Move.parse("Sb1")
+
+
+def test_a_move_with_a_plain_tuple_cell_is_in_legal_moves_exactly_when_play_takes_it() -> None:
+    game = Game(3, 3)
+    candidates = [
+        Move("S", (0, 0)),  # type: ignore[arg-type]
+        Move("O", (2, 2)),  # type: ignore[arg-type]
+        Move("S", (3, 0)),  # type: ignore[arg-type]
+        Move("S", (-1, 0)),  # type: ignore[arg-type]
+        Move("S", [0, 0]),  # type: ignore[arg-type]
+        Move("s", Cell(0, 1)),  # type: ignore[arg-type]
+    ]
+    for move in candidates:
+        listed = move in game.legal_moves
+        try:
+            game.play(move)
+        except SosError:
+            accepted = False
+        else:
+            accepted = True
+            game.undo()
+        assert listed == accepted, move
+    assert [move in game.legal_moves for move in candidates] == [True, True] + [False] * 4
 
 
 def test_reading_the_board() -> None:

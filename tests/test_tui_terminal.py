@@ -2,52 +2,19 @@
 
 from __future__ import annotations
 
-import os
-import re
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
 
+from sos_terminal import Screen, spawn_in_terminal
 from sosgame.cli import main
 from sosgame.record import load
 
-# Textual draws with escape sequences between runs of text: match the text, skipping them.
-_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]")
-
 
 def spawn(*arguments: str, cwd: Path) -> pexpect.spawn:
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
-    env.pop("TEXTUAL", None)
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "sosgame", "play", *arguments],
-        cwd=str(cwd),
-        env=env,
-        dimensions=(32, 100),
-        timeout=30,
-    )
-    return child
-
-
-class Screen:
-    """What a child process has drawn so far, read as text without the escape sequences."""
-
-    def __init__(self, child: pexpect.spawn) -> None:
-        self.child = child
-        self.raw = b""
-        self.seen = 0
-
-    def wait_for(self, wanted: str) -> None:
-        """Read until ``wanted`` is drawn after what an earlier wait found."""
-        while True:
-            text = _ESCAPES.sub(b"", self.raw).decode(errors="replace")
-            found = text.find(wanted, self.seen)
-            if found >= 0:
-                self.seen = found + len(wanted)
-                return
-            self.raw += self.child.read_nonblocking(65536, timeout=30)
+    return spawn_in_terminal(sys.executable, ["-m", "sosgame", "play", *arguments], cwd=cwd)
 
 
 def test_play_starts_full_screen_takes_moves_saves_and_quits(tmp_path: Path) -> None:
@@ -80,16 +47,13 @@ def test_without_textual_play_says_what_to_install(
 ) -> None:
     from sosgame.cli import play
 
-    real = play.importlib.util.find_spec
-    monkeypatch.setattr(
-        play.importlib.util,
-        "find_spec",
-        lambda name, *rest: None if name == "textual" else real(name, *rest),
-    )
+    monkeypatch.setattr(play, "missing", lambda extra: ("textual",) if extra == "tui" else ())
     assert main(["play", "--size", "3", "--lang", "en"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "pip install 'sosgame[tui]'" in err
+    assert (
+        err
+        == "sosgame play needs the tui extra: pip install 'sosgame[tui]' (or play with --plain).\n"
+    )
 
 
 def test_play_loads_a_record_with_a_computer_seat(tmp_path: Path) -> None:

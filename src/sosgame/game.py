@@ -6,7 +6,8 @@ every interface calls this module rather than repeating any of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Iterable
 from typing import Final, Literal, Self, TypeAlias
 
 from sosgame.errors import (
@@ -22,6 +23,7 @@ from sosgame.errors import (
     SosError,
 )
 from sosgame.geometry import Geometry, LineCells, geometry
+from sosgame.legal import LegalMoves
 from sosgame.notation import (
     EMPTY,
     Cell,
@@ -50,6 +52,8 @@ Action: TypeAlias = Move | Resignation
 _MoveEntry: TypeAlias = tuple[Move, int, int, int]
 _ResignEntry: TypeAlias = tuple[Resignation, int]
 _NO_LINES: Final[tuple[Line, ...]] = ()
+_NO_MOVES: Final[list[Move]] = []
+_NOT_BUILT: Final[list[int]] = []
 
 
 def _check_players(players: int) -> None:
@@ -92,10 +96,12 @@ class Game:
         "_geometry",
         "_history",
         "_index_of",
+        "_legal",
         "_lines",
         "_mode",
         "_next_seat",
         "_o_patterns",
+        "_open",
         "_outcome",
         "_players",
         "_ply",
@@ -104,7 +110,9 @@ class Game:
         "_scores",
         "_simple",
         "_start",
+        "_synced",
         "_turn",
+        "_view",
     )
 
     def __init__(
@@ -183,6 +191,14 @@ class Game:
         self._simple = mode == "simple"
         self._board = [EMPTY] * shape.size
         self._empty = shape.size
+        # The empty cells' indices in board order and their moves in the same order, as of the
+        # first `_synced` history entries (-1: not built yet). They are built on the first read
+        # and brought up to date by later reads, so `play` itself pays nothing for them, and a
+        # read copies a ready list.
+        self._open: list[int] = _NOT_BUILT
+        self._legal: list[Move] = _NO_MOVES
+        self._synced = -1
+        self._view: LegalMoves | None = None
         self._scores = [0] * players
         self._lines: list[Line] = []
         self._turn = 0
@@ -372,10 +388,17 @@ class Game:
         if not self._history:
             raise NothingToUndoError("there is nothing to undo")
         entry = self._history.pop()
+        synced = len(self._history) < self._synced
+        if synced:
+            self._synced -= 1
         if len(entry) == 4:
             move, index, mover, count = entry
             self._board[index] = EMPTY
             self._empty += 1
+            if synced:
+                position = bisect_left(self._open, index)
+                self._open.insert(position, index)
+                self._legal[2 * position : 2 * position] = self._cell_moves[index]
             self._ply -= 1
             if count:
                 del self._lines[-count:]
@@ -389,6 +412,26 @@ class Game:
         self._turn = turn
         self._outcome = None
         return resignation
+
+    def _current_legal(self) -> list[Move]:
+        # Take the cells of the moves played since the last read out of the ready lists.
+        history = self._history
+        synced = self._synced
+        if synced == len(history):
+            return self._legal
+        if synced < 0:
+            board, moves = self._board, self._cell_moves
+            self._open = [index for index, letter in enumerate(board) if letter == EMPTY]
+            self._legal = [move for index in self._open for move in moves[index]]
+        else:
+            open_cells, legal = self._open, self._legal
+            for entry in history[synced:]:
+                if len(entry) == 4:
+                    at = bisect_left(open_cells, entry[1])
+                    del open_cells[at]
+                    del legal[2 * at : 2 * at + 2]
+        self._synced = len(history)
+        return self._legal
 
     def _link_seats(self) -> None:
         players = self._players
@@ -495,8 +538,13 @@ class Game:
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """A live view of the legal moves: iterate it, test ``move in``, take ``len``."""
-        return LegalMoves(self)
+        """A live view of the legal moves, a sequence in board order (every empty cell with S,
+        then with O): iterate it, index it, test ``move in``, take ``len``;
+        ``random.choice(game.legal_moves)`` needs no copy."""
+        view = self._view
+        if view is None:
+            view = self._view = LegalMoves(self)
+        return view
 
     @property
     def start(self) -> tuple[str, int, tuple[int, ...]] | None:
@@ -518,7 +566,8 @@ class Game:
     def empty_cells(self) -> list[Cell]:
         """The empty cells, in reading order."""
         cells = self._geometry.cells
-        return [cells[index] for index, letter in enumerate(self._board) if letter == EMPTY]
+        self._current_legal()
+        return [cells[index] for index in self._open]
 
     def position(self) -> str:
         """The position as text, such as ``S.O/.../OSS``."""
@@ -530,6 +579,7 @@ class Game:
         for name in Game.__slots__:
             value = getattr(self, name)
             setattr(other, name, value.copy() if isinstance(value, list) else value)
+        other._view = None
         return other
 
     def _state(self) -> tuple[object, ...]:
@@ -580,45 +630,3 @@ class Game:
         from sosgame.svg import svg
 
         return svg(self)
-
-
-class LegalMoves:
-    """A live view of a game's legal moves: every empty cell with S, then with O."""
-
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    def __iter__(self) -> Iterator[Move]:
-        game = self._game
-        if game._outcome is not None:
-            return
-        moves = game._geometry.moves
-        for index, letter in enumerate(game._board):
-            if letter == EMPTY:
-                yield from moves[index]
-
-    def __len__(self) -> int:
-        game = self._game
-        return 0 if game._outcome is not None else 2 * game._empty
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __contains__(self, move: object) -> bool:
-        game = self._game
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except InvalidMoveError:
-                return False
-        if not isinstance(move, Move) or game._outcome is not None or move.letter not in (S, O):
-            return False
-        cell = move.cell
-        if not isinstance(cell, Cell) or not game._geometry.contains(cell):
-            return False
-        return game._board[game._geometry.index(*cell)] == EMPTY
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({len(self)}): {', '.join(str(move) for move in self)}>"

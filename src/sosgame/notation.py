@@ -36,6 +36,7 @@ __all__ = [
     "format_position",
     "parse_action",
     "parse_position",
+    "parse_size",
 ]
 
 Letter = Literal["S", "O"]
@@ -47,6 +48,7 @@ MAX_SIDE: Final = 26
 """No side of a board is longer than this: columns are named ``a`` to ``z``."""
 
 _CELL_RE: Final = re.compile(r"([a-zA-Z])([1-9][0-9]?)")
+_SIZE_RE: Final = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 _RESIGN_PREFIX: Final = "resign:"
 
 
@@ -105,6 +107,13 @@ class Move(NamedTuple):
             raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
         return cls(S if letter == S else O, cell)
 
+    def sort_key(self) -> tuple[int, int, int]:
+        """Row, column, then S before O: the order moves are listed in everywhere.
+
+        ``sorted(moves, key=Move.sort_key)`` puts ``Sa2`` before ``Sa10``, as on the board.
+        """
+        return (self.cell.row, self.cell.col, 0 if self.letter == S else 1)
+
     def __str__(self) -> str:
         return f"{self.letter}{self.cell}"
 
@@ -131,6 +140,13 @@ class Resignation(NamedTuple):
 
     def __str__(self) -> str:
         return f"{_RESIGN_PREFIX}{self.seat}"
+
+
+def parse_size(text: str) -> tuple[int, int] | None:
+    """The board size ``(rows, cols)`` that text such as ``4x5`` names, or ``None`` if it names
+    none (the size itself is checked by :func:`check_size`)."""
+    match = _SIZE_RE.fullmatch(text)
+    return None if match is None else (int(match.group(1)), int(match.group(2)))
 
 
 def check_size(rows: int, cols: int) -> None:

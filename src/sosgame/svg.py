@@ -5,25 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 from xml.sax.saxutils import escape
 
+from sosgame.seats import SEAT_COLOURS, UNOWNED_COLOUR
+
 if TYPE_CHECKING:
     from sosgame.game import Game
 
 __all__ = ["SEAT_COLOURS", "UNOWNED_COLOUR", "svg"]
-
-SEAT_COLOURS: Final = (
-    "#0072B2",  # blue
-    "#D55E00",  # vermilion
-    "#009E73",  # bluish green
-    "#CC79A7",  # reddish purple
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#7F6A00",  # dark yellow
-    "#000000",  # black
-)
-"""One colour per seat, from the Okabe-Ito palette that colour-blind readers can tell apart."""
-
-UNOWNED_COLOUR: Final = "#888888"
-"""The colour of lines that were on a set-up board before play, whose owner is unknown."""
 
 _CELL: Final = 40
 _MARGIN: Final = 24

@@ -1,7 +1,8 @@
 """A real ``sosgame serve`` in a child process, on a free loopback port with its own database,
 and Debian's chromium driven by Playwright; test modules import the fixtures from here.
 
-(No conftest.py here: the top-level tests import helpers from their own ``conftest``.)
+(No conftest.py here: two files of that name in one run would clash with the suite's own,
+``tests/conftest.py``, so the fixtures live in this module.)
 """
 
 from __future__ import annotations
@@ -120,6 +121,8 @@ def browser_fixture() -> Iterator[Any]:
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
+    # Generous waits for events, so that a machine busy with other work is not a failure.
+    sync_api.expect.set_options(timeout=20_000)
     with sync_api.sync_playwright() as playwright:
         # Playwright gives every launch a fresh, temporary user-data directory.
         launched = playwright.chromium.launch(
@@ -132,7 +135,7 @@ def browser_fixture() -> Iterator[Any]:
 @pytest.fixture(name="page")
 def page_fixture(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US")
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(30_000)
     opened = context.new_page()
     yield opened
     context.close()

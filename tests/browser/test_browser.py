@@ -64,6 +64,11 @@ def test_a_whole_local_game_by_clicks(page: Any, server: LiveServer) -> None:
     expect(page.locator(".lines line")).to_have_count(len(state["lines"]))
     scores = page.locator("#seats .score")
     expect(scores).to_have_text([str(score) for score in state["scores"]])
+    for index, (seat, score) in enumerate(zip(state["seats"], state["scores"], strict=True)):
+        points = "point" if score == 1 else "points"  # the catalog's plural forms
+        expect(scores.nth(index)).to_have_attribute(
+            "aria-label", f"{seat['name']}: {score} {points}"
+        )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "final-board.png"), full_page=True)
     page.click("#replay")

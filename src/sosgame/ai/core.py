@@ -2,9 +2,8 @@
 
 Everything here works on flat integer arrays (numpy arrays when compiled, lists otherwise), so
 that the same source runs under numba and as plain Python. The line tables are the kernel's
-(:mod:`sosgame.kernel.tables`); the move generation counts lines as the kernel's
-``count_lines`` and ``count_openings`` do, in one pass (the tests check it against them and
-against the exact solver). A board cell holds 0 (empty), 1 (S) or 2 (O); a move is coded
+(:mod:`sosgame.kernel.tables`); the move generation counts lines with the kernel's
+``letter_lines``. A board cell holds 0 (empty), 1 (S) or 2 (O); a move is coded
 ``2 * cell + (0 for S, 1 for O)``. The search keeps its own stack of frames instead of
 recursing, so that numba can cache it on disk.
 
@@ -17,8 +16,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from sosgame.kernel import IntArray, jit
-from sosgame.kernel.tables import O_COUNT, O_PAIRS, S_COUNT, S_PAIRS, STRIDE
+from sosgame.kernel import IntArray, O, S, jit, letter_lines
 
 __all__ = [
     "BEST",
@@ -154,33 +152,9 @@ def _enter(board: IntArray, empty: int, ply: int, tables: Packed) -> int:
         cell = order[step]
         if board[cell] != 0:
             continue
-        # One pass over the lines through the cell, for each letter: what it completes
-        # (as the kernel's count_lines) and what it opens (as its count_openings).
-        base = cell * STRIDE
-        s_gain = 0
-        s_hand = 0
-        for k in range(table[base + S_COUNT]):
-            middle = board[table[base + S_PAIRS + 2 * k]]
-            far = board[table[base + S_PAIRS + 2 * k + 1]]
-            if middle == 2:
-                if far == 1:
-                    s_gain += 1
-                elif far == 0:
-                    s_hand += 1
-            elif middle == 0 and far == 1:
-                s_hand += 1
-        o_gain = 0
-        o_hand = 0
-        for k in range(table[base + O_COUNT]):
-            first = board[table[base + O_PAIRS + 2 * k]]
-            second = board[table[base + O_PAIRS + 2 * k + 1]]
-            if first == 1:
-                if second == 1:
-                    o_gain += 1
-                elif second == 0:
-                    o_hand += 1
-            elif first == 0 and second == 1:
-                o_hand += 1
+        # For each letter: what it completes, and the lines it opens for the next player.
+        s_gain, s_hand, _ = letter_lines(board, table, cell, S)
+        o_gain, o_hand, _ = letter_lines(board, table, cell, O)
         if (s_gain == 0 and s_hand == 0) or (o_gain == 0 and o_hand == 0):
             safe_cells += 1
         for letter in range(2):

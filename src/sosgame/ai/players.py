@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Final, Literal, Protocol, TypeAlias, get_args
+from typing import Final, Protocol
 
 from sosgame.ai.alphabeta import Searcher, warm_up
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
@@ -15,14 +15,12 @@ from sosgame.ai.state import State
 from sosgame.errors import GameOverError
 from sosgame.game import Game
 from sosgame.kernel import JIT, encode
+from sosgame.levels import LEVELS, Level
 from sosgame.notation import Move
 from sosgame.solver import MAX_EMPTY_CELLS, NodeLimitError, TranspositionTable, solve
 
 __all__ = ["DEFAULT_SECONDS", "LEVELS", "Budget", "Level", "Player", "make_player"]
 
-Level: TypeAlias = Literal["random", "easy", "medium", "hard", "perfect"]
-LEVELS: Final[tuple[Level, ...]] = get_args(Level)
-"""Every level, weakest first."""
 
 _TABLE_MB: Final = 64 if JIT else 16
 ALPHABETA_SHARE: Final = 0.4

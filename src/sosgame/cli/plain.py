@@ -1,13 +1,16 @@
 """The line-mode game: reads commands and moves line by line, prints the board as text.
 
 It works the same at a terminal and with piped input; with piped input it echoes each line it
-reads so that a transcript reads like a session.
+reads so that a transcript reads like a session. At a terminal, lines are read through
+:mod:`readline` where Python has it: arrow keys edit the line and recall earlier ones.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Final, TextIO
 
 from sosgame.errors import (
     GameOverError,
@@ -23,6 +26,9 @@ from sosgame.outcome import Line
 from sosgame.record import Record, save
 
 __all__ = ["PlainGame"]
+
+_BARE_COMMANDS: Final = ("quit", "exit", "q", "help", "?", "rules", "moves", "board", "undo")
+"""Commands that take nothing after them."""
 
 
 class PlainGame:
@@ -42,6 +48,13 @@ class PlainGame:
         self.source = source
         self.sink = sink
         self.echo = not source.isatty()
+        # input() edits the line with readline, but only reads the process's own terminal.
+        self.interactive = (
+            source is sys.stdin and sink is sys.stdout and source.isatty() and sink.isatty()
+        )
+        if self.interactive:
+            with contextlib.suppress(ImportError):  # readline is not on every platform
+                import readline  # noqa: F401 (importing it is what turns line editing on)
 
     def say(self, text: str = "") -> None:
         """Print one message."""
@@ -58,10 +71,8 @@ class PlainGame:
         self.show()
         while True:
             name = self.names[game.turn]
-            self.sink.write("> " if game.is_over else f"{name}> ")
-            self.sink.flush()
-            line = self.source.readline()
-            if not line:
+            line = self.read("> " if game.is_over else f"{name}> ")
+            if line is None:
                 self.say()
                 self.say(self.t("goodbye"))
                 return 0
@@ -74,10 +85,25 @@ class PlainGame:
                 self.say(self.t("goodbye"))
                 return 0
 
+    def read(self, prompt: str) -> str | None:
+        """One line of input after ``prompt``, or ``None`` at the end of the input."""
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        self.sink.write(prompt)
+        self.sink.flush()
+        return self.source.readline() or None
+
     def handle(self, text: str) -> bool:
         """Act on one line of input; returns False when the player quits."""
         word, _, rest = text.partition(" ")
         command = word.lower()
+        rest = rest.strip()
+        if command in _BARE_COMMANDS and rest:
+            self.say(self.t("no_argument", command=word, text=rest))
+            return True
         if command in ("quit", "exit", "q"):
             return False
         if command in ("help", "?"):
@@ -91,9 +117,9 @@ class PlainGame:
         elif command == "undo":
             self.undo()
         elif command == "resign":
-            self.resign()
+            self.resign(rest)
         elif command == "save":
-            self.save(rest.strip())
+            self.save(rest)
         else:
             self.move(text)
         return True
@@ -133,14 +159,22 @@ class PlainGame:
         self.say(self.t("undone", action=action))
         self.show()
 
-    def resign(self) -> None:
-        """The seat to move resigns."""
-        seat = self.game.turn
-        try:
-            self.game.resign(seat)
-        except GameOverError:
+    def resign(self, number: str = "") -> None:
+        """The seat to move resigns, or the player ``number`` (counted from 1) when given."""
+        game = self.game
+        seat = game.turn
+        if number:
+            if not number.isdecimal() or not 1 <= int(number) <= game.players:
+                self.say(self.t("no_such_player", text=number, most=game.players))
+                return
+            seat = int(number) - 1
+        if game.is_over:
             self.say(self.t("game_over"))
             return
+        if seat not in game.active_seats:
+            self.say(self.t("already_resigned", name=self.names[seat]))
+            return
+        game.resign(seat)
         self.say(self.t("resigned", name=self.names[seat]))
         self.show()
 

@@ -3,8 +3,9 @@
 * ``from sosgame.envs import sos_v0``: the PettingZoo AEC environment (``sos_v0.env(...)``,
   unwrapped ``sos_v0.raw_env(...)``).
 * ``gymnasium.make("sosgame/SOS-v0", rows=5, cols=5, mode="general", opponent="medium")``: a
-  single-agent environment against one of our computer players; importing this package
-  registers it (so does Gymnasium's plugin entry point).
+  single-agent environment against computer or learned opponents. Importing this package
+  registers it; ``gymnasium.make("sosgame.envs:sosgame/SOS-v0", ...)`` imports it for you
+  (Gymnasium 1.x has no plugin entry points, so nothing registers it without an import).
 * ``import sosgame.envs.openspiel`` registers the OpenSpiel game ``python_sos``.
 
 Each adapter is thin: the rules, scores and turns come from :class:`sosgame.Game`.

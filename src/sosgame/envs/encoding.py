@@ -2,21 +2,33 @@
 
 An action is ``2 * cell + letter``: ``cell`` is the row-major index of the cell and
 ``letter`` is 0 for S and 1 for O, so there are ``2 * rows * cols`` actions.
+
+Rewards: every adapter takes ``reward=`` (:data:`REWARDS`, default :data:`DEFAULT_REWARD`) and
+pays each seat, after every move, the change in that seat's :func:`reward_values`, so a seat's
+return over a whole game is its value at the end:
+
+* ``"result"``: the result (:func:`result_rewards`), paid when the game ends;
+* ``"margin"``: the seat's points minus the best other seat's points;
+* ``"points"``: the seat's own points.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, Literal, TypeAlias
 
 import numpy as np
 
+from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
 from sosgame.geometry import geometry
 from sosgame.notation import EMPTY, LETTERS, Move, O, S
 from sosgame.outcome import Outcome
 
 __all__ = [
+    "DEFAULT_REWARD",
     "PLANES",
+    "REWARDS",
+    "Reward",
     "action_count",
     "action_mask",
     "action_to_move",
@@ -25,10 +37,18 @@ __all__ = [
     "planes",
     "relative_scores",
     "result_rewards",
+    "reward_bounds",
+    "reward_values",
+    "winner_flags",
 ]
 
 PLANES = 3
 """Observation planes: S, O and empty."""
+
+Reward: TypeAlias = Literal["result", "margin", "points"]
+REWARDS: Final[tuple[Reward, ...]] = ("result", "margin", "points")
+DEFAULT_REWARD: Final[Reward] = "result"
+"""The reward every adapter uses unless told otherwise."""
 
 
 def action_count(rows: int, cols: int) -> int:
@@ -36,13 +56,18 @@ def action_count(rows: int, cols: int) -> int:
     return 2 * rows * cols
 
 
-def action_to_move(action: int, rows: int, cols: int) -> Move:
+def action_to_move(action: object, rows: int, cols: int) -> Move:
     """The move an action stands for.
 
-    :raises ValueError: for an action outside ``0 .. 2 * rows * cols - 1``.
+    An action is a Python or NumPy integer (a zero-dimensional integer array counts too).
+
+    :raises ValueError: for a value that is not an integer (``3.0``, ``True``, ``"4"``), or an
+        action outside ``0 .. 2 * rows * cols - 1``.
     """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = int(action)
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
-        raise ValueError(f"an action must be a whole number, not {action!r}")
+        raise ValueError(f"an action must be an int or a NumPy integer, not {action!r}")
     count = action_count(rows, cols)
     if not 0 <= action < count:
         raise ValueError(f"action {action} is outside 0 .. {count - 1} for a {rows}x{cols} board")
@@ -97,3 +122,52 @@ def result_rewards(outcome: Outcome, players: int) -> list[float]:
         (players * (share if seat in outcome.winners else 0.0) - 1) / (players - 1)
         for seat in range(players)
     ]
+
+
+def check_reward(reward: object) -> Reward:
+    """``reward`` if it names one of :data:`REWARDS`.
+
+    :raises InvalidSettingsError: otherwise.
+    """
+    for known in REWARDS:
+        if reward == known and isinstance(reward, str):
+            return known
+    raise InvalidSettingsError(
+        f"reward must be one of {', '.join(map(repr, REWARDS))}, not {reward!r}"
+    )
+
+
+def reward_values(game: Game, reward: Reward) -> list[float]:
+    """Each seat's value of ``game`` under ``reward``: what its return adds up to so far.
+
+    ``"result"`` is 0 until the end, then :func:`result_rewards`; ``"margin"`` is the seat's
+    points minus the best other seat's; ``"points"`` is the seat's own points.
+    """
+    scores = game.scores
+    if reward == "points":
+        return [float(score) for score in scores]
+    if reward == "margin":
+        ranked = sorted(scores, reverse=True)
+        best, second = ranked[0], ranked[1]
+        return [float(score - (second if score == best else best)) for score in scores]
+    outcome = game.outcome
+    if outcome is None:
+        return [0.0] * game.players
+    return result_rewards(outcome, game.players)
+
+
+def reward_bounds(game: Game, reward: Reward) -> tuple[float, float]:
+    """The least and greatest return a seat can have under ``reward`` on this board."""
+    if reward == "result":
+        return -1.0, 1.0
+    most = float(len(geometry(game.rows, game.cols).lines))
+    return (0.0 if reward == "points" else -most), most
+
+
+def winner_flags(game: Game) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """One flag per seat, set for each winner (every seat sharing a draw); all clear while the
+    game goes on."""
+    flags = np.zeros(game.players, dtype=np.bool_)
+    if game.outcome is not None:
+        flags[list(game.outcome.winners)] = True
+    return flags

@@ -1,54 +1,80 @@
-"""SOS as a single-agent Gymnasium environment against one of our computer players.
+"""SOS as a single-agent Gymnasium environment against computer or learned opponents.
 
-``gymnasium.make("sosgame/SOS-v0", rows=5, cols=5, mode="general", opponent="medium")``
-(registered when :mod:`sosgame.envs` is imported).
+``gymnasium.make("sosgame/SOS-v0", rows=5, cols=5, mode="general", opponent="medium")`` once
+:mod:`sosgame.envs` is imported, or ``gymnasium.make("sosgame.envs:sosgame/SOS-v0", ...)``,
+which imports it (Gymnasium 1.x loads no plugins by itself).
 
-* The agent holds seat ``seat`` (default 0); every other seat is played by ``make_player(
-  opponent, seconds=opponent_seconds)``, seeded from ``reset(seed=...)`` so an episode is
-  reproducible. After the agent's move, the opponents move (extra turns included) until it is
-  the agent's turn again or the game ends.
-* Actions and observations as in :mod:`sosgame.envs.sos_v0`: ``2 * cell + letter``; a dict of
-  ``observation`` planes (S, O, empty), ``scores`` seen from the agent, and ``action_mask``.
-  The mask is also in ``info["action_mask"]`` and from :meth:`SOSEnv.action_masks`.
-* Reward per step: in general mode the agent's points minus the opponents' points made since
-  the agent's previous action; at the end, plus the result (+1 for a sole win, ``-1/(n-1)``
-  for a loss, a share for a draw; see :func:`sosgame.envs.encoding.result_rewards`). In simple
-  mode only the result counts.
-* An action inside the action space that the position forbids (an occupied cell) ends the
-  episode with reward -1 and ``info["illegal_action"] = True``, leaving the board unchanged;
-  a value outside the action space raises ``ValueError``.
+* The agent holds seat ``seat`` (default 0; ``"random"`` draws it at every reset from the
+  reset's seed). Every other seat is played by ``opponent``:
+
+  - a level name (``"random"`` .. ``"perfect"``): ``make_player(opponent, ...)``, seeded from
+    ``reset(seed=...)``. The searching levels (``hard``, ``perfect``) get
+    ``opponent_nodes`` positions per move (:data:`DEFAULT_OPPONENT_NODES` when neither budget
+    is given): the same seed and actions then give the same episode. ``opponent_seconds``
+    bounds them by wall time instead, which is not reproducible;
+  - a player object with ``choose_move(game) -> Move`` (:class:`sosgame.ai.Player`);
+  - a callable ``policy(observation) -> action`` given the observation dict from the seat it
+    plays (its own scores first, its mask set): a frozen copy of the learner for self-play.
+
+  ``reset(options={"opponent": ...})`` swaps the opponent from that episode on (leagues).
+  After the agent's move, the opponents move (extra turns included) until it is the agent's
+  turn again or the game ends.
+* Observations: a dict of ``observation`` planes ``(rows, cols, 3)`` (S, O, empty),
+  ``scores`` seen from the agent, and ``action_mask`` (all zero once the game is over). The
+  mask is also ``info["action_mask"]`` and :meth:`SOSEnv.action_masks`.
+* Rewards: ``reward="result"`` (default), ``"margin"`` or ``"points"``, as defined in
+  :mod:`sosgame.envs.encoding`; each step pays the change in the agent's value since the
+  previous step (the opponents' moves included), so an episode's return is the agent's value
+  at the end.
+* ``info``: ``action_mask``, ``scores`` (a NumPy array, in seat order), ``seat`` (the
+  agent's), and at the end ``winners`` (one flag per seat).
+* Actions are Python or NumPy integers: anything else (``3.0``, ``True``) or a value outside
+  the action space raises ``ValueError``. An action the position forbids (an occupied cell)
+  ends the episode with reward -1 and ``info["illegal_action"] = True``, leaving the board
+  unchanged. Stepping after any end raises ``RuntimeError`` until ``reset()``.
 """
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from collections.abc import Callable
+from typing import Any, Final, Literal, SupportsFloat, TypeAlias
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from sosgame.ai import make_player
+from sosgame.ai import Player, make_player
 from sosgame.envs.encoding import (
+    DEFAULT_REWARD,
     PLANES,
+    Reward,
     action_count,
     action_mask,
     action_to_move,
+    check_reward,
     planes,
     relative_scores,
-    result_rewards,
+    reward_values,
+    winner_flags,
 )
 from sosgame.envs.render import rgb_array
+from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
 from sosgame.geometry import geometry
 
-__all__ = ["SOSEnv"]
+__all__ = ["DEFAULT_OPPONENT_NODES", "Opponent", "OpponentPolicy", "SOSEnv"]
 
 Observation = dict[str, Any]
+OpponentPolicy: TypeAlias = Callable[[Observation], Any]
+"""An opponent that maps the observation from its own seat to an action."""
+Opponent: TypeAlias = str | Player | OpponentPolicy
 ILLEGAL_REWARD = -1.0
+DEFAULT_OPPONENT_NODES: Final = 500
+"""Positions per move for a searching opponent given no budget: tens of milliseconds."""
 
 
 class SOSEnv(gymnasium.Env[Observation, np.int64]):
-    """One agent against computer opponents; see the module's description."""
+    """One agent against opponents in every other seat; see the module's description."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
 
@@ -57,24 +83,35 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         rows: int = 5,
         cols: int = 5,
         mode: Mode = "general",
-        opponent: str = "medium",
+        opponent: Opponent = "medium",
         *,
         players: int = 2,
-        seat: int = 0,
+        seat: int | Literal["random"] = 0,
         opponent_seconds: float | None = None,
+        opponent_nodes: int | None = None,
+        reward: Reward = DEFAULT_REWARD,
         render_mode: str | None = None,
     ) -> None:
         self.game = Game(rows, cols, players=players, mode=mode)
-        make_player(opponent, seconds=opponent_seconds)  # checks the level and budget now
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        self.reward = check_reward(reward)
+        if seat != "random" and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+        ):
+            raise InvalidSettingsError(
+                f"seat must be from 0 to {players - 1} or 'random', not {seat!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of human, ansi, rgb_array, not {render_mode!r}"
             )
-        self.opponent = opponent
         self.opponent_seconds = opponent_seconds
-        self.seat = seat
+        self.opponent_nodes = opponent_nodes
+        self.opponent = opponent
+        # Built now so a bad opponent or budget fails here; reset() builds a seeded one.
+        self._player: Player | OpponentPolicy = self._opponent_for(opponent, 0)
+        self.seat_option = seat
+        self.seat = 0 if seat == "random" else seat
+        """The agent's seat in the current episode."""
         self.render_mode = render_mode
         actions = action_count(rows, cols)
         self.action_space = spaces.Discrete(actions)
@@ -85,60 +122,118 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
                 "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )
-        self._player = make_player(opponent, seconds=opponent_seconds, seed=0)
+        self._paid = 0.0
+        self._over = True  # until the first reset
+
+    def _opponent_for(self, opponent: Opponent, seed: int) -> Player | OpponentPolicy:
+        if isinstance(opponent, str):
+            seconds, nodes = self.opponent_seconds, self.opponent_nodes
+            if seconds is None and nodes is None:
+                nodes = DEFAULT_OPPONENT_NODES
+            return make_player(opponent, seconds=seconds, nodes=nodes, seed=seed)
+        if self.opponent_seconds is not None or self.opponent_nodes is not None:
+            raise InvalidSettingsError(
+                "opponent_seconds and opponent_nodes apply to a level name only, not to"
+                f" {opponent!r}"
+            )
+        if callable(getattr(opponent, "choose_move", None)) or callable(opponent):
+            return opponent
+        raise InvalidSettingsError(
+            "opponent must be a level name, a player with choose_move(game) or a callable"
+            f" policy(observation) -> action, not {opponent!r}"
+        )
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal actions now (1) and the others (0)."""
         return action_mask(self.game)
 
-    def _observation(self) -> Observation:
+    def _observation(self, seat: int | None = None) -> Observation:
         return {
             "observation": planes(self.game),
-            "scores": relative_scores(self.game, self.seat),
+            "scores": relative_scores(self.game, self.seat if seat is None else seat),
             "action_mask": self.action_masks(),
         }
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "scores": self.game.scores, **extra}
+        info = {
+            "action_mask": self.action_masks(),
+            "scores": np.array(self.game.scores, dtype=np.int64),
+            "seat": self.seat,
+            **extra,
+        }
+        if self.game.is_over:
+            info["winners"] = winner_flags(self.game)
+        return info
 
     def _opponents_move(self) -> None:
-        while not self.game.is_over and self.game.turn != self.seat:
-            self.game.play(self._player.choose_move(self.game))
+        game = self.game
+        player = self._player
+        chooser = getattr(player, "choose_move", None)
+        while not game.is_over and game.turn != self.seat:
+            seat = game.turn
+            try:
+                if chooser is not None:
+                    move = chooser(game)
+                else:
+                    choice = player(self._observation(seat))  # type: ignore[operator]
+                    move = action_to_move(choice, game.rows, game.cols)
+                game.play(move)
+            except ValueError as error:
+                raise type(error)(f"the opponent in seat {seat} chose: {error}") from None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Start a new game; the opponents move first if the agent's seat comes later."""
+        """Start a new game; the opponents move first if the agent's seat comes later.
+
+        ``options={"opponent": ...}`` replaces the opponent from this episode on.
+        """
         super().reset(seed=seed)
+        options = dict(options or {})
+        opponent = options.pop("opponent", self.opponent)
+        if options:
+            raise ValueError(f"reset() takes the option 'opponent' only, not {sorted(options)}")
+        player = self._opponent_for(opponent, int(self.np_random.integers(2**31)))
         game = self.game
+        if self.seat_option == "random":
+            self.seat = int(self.np_random.integers(game.players))
+        self.opponent, self._player = opponent, player
         self.game = Game(game.rows, game.cols, players=game.players, mode=game.mode)
-        opponent_seed = int(self.np_random.integers(2**31))
-        self._player = make_player(self.opponent, seconds=self.opponent_seconds, seed=opponent_seed)
+        self._paid = 0.0
+        self._over = False
         self._opponents_move()
         return self._observation(), self._info()
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Play ``action`` for the agent, then let the opponents answer."""
-        if self.game.is_over:
+        """Play ``action`` for the agent, then let the opponents answer.
+
+        :raises RuntimeError: after the episode has ended, until :meth:`reset`.
+        :raises ValueError: for an action that is not an integer of the action space, or an
+            opponent policy's bad action (the game is then left as it was before this step).
+        """
+        if self._over:
             raise RuntimeError("the episode is over: call reset() first")
-        move = action_to_move(int(action), self.game.rows, self.game.cols)
-        if move not in self.game.legal_moves:
+        game = self.game
+        move = action_to_move(action, game.rows, game.cols)
+        if move not in game.legal_moves:
+            self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, self._info(illegal_action=True)
-        before = self.game.scores
-        self.game.play(move)
-        self._opponents_move()
-        reward = 0.0
-        if self.game.mode == "general":
-            gained = [now - then for now, then in zip(self.game.scores, before, strict=True)]
-            reward = float(gained[self.seat] - (sum(gained) - gained[self.seat]))
-        outcome = self.game.outcome
-        if outcome is not None:
-            reward += result_rewards(outcome, self.game.players)[self.seat]
+        ply = game.ply
+        game.play(move)
+        try:
+            self._opponents_move()
+        except Exception:
+            while game.ply > ply:
+                game.undo()
+            raise
+        value = reward_values(game, self.reward)[self.seat]
+        reward, self._paid = value - self._paid, value
+        self._over = game.is_over
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, outcome is not None, False, self._info()
+        return self._observation(), reward, self._over, False, self._info()
 
     def render(self) -> Any:
         """Draw the board as ``render_mode`` asks."""

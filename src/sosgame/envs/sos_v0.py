@@ -12,10 +12,14 @@
   ``scores``, every seat's points seen from the agent (its own first, then the seats after it
   in turn order); ``action_mask``, the legal actions (all zero for agents not selected).
 * A scoring move keeps the same agent selected (the extra turn).
-* Rewards: in general mode the mover gets the points of each move as it makes it, and when
-  the game ends every seat also gets its result; in simple mode only the result counts. The
-  result sums to zero: +1 for a sole winner and ``-1/(n-1)`` for each loser; seats sharing a
-  draw split the win (with two players: +1/-1, and 0 each for a draw).
+* Rewards: ``reward="result"`` (the default), ``"margin"`` or ``"points"``, as defined in
+  :mod:`sosgame.envs.encoding`: after every move each agent gets the change in its value, so
+  its return is its value at the end. ``"result"`` sums to zero: +1 for a sole winner and
+  ``-1/(n-1)`` for each loser; seats sharing a draw split the win (with two players: +1/-1,
+  and 0 each for a draw).
+* When the game ends every agent's info holds ``winners``, one flag per seat.
+* Not parallelisable (``metadata["is_parallelizable"]`` is False): turns are sequential and a
+  scoring move keeps the turn, so use ``turn_based_aec_to_parallel``, not ``aec_to_parallel``.
 * ``render()``: ``"ansi"`` returns the text drawing, ``"human"`` prints it, ``"rgb_array"``
   returns a picture with each line in its owner's colour.
 """
@@ -32,13 +36,17 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from sosgame.envs.encoding import (
+    DEFAULT_REWARD,
     PLANES,
+    Reward,
     action_count,
     action_mask,
     action_to_move,
+    check_reward,
     planes,
     relative_scores,
-    result_rewards,
+    reward_values,
+    winner_flags,
 )
 from sosgame.envs.render import rgb_array
 from sosgame.game import Game, Mode
@@ -65,7 +73,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
     metadata = {  # noqa: RUF012 (PettingZoo reads it as a class attribute)
         "render_modes": list(RENDER_MODES),
         "name": "sos_v0",
-        "is_parallelizable": True,
+        "is_parallelizable": False,
         "render_fps": 2,
     }
 
@@ -76,10 +84,13 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
         players: int = 2,
         mode: Mode = "general",
         render_mode: str | None = None,
+        *,
+        reward: Reward = DEFAULT_REWARD,
     ) -> None:
-        EzPickle.__init__(self, rows, cols, players, mode, render_mode)
+        EzPickle.__init__(self, rows, cols, players, mode, render_mode, reward=reward)
         super().__init__()
         self.game = Game(rows, cols, players=players, mode=mode)
+        self.reward = check_reward(reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None")
         self.render_mode = render_mode
@@ -137,19 +148,20 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
             return
         if action is None:
             raise ValueError(f"{agent} must choose an action; None is only for finished agents")
+        before = reward_values(self.game, self.reward)
         lines = self.game.play(action_to_move(action, self.game.rows, self.game.cols))
+        after = reward_values(self.game, self.reward)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.game.mode == "general":
-            self.rewards[agent] = float(len(lines))
-        outcome = self.game.outcome
-        if outcome is not None:
-            results = result_rewards(outcome, self.game.players)
-            for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] += results[seat]
+        self.rewards = {
+            name: after[seat] - before[seat] for seat, name in enumerate(self.possible_agents)
+        }
+        over = self.game.is_over
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
         for name in self.agents:
             self.infos[name] = {"extra_turn": self.game.extra_turn, "lines": len(lines)}
+            if over:
+                self.infos[name]["winners"] = winner_flags(self.game)
         self.agent_selection = self.possible_agents[self.game.turn]
         self._accumulate_rewards()
         if self.render_mode == "human":

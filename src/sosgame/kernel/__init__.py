@@ -2,8 +2,9 @@
 
 Stable API (other modules build on it; names and signatures will not change):
 
-* :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(cache=True,
-  nogil=True)`` when numba imports, the identity otherwise), :func:`notice_if_slow` (say once,
+* :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
+  cached on disk where a folder is writable, :func:`plan_cache`, when numba imports; the
+  identity otherwise), :func:`notice_if_slow` (say once,
   on standard error, ``pip install 'sosgame[fast]'`` when numba is missing), :func:`warm_up`
   (compile or load every kernel once, so no game stalls later).
 * Arrays: :func:`new_array`, :func:`to_array` give numpy arrays when compiled and lists
@@ -13,7 +14,8 @@ Stable API (other modules build on it; names and signatures will not change):
 * :func:`encode` (:class:`~sosgame.Game` -> :class:`KernelState`: board, scores, next_seat,
   turn, simple, empty, over), :func:`encode_move` / :func:`decode_move` (``Move`` <->
   ``(cell, letter)``; letters are :data:`S` = 1 and :data:`O` = 2, :data:`EMPTY` = 0).
-* Move primitives: :func:`count_lines` (lines a move would complete), :func:`count_openings`
+* Move primitives: :func:`letter_lines` (what a letter in a cell completes, opens and could
+  still complete), :func:`count_lines` (lines a move would complete), :func:`count_openings`
   (SOS chances a move hands the next player), :func:`has_scoring_move`, :func:`apply_move`,
   :func:`undo_move`, :func:`next_turn`.
 * Playouts for 2 to 8 seats: :func:`make_rng`, :func:`random_below`, :func:`playout` (one game
@@ -45,6 +47,7 @@ from sosgame.kernel._jit import (
     jit,
     new_array,
     notice_if_slow,
+    plan_cache,
     to_array,
 )
 from sosgame.kernel.moves import (
@@ -55,6 +58,7 @@ from sosgame.kernel.moves import (
     count_lines,
     count_openings,
     has_scoring_move,
+    letter_lines,
     next_turn,
     undo_move,
 )
@@ -92,10 +96,12 @@ __all__ = [
     "encode_move",
     "has_scoring_move",
     "jit",
+    "letter_lines",
     "make_rng",
     "new_array",
     "next_turn",
     "notice_if_slow",
+    "plan_cache",
     "playout",
     "playouts",
     "random_below",
@@ -124,6 +130,7 @@ def warm_up() -> None:
         table = state.tables.table
         board, scores = state.board, state.scores
         count_lines(board, table, 0, S)
+        letter_lines(board, table, 0, O)
         count_openings(board, table, 0, O)
         has_scoring_move(board, table)
         done = apply_move(board, scores, table, 0, 0, S)

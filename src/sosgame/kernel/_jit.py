@@ -3,25 +3,35 @@
 With numba installed (``pip install 'sosgame[fast]'``) every kernel function is compiled once
 and cached on disk; without it, or with ``NUMBA_DISABLE_JIT=1``, the same source runs as plain
 Python over lists, only slower.
+
+The compiled code is kept in ``NUMBA_CACHE_DIR`` when that is set; otherwise beside the source
+when the package folder is writable, else in the user's cache folder
+(``$XDG_CACHE_HOME/sosgame/numba``, by default ``~/.cache/sosgame/numba``). Where nothing is
+writable, kernels are compiled afresh in each process, without a word.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import tempfile
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any, Final, Protocol, TypeVar
+from pathlib import Path
+from typing import Any, Final, NamedTuple, Protocol, TypeVar
 
 __all__ = [
     "HAVE_NUMBA",
     "INSTALL_HINT",
     "JIT",
+    "CachePlan",
     "IntArray",
     "jit",
     "new_array",
     "notice_if_slow",
+    "plan_cache",
     "to_array",
 ]
 
@@ -47,6 +57,44 @@ JIT: Final = HAVE_NUMBA and numpy is not None and not numba.config.DISABLE_JIT
 """Whether kernel functions are compiled (numba present and not disabled)."""
 
 
+class CachePlan(NamedTuple):
+    """Whether numba caches compiled kernels, and the folder to tell it (None: its own choice)."""
+
+    enabled: bool
+    folder: str | None
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def plan_cache(source: Path, environ: Mapping[str, str]) -> CachePlan:
+    """Where kernels compiled from the modules in folder ``source`` are cached.
+
+    ``NUMBA_CACHE_DIR``, when set, is numba's to use; else the source's ``__pycache__`` when
+    it is writable (numba's default); else the user cache folder; else no cache at all.
+    A system-wide, read-only install so never fails or warns.
+    """
+    if environ.get("NUMBA_CACHE_DIR"):
+        return CachePlan(True, None)
+    if _writable(source / "__pycache__"):
+        return CachePlan(True, None)
+    user_cache = environ.get("XDG_CACHE_HOME")
+    if user_cache:
+        base = Path(user_cache)
+    else:
+        base = Path(environ.get("HOME") or "~").expanduser() / ".cache"
+    folder = base / "sosgame" / "numba"
+    if _writable(folder):
+        return CachePlan(True, str(folder))
+    return CachePlan(False, None)
+
+
 class IntArray(Protocol):
     """A flat array of integers: a numpy array under numba, a list or array otherwise."""
 
@@ -61,6 +109,11 @@ class IntArray(Protocol):
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_CACHE: Final = plan_cache(Path(__file__).parent, os.environ) if numba else CachePlan(False, None)
+if _CACHE.folder is not None:
+    # Read by numba when each function is decorated, so set before any kernel module loads.
+    numba.config.CACHE_DIR = _CACHE.folder
+
 
 def jit(function: F) -> F:
     """Compile ``function`` with numba (cached on disk, releasing the GIL) when it is present.
@@ -69,7 +122,7 @@ def jit(function: F) -> F:
     """
     if numba is None:
         return function
-    compiled: F = numba.njit(cache=True, nogil=True)(function)
+    compiled: F = numba.njit(cache=_CACHE.enabled, nogil=True)(function)
     return compiled
 
 

@@ -80,7 +80,7 @@ class Solution(NamedTuple):
 
     value: int
     best_moves: tuple[Move, ...]
-    """Every move whose value is ``value``, sorted by their text."""
+    """Every move whose value is ``value``, in board order (:meth:`Move.sort_key`)."""
     nodes: int
     seconds: float
 
@@ -267,7 +267,7 @@ def solve(
             run.unplay(cell, letter)
             if reaches:
                 best.append(decode_move(cell, letter, run.rows, run.cols))
-    best.sort(key=str)
+    best.sort(key=Move.sort_key)
     return Solution(value, tuple(best), run.nodes, time.perf_counter() - start)
 
 

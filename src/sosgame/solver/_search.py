@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sosgame.kernel import EMPTY, IntArray, O, S, count_lines, jit
-from sosgame.kernel.tables import O_COUNT, O_PAIRS, S_COUNT, S_PAIRS, STRIDE
+from sosgame.kernel import EMPTY, IntArray, O, S, jit, letter_lines
 
 __all__ = [
     "DONE",
@@ -126,25 +125,6 @@ def count_live(board: IntArray, line_cells: IntArray) -> int:
 
 
 @jit
-def _closed(board: IntArray, table: IntArray, cell: int, letter: int) -> int:
-    # How many live lines through empty ``cell`` writing ``letter`` closes (kills or completes).
-    closed = 0
-    base = cell * STRIDE + S_PAIRS
-    for k in range(table[cell * STRIDE + S_COUNT]):
-        middle = board[table[base + 2 * k]]
-        far = board[table[base + 2 * k + 1]]
-        if middle != S and far != O and (letter == O or (middle != EMPTY and far != EMPTY)):  # noqa: PLR1714
-            closed += 1
-    base = cell * STRIDE + O_PAIRS
-    for k in range(table[cell * STRIDE + O_COUNT]):
-        first = board[table[base + 2 * k]]
-        second = board[table[base + 2 * k + 1]]
-        if first != O and second != O and (letter == S or (first != EMPTY and second != EMPTY)):  # noqa: PLR1714
-            closed += 1
-    return closed
-
-
-@jit
 def _order(
     board: IntArray,
     table: IntArray,
@@ -165,47 +145,10 @@ def _order(
     for cell in range(len(board)):
         if board[cell] != EMPTY:
             continue
-        # One pass over the lines through the cell: what each letter completes or opens,
-        # and whether any line through it is still live.
-        s_done = 0
-        s_open = 0
-        o_done = 0
-        o_open = 0
-        hot = False
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            middle = board[table[base + 2 * k]]
-            far = board[table[base + 2 * k + 1]]
-            if middle == O:
-                if far == S:
-                    s_done += 1
-                    hot = True
-                elif far == EMPTY:
-                    s_open += 1
-                    hot = True
-            elif middle == EMPTY:
-                if far == S:
-                    s_open += 1
-                    hot = True
-                elif far == EMPTY:
-                    hot = True
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            first = board[table[base + 2 * k]]
-            second = board[table[base + 2 * k + 1]]
-            if first == S:
-                if second == S:
-                    o_done += 1
-                    hot = True
-                elif second == EMPTY:
-                    o_open += 1
-                    hot = True
-            elif first == EMPTY:
-                if second == S:
-                    o_open += 1
-                    hot = True
-                elif second == EMPTY:
-                    hot = True
+        # What each letter completes or opens, and whether any line through it is still live.
+        s_done, s_open, s_live = letter_lines(board, table, cell, S)
+        o_done, o_open, o_live = letter_lines(board, table, cell, O)
+        hot = s_live > 0 or o_live > 0
         if simple and (s_done > 0 or o_done > 0):
             return -1
         if not hot:
@@ -359,8 +302,16 @@ def search(
             code = moves[sp * width + index]
             cell = code >> 1
             letter = (code & 1) + 1
-            completed = count_lines(board, table, cell, letter)
-            closed = _closed(board, table, cell, letter)
+            # The live lines through the cell it closes: an S completes or kills the lines it
+            # ends and kills those it would be the middle of; an O, the other way round.
+            s_done, _, s_live = letter_lines(board, table, cell, S)
+            o_done, _, o_live = letter_lines(board, table, cell, O)
+            if letter == S:
+                completed = s_done
+                closed = s_done + o_live
+            else:
+                completed = o_done
+                closed = s_live + o_done
             live -= closed
             stack[frame + _CLOSED] = closed
             board[cell] = letter

@@ -6,14 +6,11 @@ from typing import Final
 
 from rich.text import Text
 
-from sosgame.svg import SEAT_COLOURS, UNOWNED_COLOUR
+from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
 
 __all__ = [
     "INK",
     "PAPER",
-    "SEAT_COLOURS",
-    "SYMBOLS",
-    "UNOWNED_COLOUR",
     "line_glyphs",
     "seat_colour",
     "seat_key",
@@ -24,9 +21,6 @@ PAPER: Final = "#f7f4ea"
 """The board's background: light, like the SVG drawing, so that every seat colour shows."""
 INK: Final = "#222222"
 """The colour of the letters."""
-
-SYMBOLS: Final = ("●", "▲", "■", "◆", "★", "✚", "▼", "✖")
-"""One symbol per seat, shown next to its name, its score and its scoring moves."""
 
 # Across and down, each seat draws its lines in its own stroke (thin, heavy, double, dashed...),
 # so that two seats' lines differ even to someone who cannot tell their colours apart.
@@ -53,4 +47,4 @@ def seat_style(seat: int) -> str:
 
 def seat_key(seat: int) -> Text:
     """Seat ``seat``'s symbol and a sample of its stroke, in its colour: the key to the board."""
-    return Text(f"{SYMBOLS[seat]} {_ACROSS[seat] * 2}", seat_style(seat))
+    return Text(f"{SEAT_SYMBOLS[seat]} {_ACROSS[seat] * 2}", seat_style(seat))

@@ -10,16 +10,28 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sosgame.game import Action, Game
+from sosgame.levels import LEVELS
 from sosgame.notation import Move, Resignation, parse_action
 from sosgame.outcome import Line
 from sosgame.record import Record, Start
 
-__all__ = ["LEVELS", "PERSON", "Replay", "Seat", "Session", "Step", "history", "start_game"]
+__all__ = [
+    "LEVELS",
+    "PERSON",
+    "SEATS_TAG",
+    "Replay",
+    "Seat",
+    "Session",
+    "Step",
+    "history",
+    "seats_from_record",
+    "start_game",
+]
 
 PERSON: Final = "person"
 """The kind of a seat that a person plays."""
-LEVELS: Final = ("random", "easy", "medium", "hard", "perfect")
-"""The computer levels a seat can be, weakest first (the names :func:`make_player` takes)."""
+SEATS_TAG: Final = "sosgame.seats"
+"""The record tag that keeps who played each seat: kinds separated by commas."""
 
 
 @dataclass(frozen=True)
@@ -197,3 +209,12 @@ class Replay:
         """Go on to the position after the last action."""
         while self.forward():
             pass
+
+
+def seats_from_record(record: Record) -> list[Seat]:
+    """The seats of a record: its names, and the computer levels if it kept them."""
+    tags = record.meta.get("tags", {})
+    kinds = str(tags.get(SEATS_TAG, "")).split(",") if isinstance(tags, dict) else []
+    if len(kinds) != len(record.players) or not all(k in (PERSON, *LEVELS) for k in kinds):
+        kinds = [PERSON] * len(record.players)
+    return [Seat(name, kind) for name, kind in zip(record.players, kinds, strict=True)]

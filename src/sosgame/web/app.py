@@ -23,8 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sosgame.errors import RecordError
-from sosgame.i18n import LANGUAGES
-from sosgame.i18n.catalog import CATALOG
+from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.config import ServerLimits
@@ -219,7 +218,7 @@ def create_app(
             return FileResponse(path, media_type="text/html; charset=utf-8")
 
     async def i18n(_request: Request) -> Response:
-        return JSONResponse({"languages": LANGUAGES, "catalog": CATALOG})
+        return JSONResponse({"languages": LANGUAGES, "catalog": browser_catalog()})
 
     async def list_games(request: Request) -> Response:
         which = request.query_params.get("list", "open")

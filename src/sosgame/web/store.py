@@ -12,13 +12,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 
+from sosgame.web.defaults import DEFAULT_DATABASE
 from sosgame.web.schema import actions, games, seats
 
 __all__ = [
@@ -30,9 +31,6 @@ __all__ = [
     "StoredGame",
     "migrate",
 ]
-
-DEFAULT_DATABASE: Final = "sqlite:///data/sosgame.sqlite3"
-"""The database ``sosgame serve`` uses unless told otherwise: a file under ``data/``."""
 
 
 @dataclass

@@ -17,14 +17,15 @@ from textual.widgets import Button, Static
 from sosgame.errors import GameOverError, IllegalMoveError, OccupiedCellError, SosError
 from sosgame.game import Game
 from sosgame.notation import Letter, Move, Resignation
-from sosgame.record import Record, load, save
+from sosgame.record import load, save
+from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 from sosgame.tui.screens.base import TranslatedScreen
-from sosgame.tui.seats import SEAT_COLOURS, SYMBOLS, seat_key, seat_style
-from sosgame.tui.session import LEVELS, PERSON, Seat, Session, history
+from sosgame.tui.seats import seat_key, seat_style
+from sosgame.tui.session import SEATS_TAG, Session, history, seats_from_record
 from sosgame.tui.widgets.board import Board, board_size
 from sosgame.tui.widgets.keybar import KeyBar
 
-__all__ = ["GAME_KEYS", "GameScreen", "seats_from_record"]
+__all__ = ["GAME_KEYS", "GameScreen"]
 
 GAME_KEYS: Final = (
     ("←↑↓→ hjkl", "tui.key.move"),
@@ -35,7 +36,6 @@ GAME_KEYS: Final = (
     ("?", "tui.key.help"),
     ("q", "tui.key.quit"),
 )
-SEATS_TAG: Final = "sosgame.seats"
 """The record tag that keeps who played each seat (a person or a computer level)."""
 _SIDE_WIDTH: Final = 40
 _SPINNER: Final = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -136,7 +136,7 @@ class GameScreen(TranslatedScreen):
         self.query_one("#letters").set_class(not people_move, "hidden")
 
     def _badge(self, seat: int) -> Text:
-        return Text.assemble((f" {SYMBOLS[seat]} ", seat_style(seat)), " ")
+        return Text.assemble((f" {SEAT_SYMBOLS[seat]} ", seat_style(seat)), " ")
 
     def _turn_text(self) -> Text:
         session, game = self.session, self.session.game
@@ -209,7 +209,7 @@ class GameScreen(TranslatedScreen):
             if number > 1:
                 text.append("\n")
             text.append(f"{number:>3}. ")
-            text.append(SYMBOLS[step.seat], seat_style(step.seat))
+            text.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
             name = self.session.names[step.seat]
             if isinstance(step.action, Resignation):
                 text.append(" " + self.t("resigned", name=name))
@@ -445,12 +445,3 @@ class GameScreen(TranslatedScreen):
 
     def action_new_game(self) -> None:
         self.sos.open_setup(self.session)
-
-
-def seats_from_record(record: Record) -> list[Seat]:
-    """The seats of a record: its names, and the computer levels if it kept them."""
-    tags = record.meta.get("tags", {})
-    kinds = str(tags.get(SEATS_TAG, "")).split(",") if isinstance(tags, dict) else []
-    if len(kinds) != len(record.players) or not all(k in (PERSON, *LEVELS) for k in kinds):
-        kinds = [PERSON] * len(record.players)
-    return [Seat(name, kind) for name, kind in zip(record.players, kinds, strict=True)]

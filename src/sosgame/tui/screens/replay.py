@@ -11,8 +11,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from sosgame.record import Record
+from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 from sosgame.tui.screens.base import TranslatedScreen
-from sosgame.tui.seats import SEAT_COLOURS, SYMBOLS, seat_key, seat_style
+from sosgame.tui.seats import seat_key, seat_style
 from sosgame.tui.session import Replay, Session, history
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
@@ -98,7 +99,7 @@ class ReplayScreen(TranslatedScreen):
         moves = Text()
         for number, step in enumerate(history(game), start=1):
             moves.append(f"{number:>3}. ")
-            moves.append(SYMBOLS[step.seat], seat_style(step.seat))
+            moves.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
             moves.append(f" {step.action!s:<4} {names[step.seat]}")
             if step.points:
                 moves.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
@@ -126,7 +127,7 @@ class ReplayScreen(TranslatedScreen):
         self.show()
 
     def action_continue(self) -> None:
-        from sosgame.tui.screens.game import seats_from_record
+        from sosgame.tui.session import seats_from_record
 
         game = self.replay.game.copy()
         self.sos.start_session(Session(game, seats_from_record(self.replay.record)))

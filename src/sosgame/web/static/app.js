@@ -27,7 +27,11 @@ const app = {
 
 function t(key, values = {}) {
   const entry = app.catalog[key];
-  const text = entry ? (entry[app.lang] || entry.en) : key;
+  let text = entry ? (entry[app.lang] || entry.en) : key;
+  // A text that depends on a number comes as its plural forms: {"one": ..., "other": ...}.
+  if (typeof text === "object") {
+    text = text[new Intl.PluralRules(app.lang).select(Number(values.count))] || text.other;
+  }
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 

@@ -1,0 +1,15 @@
+"""The computer levels, weakest first: the one list every interface offers.
+
+It lives in the core, apart from :mod:`sosgame.ai`, so that an interface can list the levels
+(in ``--help``, a form, a menu) without loading the players and their search kernels.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, TypeAlias, get_args
+
+__all__ = ["LEVELS", "Level"]
+
+Level: TypeAlias = Literal["random", "easy", "medium", "hard", "perfect"]
+LEVELS: Final[tuple[Level, ...]] = get_args(Level)
+"""Every level, weakest first (the names :func:`sosgame.ai.make_player` takes)."""
