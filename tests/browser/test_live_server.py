@@ -11,6 +11,7 @@ import pytest
 from sos_live_server import LiveServer, server_fixture  # noqa: F401 (a fixture)
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
+websockets_exceptions = pytest.importorskip("websockets.exceptions")
 
 
 def _until(socket: Any, kind: str, check: Any = lambda _: True) -> dict[str, Any]:
@@ -84,3 +85,19 @@ def test_computer_workers_die_with_the_server_after_kill_9(server: LiveServer) -
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if _alive(pid)]
+
+
+def test_the_real_server_gives_one_answer_past_the_size_limit(server: LiveServer) -> None:
+    created = server.post(
+        "/api/games", {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    )
+    url = f"ws://127.0.0.1:{server.port}/ws/games/{created['id']}"
+    for size in (2100, 9000):  # just past the limit, and past the old transport limit
+        with websockets_sync.connect(url) as socket:
+            socket.send(json.dumps({"v": 1, "type": "hello", "token": None}))
+            _until(socket, "state")
+            socket.send(json.dumps({"v": 1, "type": "ping", "pad": "x" * size}))
+            with pytest.raises(websockets_exceptions.ConnectionClosed) as closed:
+                socket.recv(timeout=10)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1009
