@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -305,7 +305,6 @@ def test_a_restarted_server_continues_the_game(database: str) -> None:
             for ply, move in enumerate(["Sa1", "Ob1", "Sc1"]):
                 seat.send(type="move", move=move, ply=ply)
                 seat.state(lambda g, n=ply + 1: g["ply"] == n)
-    time.sleep(0.05)
     with TestClient(create_app(database)) as second:
         for seat in join(second, created["id"], created["token"]):
             seat.send(type="move", move="Sa2", ply=3)
@@ -315,10 +314,29 @@ def test_a_restarted_server_continues_the_game(database: str) -> None:
         assert state["turn"] == 1
 
 
+class HeldSearches(ThreadPoolExecutor):
+    """Runs each computer search only once the test lets it go, so the test, not the
+    machine's speed, decides how long a search takes."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        def held() -> Any:
+            self.started.set()
+            if not self.release.wait(120):
+                raise TimeoutError("the test never let the search go")
+            return fn(*args, **kwargs)
+
+        return super().submit(held)
+
+
 def test_a_long_computer_search_does_not_hold_up_other_games(database: str) -> None:
     pytest.importorskip("sosgame.ai")
-    # The default pool: computer players search in another process.
-    with TestClient(create_app(database, computer_pause=0.0)) as client:
+    searches = HeldSearches()
+    with TestClient(create_app(database, computer=searches, computer_pause=0.0)) as client:
         slow = create(
             client,
             rows=7,
@@ -327,12 +345,16 @@ def test_a_long_computer_search_does_not_hold_up_other_games(database: str) -> N
         )
         quick = create(client)
         for watcher in join(client, slow["id"], slow["token"]):
+            assert searches.started.wait(120), "the computer never started thinking"
             assert client.get(f"/api/games/{slow['id']}").json()["thinking"] == 0
             for seat in join(client, quick["id"], quick["token"]):
                 for ply, move in enumerate(["Sa1", "Ob1", "Sc1", "Sa2"]):
                     seat.send(type="move", move=move, ply=ply)
                     seat.state(lambda g, n=ply + 1: g["ply"] == n)
+            # The other game went on from start to end while the search was still running.
             assert client.get(f"/api/games/{slow['id']}").json()["ply"] == 0
+            searches.release.set()
             state = watcher.state(lambda g: g["ply"] == 1)
             assert state["thinking"] is None
             assert state["turn"] == 1
+    searches.shutdown()
