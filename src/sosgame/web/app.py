@@ -26,6 +26,7 @@ from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
 from sosgame.web import limits
+from sosgame.web.browser import browser_config
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import dumps
 from sosgame.web.hub import Hub, TooManyError
@@ -219,6 +220,9 @@ def create_app(
 
     async def i18n(_request: Request) -> Response:
         return JSONResponse({"languages": LANGUAGES, "catalog": browser_catalog()})
+
+    async def config(_request: Request) -> Response:
+        return JSONResponse(browser_config())
 
     async def list_games(request: Request) -> Response:
         which = request.query_params.get("list", "open")
@@ -439,6 +443,7 @@ def create_app(
         Route("/", index),
         Route("/api/health", health),
         Route("/api/i18n", i18n),
+        Route("/api/config", config),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),

@@ -59,6 +59,12 @@ def openapi() -> dict[str, Any]:
                     "responses": {"200": {"description": "languages and catalog"}},
                 }
             },
+            "/api/config": {
+                "get": {
+                    "summary": "Computer levels, seat colours and symbols, new-game limits",
+                    "responses": {"200": {"description": "levels, seats and limits"}},
+                }
+            },
             "/api/games": {
                 "get": {
                     "summary": "Games open for players, being played, or finished",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
 from sosgame.game import MAX_PLAYERS, MODES, Mode
+from sosgame.levels import LEVELS
 from sosgame.web import jsonsafe, limits
 from sosgame.web.limits import MAX_NAME, MAX_SIDE, MIN_SIDE
 
@@ -38,7 +39,8 @@ MAX_MESSAGE_BYTES: Final = 2048
 """The longest WebSocket message a client may send; a longer one closes the connection
 (1009), both here and in the server's WebSocket transport."""
 MAX_TOKENS: Final = MAX_PLAYERS
-COMPUTER_LEVELS: Final = ("random", "easy", "medium", "hard", "perfect")
+COMPUTER_LEVELS: Final = LEVELS
+"""The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
 MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
 MAX_CLOCK_SECONDS: Final = 3 * 3600

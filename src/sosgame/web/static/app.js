@@ -2,11 +2,11 @@
 // server alone applies the rules (scoring, turns, results).
 "use strict";
 
-const COLOURS = ["#d1495b", "#1f5fbf", "#2e8b57", "#8e44ad", "#e07b00", "#00838f", "#6d4c41", "#c2185b"];
-const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
 const PROTOCOL = 1;
 
 const app = {
+  // Levels, seat colours and symbols, and the limits of a new game: GET /api/config.
+  config: { levels: [], seats: { colours: [], symbols: [], unowned_colour: "#888888" }, limits: {} },
   catalog: {},
   languages: {},
   lang: "en",
@@ -232,7 +232,8 @@ async function loadLists(openList, archiveList) {
 
 function sizeSelect(id, value) {
   const select = el("select", { id });
-  for (let side = 3; side <= 15; side += 1) {
+  const { min_side: least, max_side: most } = app.config.limits;
+  for (let side = least; side <= most; side += 1) {
     select.append(el("option", { value: side, selected: side === value, text: String(side) }));
   }
   return select;
@@ -248,7 +249,8 @@ function newGameForm() {
     el("option", { value: "local", text: t("web.kind.local") }),
     el("option", { value: "online", text: t("web.kind.online") }));
   const count = el("select", { id: "seat-count" });
-  for (let n = 2; n <= 8; n += 1) count.append(el("option", { value: n, text: String(n) }));
+  const { min_players: fewest, max_players: most } = app.config.limits;
+  for (let n = fewest; n <= most; n += 1) count.append(el("option", { value: n, text: String(n) }));
   const seatBox = el("div", { id: "seat-list" });
   const drawSeats = () => {
     const old = [...seatBox.querySelectorAll(".seat")].map((row) => ({
@@ -259,16 +261,16 @@ function newGameForm() {
     for (let seat = 0; seat < Number(count.value); seat += 1) {
       const previous = old[seat] || { name: t("player", { number: seat + 1 }), player: "human" };
       const player = el("select", { id: `seat-${seat}-player`, "aria-label": t("web.seat_player", { number: seat + 1 }) },
-        ["human", ...LEVELS].map((level) => el("option", {
+        ["human", ...app.config.levels].map((level) => el("option", {
           value: level, selected: level === previous.player,
           text: level === "human" ? t("web.player.human") : t(`web.player.${level}`),
         })));
       seatBox.append(el("div", { class: "field seat" },
         el("span", { class: "swatch", "aria-hidden": "true" }),
-        el("input", { type: "text", id: `seat-${seat}-name`, maxlength: 40, value: previous.name,
+        el("input", { type: "text", id: `seat-${seat}-name`, maxlength: app.config.limits.max_name, value: previous.name,
           "aria-label": t("web.seat_name", { number: seat + 1 }) }),
         player));
-      seatBox.lastChild.firstChild.style.setProperty("background", COLOURS[seat]);
+      seatBox.lastChild.firstChild.style.setProperty("background", app.config.seats.colours[seat]);
     }
   };
   count.addEventListener("change", drawSeats);
@@ -340,7 +342,7 @@ async function showJoin(id, seat, invite) {
       el("a", { href: `#/game/${id}`, text: t("web.watch") }));
     return;
   }
-  const name = el("input", { type: "text", id: "join-name", maxlength: 40, value: info.name });
+  const name = el("input", { type: "text", id: "join-name", maxlength: app.config.limits.max_name, value: info.name });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { class: "panel", id: "join" },
     el("h1", { text: t("web.join_title", { number: seat + 1 }) }),
@@ -528,7 +530,7 @@ function drawBoard(state, options) {
   for (const found of lines) {
     const a = parseCell(found.cells[0]);
     const b = parseCell(found.cells[2]);
-    const colour = found.owner === null ? "#777" : COLOURS[found.owner];
+    const colour = found.owner === null ? app.config.seats.unowned_colour : app.config.seats.colours[found.owner];
     overlay.append(svg("line", {
       x1: a.col + 0.5, y1: a.row + 0.5, x2: b.col + 0.5, y2: b.row + 0.5, stroke: colour,
       "data-owner": found.owner === null ? "" : found.owner,
@@ -574,7 +576,7 @@ function drawSeats(state) {
         text: seat.taken ? (seat.connected ? t("web.connected") : t("web.not_connected")) : t("web.free_seat") })
       : null;
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-    swatch.style.setProperty("background", COLOURS[index]);
+    swatch.style.setProperty("background", app.config.seats.colours[index]);
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index },
       swatch,
       el("span", {}, el("strong", { text: seat.name }), " ", el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence),
@@ -764,7 +766,7 @@ async function showReplay(id) {
         el("a", { href: "#/", text: t("web.home") })),
       el("ul", { class: "seats" }, seats.map((seat, index) => {
         const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-        swatch.style.setProperty("background", COLOURS[index]);
+        swatch.style.setProperty("background", app.config.seats.colours[index]);
         return el("li", {}, swatch, el("strong", { text: seat.name }), el("span"), el("span", { class: "score", text: String(frame.scores[index]) }));
       })),
     );
@@ -775,7 +777,8 @@ async function showReplay(id) {
 // ------------------------------------------------------------------------------- starting
 
 async function start() {
-  const data = await api("GET", "/api/i18n");
+  const [data, config] = await Promise.all([api("GET", "/api/i18n"), api("GET", "/api/config")]);
+  app.config = config;
   app.catalog = data.catalog;
   app.languages = data.languages;
   const saved = localStorage.getItem("sos.lang");
