@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test lint typecheck unit browser bench catalogs clean
+.PHONY: install run test lint typecheck unit system browser bench catalogs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,14 +25,20 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-# The browser tests drive Debian's chromium (never a downloaded browser build).
-browser:
-	test -x /usr/bin/chromium || { \
+# Debian packages the tests need: chromium for the browser tests (never a downloaded browser
+# build), PostgreSQL for the store's tests on a real server. Installed only when missing.
+SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql
+system:
+	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
+	  test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
 	  SUDO=$$(test "$$(id -u)" -eq 0 || echo sudo); \
 	  $$SUDO apt-get update && \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
-unit: $(STAMP) browser
+browser: system
+
+unit: $(STAMP) system
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
@@ -43,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/kernel.py && nice $(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
+	nice $(BIN)/python benchmarks/quality.py
 	nice $(BIN)/python benchmarks/tui.py
 
 # The interface texts: English in src/sosgame/i18n/texts.py, a .po catalog per other language.

@@ -2,18 +2,22 @@
 
 Run: nice python benchmarks/solved_table.py --write docs/solved.md
 Strips 1xN and 2xN grow until a solve needs more than ``--max-nodes`` nodes; then 3x3 to 3x6,
-4x4 and 4x5. Without ``--write`` the page goes to standard output.
+4x4 and 4x5. Without ``--write`` the page goes to standard output. With ``--write`` the same
+results also go, machine-readable, to the file of the same name ending in ``.json``
+(docs/solved.json): a list of ``{"rows", "cols", "mode", "value", "best_moves", "nodes",
+"seconds", "command", "version"}``, the value for the first player as on the page.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import sys
 import time
 from pathlib import Path
 
-from sosgame import Game
+from sosgame import Game, __version__
 from sosgame.kernel import JIT, warm_up
 from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve
 
@@ -53,6 +57,20 @@ def _row(rows: int, cols: int, results: dict[str, Solution]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _entry(rows: int, cols: int, mode: str, solution: Solution) -> dict[str, object]:
+    return {
+        "rows": rows,
+        "cols": cols,
+        "mode": mode,
+        "value": solution.value,
+        "best_moves": [str(move) for move in solution.best_moves],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 3),
+        "command": COMMAND,
+        "version": __version__,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", type=Path, metavar="FILE", help="write the page to FILE")
@@ -67,6 +85,7 @@ def main() -> None:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     unreached: list[str] = []
+    entries: list[dict[str, object]] = []
 
     def attempt(rows: int, cols: int) -> bool:
         results: dict[str, Solution] = {}
@@ -77,6 +96,7 @@ def main() -> None:
                 unreached.append(f"{rows}x{cols} {mode}")
                 return False
         lines.append(_row(rows, cols, results))
+        entries.extend(_entry(rows, cols, mode, results[mode]) for mode in MODES)
         print(lines[-1], file=sys.stderr, flush=True)
         return True
 
@@ -100,6 +120,8 @@ def main() -> None:
     page = HEADER + "\n".join(lines + footer) + "\n"
     if arguments.write:
         arguments.write.write_text(page, encoding="utf-8")
+        table_file = arguments.write.with_suffix(".json")
+        table_file.write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
     else:
         sys.stdout.write(page)
 

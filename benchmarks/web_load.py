@@ -1,14 +1,24 @@
-"""Many simultaneous online games against a real ``sosgame serve``, on loopback only.
+"""A real ``sosgame serve`` under load, on loopback (127.0.0.1) only, in three scenarios.
 
-Starts the server in a child process with a temporary SQLite database, creates ``--games``
-online games of two seats, takes both seats over HTTP, then connects two scripted WebSocket
-players per game. Every game is played to the end: whoever the server says is to move sends
-the game's next prepared move after a random think time (``--think`` seconds on average).
-The latency of a move is the time from sending it until *both* players of the game have
-received the state with that move. Reports games and moves per second and the latency's
-percentiles; the run is bounded by ``--seconds``.
+Each scenario starts the server in a child process with a temporary SQLite database.
 
-Run: ``make bench`` or ``python benchmarks/web_load.py [--games N] [--think S] [--json]``.
+* ``games``: ``--games`` online games of two seats; both seats are taken over HTTP, then two
+  scripted WebSocket players per game play it to the end, each move after a random think
+  time (``--think`` seconds on average). A move's latency is the time from sending it until
+  *both* players of the game have received the state with that move.
+* ``crowd``: ``--spectators`` WebSockets join one 15x15 game at once while a player of
+  another game keeps moving (its move-to-answer time while they join is measured); then a
+  move in the crowded game is timed until every spectator has it; then the crowd leaves and
+  the server's memory is compared with before.
+* ``flood``: one client asks for ``--flood`` games with only computer seats (``hard``
+  against ``perfect``, 15x15) and watches every one it gets, while a person plays against
+  ``easy`` in a game of their own: the time until the computer's answer arrives is measured
+  before and during the flood.
+
+Every run is bounded in connections and by ``--seconds`` per scenario.
+
+Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|all]
+[--games N] [--think S] [--spectators N] [--flood N] [--json]``.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -26,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +48,10 @@ import websockets
 
 TARGET_GAMES = 500
 TARGET_P99_MS = 50.0
+TARGET_CROWD_MOVE_S = 2.0
+TARGET_OTHER_GAME_MS = 250.0
+TARGET_CROWD_MEMORY_MB = 60.0
+TARGET_FLOOD_ANSWER_S = 3.0
 
 
 @dataclass
@@ -70,7 +87,10 @@ async def create(client: httpx.AsyncClient, size: int, rng: random.Random) -> Ma
         "seats": [{"name": "Ann"}, {"name": "Bao"}],
     }
     created = (await client.post("/api/games", json=body)).json()
-    second = (await client.post(f"/api/games/{created['id']}/seats/1", json={})).json()
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    second = (
+        await client.post(f"/api/games/{created['id']}/seats/1", json={"invite": invite})
+    ).json()
     return Match(created["id"], [created["token"], second["token"]], prepared_moves(size, rng))
 
 
@@ -190,28 +210,276 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=TARGET_GAMES, help="simultaneous games")
-    parser.add_argument("--size", type=int, default=4, help="board side (default 4)")
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
-    parser.add_argument("--seconds", type=float, default=60.0, help="time limit for the games")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    arguments = parser.parse_args()
-    if not 1 <= arguments.games <= 2000 or not 3 <= arguments.size <= 15:
-        parser.error("--games must be 1 to 2000 and --size 3 to 15")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = min(hard, max(soft, 4 * arguments.games + 256))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+def _rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    if not ordered:
+        return {}
+
+    def at(share: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))], 2)
+
+    return {
+        "median": round(statistics.median(ordered), 2),
+        "p90": at(0.9),
+        "p99": at(0.99),
+        "max": round(ordered[-1], 2),
+    }
+
+
+async def _until(socket: Any, check: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await socket.recv())
+        if check(message):
+            return message
+
+
+def _is_state(ply: int) -> Any:
+    return lambda m: m["type"] == "state" and m["game"]["ply"] >= ply
+
+
+async def _hello(socket: Any, token: str | None) -> dict[str, Any]:
+    await socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+    state = await _until(socket, lambda m: m["type"] == "state")
+    return dict(state["game"])
+
+
+def _connect(url: str) -> Any:
+    return websockets.connect(url, max_size=2**22, compression=None, open_timeout=60)
+
+
+async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+    """1000 spectators join one 15x15 game; a move reaches them all; they leave."""
+    ws_url = url.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        body = {"rows": 15, "cols": 15, "kind": "online", "seats": [{"name": "A"}, {"name": "B"}]}
+        big = (await client.post("/api/games", json=body)).json()
+        invite = big["links"]["seats"][1].rsplit("/", 1)[1]
+        await client.post(f"/api/games/{big['id']}/seats/1", json={"invite": invite})
+        other = (
+            await client.post(
+                "/api/games", json={"rows": 15, "cols": 15, "seats": [{"name": "C"}, {"name": "D"}]}
+            )
+        ).json()
+    moves = prepared_moves(15, random.Random(arguments.seed))
+    before = _rss_mb(pid)
+    joined: list[float] = []
+    got_move: list[float] = []
+    all_joined = asyncio.Event()
+    move_sent = [0.0]
+    release = asyncio.Event()
+    deadline = time.monotonic() + arguments.seconds
+
+    async def spectator() -> None:
+        async with _connect(f"{ws_url}/ws/games/{big['id']}") as socket:
+            await _hello(socket, None)
+            joined.append(time.perf_counter())
+            if len(joined) == arguments.spectators:
+                all_joined.set()
+            await _until(socket, _is_state(1))
+            got_move.append(time.perf_counter())
+            await release.wait()
+
+    # The other game's player runs in a process of its own, so that what it measures is the
+    # server's answer, not this process's queue of a thousand handshakes.
+    context = multiprocessing.get_context("spawn")
+    ready, stop = context.Event(), context.Event()
+    answers: Any = context.Queue()
+    prober = context.Process(
+        target=probe,
+        args=(f"{ws_url}/ws/games/{other['id']}", other["token"], moves, ready, stop, answers),
+    )
+    prober.start()
+
+    async with _connect(f"{ws_url}/ws/games/{big['id']}") as mover:
+        await _hello(mover, big["token"])
+        await asyncio.get_running_loop().run_in_executor(None, ready.wait, 60)
+        await asyncio.sleep(0.2)
+        began = time.perf_counter()
+        tasks = [asyncio.ensure_future(spectator()) for _ in range(arguments.spectators)]
+        await asyncio.wait_for(all_joined.wait(), timeout=arguments.seconds)
+        join_seconds = time.perf_counter() - began
+        stop.set()
+        other_latency = await asyncio.get_running_loop().run_in_executor(
+            None, answers.get, True, 60
+        )
+        prober.join(30)
+        peak = _rss_mb(pid)
+        move_sent[0] = time.perf_counter()
+        await mover.send(json.dumps({"v": 1, "type": "move", "move": "Sh8", "ply": 0}))
+        while len(got_move) < arguments.spectators and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        move_seconds = max(got_move) - move_sent[0]
+        release.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=arguments.seconds)
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        while (await client.get("/api/health")).json()["connections"] > 0:
+            await asyncio.sleep(0.1)
+            if time.monotonic() > deadline + 30:
+                break
+    await asyncio.sleep(1.0)  # let the server finish closing the sockets it has let go
+    after = _rss_mb(pid)
+    return {
+        "spectators": arguments.spectators,
+        "received_the_move": len(got_move),
+        "join_seconds": round(join_seconds, 2),
+        "move_to_everyone_seconds": round(move_seconds, 3),
+        "other_game_while_joining_ms": percentiles(other_latency),
+        "other_game_moves": len(other_latency),
+        "rss_mb": {"before": before, "crowd": peak, "after": after},
+    }
+
+
+def probe(url: str, token: str, moves: list[str], ready: Any, stop: Any, answers: Any) -> None:
+    """In a child process: move in a game until ``stop``; put the answer times (ms) on
+    ``answers``. The first move is made before ``ready`` is set; the times start after."""
+
+    async def play() -> list[float]:
+        times = []
+        async with _connect(url) as socket:
+            await _hello(socket, token)
+            for ply, move in enumerate(moves):
+                if ply and stop.is_set():
+                    break
+                began = time.perf_counter()
+                message = json.dumps({"v": 1, "type": "move", "move": move, "ply": ply})
+                await socket.send(message)
+                await _until(socket, _is_state(ply + 1))
+                if ply:
+                    times.append((time.perf_counter() - began) * 1000)
+                else:
+                    ready.set()
+                await asyncio.sleep(0.02)
+        return times
+
+    answers.put(asyncio.run(play()))
+
+
+async def flood(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
+    """One client asks for many computer-only games; a person plays easy elsewhere."""
+    ws_url = url.replace("http://", "ws://")
+    deadline = time.monotonic() + arguments.seconds
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        person = (
+            await client.post(
+                "/api/games",
+                json={
+                    "rows": 7,
+                    "cols": 7,
+                    "seats": [{"name": "Ann"}, {"name": "Bot", "player": "easy"}],
+                },
+            )
+        ).json()
+        answers = []
+        for _ in range(arguments.flood):
+            answers.append(
+                await client.post(
+                    "/api/games",
+                    json={
+                        "rows": 15,
+                        "cols": 15,
+                        "seats": [
+                            {"name": "Hard", "player": "hard"},
+                            {"name": "Perfect", "player": "perfect"},
+                        ],
+                    },
+                )
+            )
+    accepted = [answer.json()["id"] for answer in answers if answer.status_code == 201]
+    refused = [answer for answer in answers if answer.status_code == 429]
+    moves = prepared_moves(7, random.Random(arguments.seed))
+    stop = asyncio.Event()
+
+    async def watch(game_id: str) -> None:
+        async with _connect(f"{ws_url}/ws/games/{game_id}") as socket:
+            await _hello(socket, None)
+            receiver = asyncio.ensure_future(_drain(socket))
+            await stop.wait()
+            receiver.cancel()
+
+    def answered(ply: int) -> Any:
+        # The computer's first move after the person's (or the person's own extra turn).
+        return lambda m: (
+            m["type"] == "state"
+            and (
+                m["game"]["ply"] >= ply + 2
+                or m["game"]["result"] is not None
+                or (m["game"]["ply"] > ply and m["game"]["turn"] == 0)
+            )
+        )
+
+    def persons_turn(m: dict[str, Any]) -> bool:
+        game = m["game"] if m["type"] == "state" else {}
+        return bool(game) and (
+            game["result"] is not None or (game["turn"] == 0 and game["thinking"] is None)
+        )
+
+    async def play(socket: Any, count: int, state: dict[str, Any]) -> list[float]:
+        times = []
+        while len(times) < count:
+            if time.monotonic() > deadline or state["result"] is not None:
+                break
+            ply = state["ply"]
+            board = "".join(state["board"])
+            move = next(m for m in moves if board[_cell_index(m, 7)] == ".")
+            began = time.perf_counter()
+            await socket.send(json.dumps({"v": 1, "type": "move", "move": move, "ply": ply}))
+            state = (await _until(socket, answered(ply)))["game"]
+            if state["ply"] >= ply + 2:  # the computer answered: count it
+                times.append(time.perf_counter() - began)
+            if not persons_turn({"type": "state", "game": state}):
+                state = (await _until(socket, persons_turn))["game"]
+        state_box[0] = state
+        return times
+
+    state_box: list[dict[str, Any]] = [{}]
+    async with _connect(f"{ws_url}/ws/games/{person['id']}") as socket:
+        state = await _hello(socket, person["token"])
+        quiet = await play(socket, 3, state)
+        watchers = [asyncio.ensure_future(watch(game_id)) for game_id in accepted]
+        await asyncio.sleep(2.0)  # the computer games get going
+        busy = await play(socket, arguments.flood_moves, state_box[0])
+        stop.set()
+        await asyncio.gather(*watchers)
+    return {
+        "requested": arguments.flood,
+        "accepted": len(accepted),
+        "refused_429": len(refused),
+        "refusal": refused[0].json()["error"]["message"] if refused else None,
+        "answer_seconds_quiet": [round(value, 2) for value in quiet],
+        "answer_seconds_during_flood": percentiles(busy),
+        "answers_during_flood": len(busy),
+    }
+
+
+async def _drain(socket: Any) -> None:
+    async for _ in socket:
+        pass
+
+
+def _cell_index(move: str, cols: int) -> int:
+    return (int(move[2:]) - 1) * cols + (ord(move[1]) - 97)
+
+
+@contextmanager
+def serve(environment: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """``sosgame serve`` in a child process on a free loopback port with a fresh database."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        command = [sys.executable, "-m", "sosgame", "serve", "--port", str(port)]
+        command = [sys.executable, "-m", "sosgame", "serve", "--host", "127.0.0.1"]
         server = subprocess.Popen(
-            [*command, "--database", database],
+            [*command, "--port", str(port), "--database", database],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env={**os.environ, **environment},
         )
         try:
             url = f"http://127.0.0.1:{port}"
@@ -221,23 +489,49 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            began = _cpu_seconds(server.pid)
-            client_began = time.process_time()
-            result = asyncio.run(run(arguments, url))
-            result["server_cpu_seconds"] = round(_cpu_seconds(server.pid) - began, 2)
-            result["client_cpu_seconds"] = round(time.process_time() - client_began, 2)
+            yield url, server.pid
         finally:
             server.terminate()
             server.wait(10)
-    result["machine"] = (
-        f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
-    )
+
+
+# Every connection of a scenario comes from 127.0.0.1, so its per-address cap is lifted.
+_MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000"}
+
+
+def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
+    with serve(_MANY) as (url, pid):
+        began = _cpu_seconds(pid)
+        client_began = time.process_time()
+        result = asyncio.run(run(arguments, url))
+        result["server_cpu_seconds"] = round(_cpu_seconds(pid) - began, 2)
+        result["client_cpu_seconds"] = round(time.process_time() - client_began, 2)
     result["target"] = f"{TARGET_GAMES} games, p99 under {TARGET_P99_MS:g} ms"
-    if arguments.json:
-        print(json.dumps(result, indent=2))
-    else:
+    return result
+
+
+def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
+    with serve(_MANY) as (url, pid):
+        result = asyncio.run(crowd(arguments, url, pid))
+    result["target"] = (
+        f"move to every spectator under {TARGET_CROWD_MOVE_S:g} s, another game's move"
+        f" answered under {TARGET_OTHER_GAME_MS:g} ms while they join, memory back within"
+        f" {TARGET_CROWD_MEMORY_MB:g} MB"
+    )
+    return result
+
+
+def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
+    with serve({}) as (url, _pid):
+        result = asyncio.run(flood(arguments, url))
+    result["target"] = f"the person's move answered within {TARGET_FLOOD_ANSWER_S:g} s"
+    return result
+
+
+def report(name: str, result: dict[str, Any]) -> str:
+    if name == "games":
         latency = result["latency_ms"]
-        print(
+        return (
             f"web load: {result['games']} games ({result['connections']} WebSockets),"
             f" {result['board']}, think {result['think_seconds']} s:"
             f" {result['games_per_second']} games/s, {result['moves_per_second']} moves/s;"
@@ -247,6 +541,59 @@ def main() -> int:
             f" in {result['elapsed_seconds']} s; CPU seconds: server"
             f" {result['server_cpu_seconds']}, clients {result['client_cpu_seconds']})"
         )
+    if name == "crowd":
+        other = result["other_game_while_joining_ms"]
+        memory = result["rss_mb"]
+        return (
+            f"crowd: {result['spectators']} spectators joined one 15x15 game in"
+            f" {result['join_seconds']} s; a move reached all"
+            f" ({result['received_the_move']}) in {result['move_to_everyone_seconds']} s;"
+            f" another game's moves while they joined: median {other.get('median')} ms,"
+            f" max {other.get('max')} ms ({result['other_game_moves']} moves); server memory"
+            f" {memory['before']} MB before, {memory['crowd']} MB with the crowd,"
+            f" {memory['after']} MB after it left"
+        )
+    during = result["answer_seconds_during_flood"]
+    return (
+        f"computer flood: {result['requested']} computer-only games asked for,"
+        f" {result['accepted']} accepted, {result['refused_429']} refused (429);"
+        f" a person's move against easy answered in {result['answer_seconds_quiet']} s"
+        f" before, median {during.get('median')} s and max {during.get('max')} s during"
+        f" ({result['answers_during_flood']} moves)"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", choices=["games", "crowd", "flood", "all"], default="all")
+    parser.add_argument("--games", type=int, default=TARGET_GAMES, help="simultaneous games")
+    parser.add_argument("--size", type=int, default=4, help="board side (default 4)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    parser.add_argument("--spectators", type=int, default=1000, help="the crowd's size")
+    parser.add_argument("--flood", type=int, default=40, help="computer-only games asked for")
+    parser.add_argument("--flood-moves", type=int, default=8, help="the person's moves")
+    parser.add_argument("--seconds", type=float, default=60.0, help="time limit per scenario")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    arguments = parser.parse_args()
+    if not 1 <= arguments.games <= 2000 or not 3 <= arguments.size <= 15:
+        parser.error("--games must be 1 to 2000 and --size 3 to 15")
+    if not 1 <= arguments.spectators <= 2000 or not 1 <= arguments.flood <= 100:
+        parser.error("--spectators must be 1 to 2000 and --flood 1 to 100")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, 4 * max(arguments.games, arguments.spectators) + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    runners = {"games": run_games, "crowd": run_crowd, "flood": run_flood}
+    names = list(runners) if arguments.scenario == "all" else [arguments.scenario]
+    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+    results = {}
+    for name in names:
+        results[name] = runners[name](arguments)
+        results[name]["machine"] = machine
+        if not arguments.json:
+            print(report(name, results[name]), flush=True)
+    if arguments.json:
+        print(json.dumps(results, indent=2))
     return 0
 
 

@@ -55,7 +55,7 @@ def test_replay_prints_board_scores_lines_and_outcome(
     assert "1  S - O - S" in out
     assert "Scores: Ann 1, Bao 0" in out
     assert "a1-b1-c1  Ann, ply 3" in out
-    assert "Ann wins (sos)." in out
+    assert "Ann wins: the first SOS." in out
 
 
 def test_replay_of_a_bad_record_is_one_line_naming_the_ply(
@@ -234,7 +234,7 @@ def test_options_a_loaded_record_settles_are_refused_with_load(
 def test_two_players_may_not_share_a_name(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "play", "--plain", "--names", "Ann", " ann ")
     assert status == 1
-    assert "--names: 'ann' is given twice; give each player a name" in err
+    assert "--names: 'ann' is given twice; give each player a name of their own" in err
 
 
 def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path: Path) -> None:

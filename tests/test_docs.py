@@ -21,3 +21,27 @@ def test_readme_examples() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_solved_table_and_its_json_agree() -> None:
+    import json
+    import re
+
+    entries = json.loads((ROOT / "docs" / "solved.json").read_text(encoding="utf-8"))
+    by_board = {(entry["rows"], entry["cols"], entry["mode"]): entry for entry in entries}
+    page = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+)x(\d+) \| (.+) \|$", page, re.M)
+    assert rows, "docs/solved.md lists no board"
+    assert len(by_board) == len(entries) == 2 * len(rows)
+    for rows_text, cols_text, cells_text in rows:
+        cells = [cell.strip() for cell in cells_text.split("|")]
+        halves = (cells[:4], cells[4:])
+        for mode, (value, best, nodes, _) in zip(("general", "simple"), halves, strict=True):
+            entry = by_board[(int(rows_text), int(cols_text), mode)]
+            assert entry["value"] == int(value.replace("+", ""))
+            assert len(entry["best_moves"]) == int(best)
+            assert entry["nodes"] == int(nodes.replace(",", ""))
+            assert set(entry) == {
+                "rows", "cols", "mode", "value", "best_moves", "nodes", "seconds", "command",
+                "version",
+            }  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from pathlib import Path
 
@@ -27,8 +28,10 @@ def po(language: str) -> Catalog:
         return read_po(file, locale=language)
 
 
-def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+def fields(text: str) -> tuple[set[str], list[str]]:
+    """The ``{name}`` fields of a text, and its ``%s``-style ones (argparse's words) in order."""
+    names = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    return names, sorted(re.findall(r"%(?:\(\w+\))?[sr]", text))
 
 
 def source_ids(key: str) -> tuple[str, ...]:

@@ -165,8 +165,40 @@ def test_openapi_describes_every_http_endpoint(client: TestClient) -> None:
             assert path in paths, path
 
 
-def test_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
-    created = new_game(client, kind="online")
+def test_openapi_lists_refusals_and_the_bearer_scheme(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
+    paths = schema["paths"]
+    for path in ("/api/games/{game_id}/rematch", "/api/games/{game_id}/invites"):
+        operation = next(iter(paths[path].values()))
+        assert operation["security"] == [{"seatToken": []}], path
+        assert "403" in operation["responses"], path
+    assert {"400", "413", "429"} <= set(paths["/api/games"]["post"]["responses"])
+    assert "413" in paths["/api/records"]["post"]["responses"]
+    seat = paths["/api/games/{game_id}/seats/{seat}"]["post"]
+    assert seat["requestBody"]["required"] is False
+    assert {"403", "409", "413"} <= set(seat["responses"])
+
+
+def test_a_server_failure_is_answered_with_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sosgame.web.store import Store
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(Store, "summaries", broken)
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        response = test_client.get("/api/games?list=open")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "internal"
+    assert "fire" not in response.text
+
+
+def test_public_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:
+    created = new_game(client, kind="online", public=True)
     assert created["seats"] == [0]
     assert created["links"]["seats"][1].endswith(f"/#/join/{created['id']}/1")
     listed = client.get("/api/games?list=open").json()["games"]
@@ -249,3 +281,22 @@ def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
     assert rematch["seats"] == [0, 1]
     state = client.get(f"/api/games/{rematch['id']}").json()
     assert [seat["name"] for seat in state["seats"]] == ["Ann", "Bao"]
+
+
+def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
+    client: TestClient,
+) -> None:
+    from sosgame.levels import LEVELS
+    from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
+    from sosgame.web import limits
+
+    config = client.get("/api/config").json()
+    assert config["levels"] == list(LEVELS)
+    assert config["seats"]["colours"] == list(SEAT_COLOURS)
+    assert config["seats"]["symbols"] == list(SEAT_SYMBOLS)
+    assert config["limits"]["max_side"] == limits.MAX_SIDE
+    assert config["limits"]["max_name"] == limits.MAX_NAME
+    script = client.get("/static/app.js").text
+    # Nothing the server owns is written into the script a second time.
+    assert "#d1495b" not in script and '"perfect"' not in script
+    assert "app.config.levels" in script and "app.config.seats.colours" in script

@@ -11,8 +11,18 @@ pytest.importorskip("alembic")
 
 from sqlalchemy import create_engine, inspect
 
+from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.cli import main
 from sosgame.web.store import Change, SeatRow, Store, StoredGame
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database: SQLite in a file, or a real PostgreSQL server's."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'new' / 'games.sqlite3'}"
+    database: str = request.getfixturevalue("postgres_url")
+    return database
 
 
 def stored(game_id: str) -> StoredGame:
@@ -20,8 +30,7 @@ def stored(game_id: str) -> StoredGame:
     return StoredGame(game_id, "local", 3, 3, "general", seats, "playing", 1, 1)
 
 
-def test_the_migrations_create_the_schema_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'new' / 'games.sqlite3'}"
+def test_the_migrations_create_the_schema_once(url: str) -> None:
     Store(url).close()
     Store(url).close()  # a second start finds the schema up to date
     engine = create_engine(url)
@@ -29,11 +38,46 @@ def test_the_migrations_create_the_schema_once(tmp_path: Path) -> None:
     assert {"games", "seats", "actions", "alembic_version"} <= tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0001"
+        assert version.scalar_one() == "0002"
+    engine.dispose()
 
 
-def test_changes_are_stored_and_undone_in_order(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def test_games_stored_before_invites_stay_joinable_after_the_upgrade(
+    url: str, tmp_path: Path
+) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    (tmp_path / "new").mkdir(exist_ok=True)
+    engine = create_engine(url)
+    config = Config()
+    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+        config.set_main_option("script_location", str(folder))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+            connection.exec_driver_sql(
+                "INSERT INTO games (id, kind, rows, cols, mode, players, status, created_ms,"
+                " updated_ms) VALUES ('old', 'online', 3, 3, 'general', 2, 'open', 1, 1)"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO seats (game_id, seat, name, player, token_hash) VALUES"
+                " ('old', 0, 'Ann', 'human', 'h'), ('old', 1, 'Bao', 'human', NULL)"
+            )
+    engine.dispose()
+    store = Store(url)
+    game = store.load("old")
+    assert game is not None
+    assert game.public is True
+    assert [row.invite for row in game.seats] == [None, None]
+    assert [summary.id for summary in store.summaries(["open"], public_only=True)] == ["old"]
+    store.close()
+
+
+def test_changes_are_stored_and_undone_in_order(url: str) -> None:
+    store = Store(url)
     store.create(stored("g1"))
     store.create(stored("g2"))
     store.write(
@@ -57,11 +101,11 @@ def test_changes_are_stored_and_undone_in_order(tmp_path: Path) -> None:
     assert store.count() == 2
 
 
-def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def test_a_failed_write_leaves_nothing_behind(url: str) -> None:
+    store = Store(url)
     store.create(stored("g1"))
     store.write([Change("g1", "playing", None, None, 5, first_ply=1, texts=("Sa1",))])
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(Exception, match=r"(?i)unique"):
         store.write([Change("g1", "finished", None, None, 6, first_ply=1, texts=("Oa1",))])
     again = store.load("g1")
     assert again is not None
@@ -69,8 +113,8 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
     assert again.status == "playing"
 
 
-def test_a_seat_is_given_only_once(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def test_a_seat_is_given_only_once(url: str) -> None:
+    store = Store(url)
     game = stored("g1")
     game.seats[1] = SeatRow(1, "Bao", "human")
     store.create(game)

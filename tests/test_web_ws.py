@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -74,6 +74,12 @@ def create(client: TestClient, **settings: Any) -> Message:
     return created
 
 
+def invite(created: Message, seat: int) -> str:
+    """The secret of a seat's invite link, as the creator was given it."""
+    link: str = created["links"]["seats"][seat]
+    return link.rsplit("/", 1)[1]
+
+
 def join(client: TestClient, game_id: str, token: str | None) -> Iterator[Seat]:
     with client.websocket_connect(f"/ws/games/{game_id}") as socket:
         seat = Seat(socket)
@@ -116,8 +122,11 @@ BAD_MESSAGES = [
     (json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": "zero"}), "bad_field"),
     (json.dumps({"v": 1, "type": "move", "move": "Sz9", "ply": 1}), "illegal_move"),
     (json.dumps({"v": 1, "type": "move", "move": "Sb2", "ply": 3}), "stale"),
-    (json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": 1, "pad": "x" * 3000}), "too_large"),
     (json.dumps({"v": 1, "type": "hello", "token": None}), "bad_message"),
+    (json.dumps({"v": True, "type": "ping"}), "bad_version"),
+    (json.dumps({"v": 1.0, "type": "ping"}), "bad_version"),
+    ("[" * 1000 + "]" * 1000, "bad_json"),
+    ('{"v": 1, "type": "ping", "x": ' + "[" * 600 + "]" * 600 + "}", "bad_json"),
 ]
 
 
@@ -141,6 +150,19 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
         seat.wait("pong")
     state = client.get(f"/api/games/{created['id']}").json()
     assert state["actions"] == ["Sa1"]
+
+
+def test_a_message_over_the_size_limit_closes_the_connection_with_1009(
+    client: TestClient,
+) -> None:
+    created = create(client)
+    for seat in join(client, created["id"], created["token"]):
+        seat.send(type="move", move="Sa1", ply=0, pad="x" * 3000)
+        closed = seat.socket.receive()
+        assert closed["type"] == "websocket.close"
+        assert closed["code"] == 1009
+        assert "2048" in closed["reason"]
+    assert client.get(f"/api/games/{created['id']}").json()["actions"] == []
 
 
 def test_the_first_message_must_be_hello(client: TestClient) -> None:
@@ -187,11 +209,14 @@ def test_online_players_move_only_for_their_own_seat(client: TestClient) -> None
     for ann in join(client, game_id, created["token"]):
         ann.send(type="move", move="Sa1", ply=0)
         assert ann.error()["code"] == "waiting"
-        second = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Bao"}).json()
+        second = client.post(
+            f"/api/games/{game_id}/seats/1", json={"name": "Bao", "invite": invite(created, 1)}
+        ).json()
         ann.state(lambda g: g["status"] == "playing")
         for bao in join(client, game_id, second["token"]):
             for watcher in join(client, game_id, None):
-                ann.state(lambda g: g["spectators"] == 1)
+                presence = ann.wait("presence", lambda m: m["spectators"] == 1)
+                assert presence["connected"] == [True, True]
                 bao.send(type="move", move="Sa1", ply=0)
                 assert bao.error()["code"] == "not_your_turn"
                 watcher.send(type="move", move="Sa1", ply=0)
@@ -212,7 +237,7 @@ def test_online_players_move_only_for_their_own_seat(client: TestClient) -> None
                     state = seat.state(lambda g: g["result"] is not None)
                     assert state["result"]["winners"] == [0]
                     assert state["result"]["termination"] == "resignation"
-            ann.state(lambda g: g["spectators"] == 0)
+            ann.wait("presence", lambda m: m["spectators"] == 0)
 
 
 def test_undo_and_redo_in_a_local_game(client: TestClient) -> None:
@@ -280,7 +305,6 @@ def test_a_restarted_server_continues_the_game(database: str) -> None:
             for ply, move in enumerate(["Sa1", "Ob1", "Sc1"]):
                 seat.send(type="move", move=move, ply=ply)
                 seat.state(lambda g, n=ply + 1: g["ply"] == n)
-    time.sleep(0.05)
     with TestClient(create_app(database)) as second:
         for seat in join(second, created["id"], created["token"]):
             seat.send(type="move", move="Sa2", ply=3)
@@ -290,10 +314,29 @@ def test_a_restarted_server_continues_the_game(database: str) -> None:
         assert state["turn"] == 1
 
 
+class HeldSearches(ThreadPoolExecutor):
+    """Runs each computer search only once the test lets it go, so the test, not the
+    machine's speed, decides how long a search takes."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        def held() -> Any:
+            self.started.set()
+            if not self.release.wait(120):
+                raise TimeoutError("the test never let the search go")
+            return fn(*args, **kwargs)
+
+        return super().submit(held)
+
+
 def test_a_long_computer_search_does_not_hold_up_other_games(database: str) -> None:
     pytest.importorskip("sosgame.ai")
-    # The default pool: computer players search in another process.
-    with TestClient(create_app(database, computer_pause=0.0)) as client:
+    searches = HeldSearches()
+    with TestClient(create_app(database, computer=searches, computer_pause=0.0)) as client:
         slow = create(
             client,
             rows=7,
@@ -302,12 +345,16 @@ def test_a_long_computer_search_does_not_hold_up_other_games(database: str) -> N
         )
         quick = create(client)
         for watcher in join(client, slow["id"], slow["token"]):
+            assert searches.started.wait(120), "the computer never started thinking"
             assert client.get(f"/api/games/{slow['id']}").json()["thinking"] == 0
             for seat in join(client, quick["id"], quick["token"]):
                 for ply, move in enumerate(["Sa1", "Ob1", "Sc1", "Sa2"]):
                     seat.send(type="move", move=move, ply=ply)
                     seat.state(lambda g, n=ply + 1: g["ply"] == n)
+            # The other game went on from start to end while the search was still running.
             assert client.get(f"/api/games/{slow['id']}").json()["ply"] == 0
+            searches.release.set()
             state = watcher.state(lambda g: g["ply"] == 1)
             assert state["thinking"] is None
             assert state["turn"] == 1
+    searches.shutdown()

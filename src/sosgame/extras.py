@@ -27,7 +27,16 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
 
 
 class MissingExtraError(SosError):
-    """A command needs an optional extra that is not installed."""
+    """``what`` needs the optional ``extra``, whose modules ``absent`` cannot be imported."""
+
+    def __init__(self, what: str, extra: Extra, absent: tuple[str, ...]) -> None:
+        super().__init__(
+            f"{what} needs the {extra} extra: {install_command(extra)}"
+            f" (missing: {', '.join(absent)})"
+        )
+        self.what = what
+        self.extra = extra
+        self.absent = absent
 
 
 def install_command(extra: Extra) -> str:
@@ -54,7 +63,4 @@ def require(extra: Extra, what: str) -> None:
     """
     absent = missing(extra)
     if absent:
-        raise MissingExtraError(
-            f"{what} needs the {extra} extra: {install_command(extra)}"
-            f" (missing: {', '.join(absent)})"
-        )
+        raise MissingExtraError(what, extra, absent)

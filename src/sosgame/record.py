@@ -23,7 +23,7 @@ from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.notation import MAX_SIDE, parse_action
 from sosgame.outcome import Outcome, Termination
 
-__all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save"]
+__all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save", "starting_game"]
 
 FORMAT: Final = "sosgame-record/1"
 MAX_NAME_LENGTH: Final = 100
@@ -40,6 +40,23 @@ class Start:
     position: str
     turn: int = 0
     scores: tuple[int, ...] | None = None
+
+
+def starting_game(
+    rows: int, cols: int, *, players: int, mode: Mode, start: Start | None = None
+) -> Game:
+    """A game before any move: the empty ``rows`` x ``cols`` board, or the set-up ``start``.
+
+    Every part that rebuilds a game from its settings (records, the terminal game's replays,
+    the web server's rooms and workers) starts here.
+
+    :raises SosError: for settings or a start the rules do not allow.
+    """
+    if start is None:
+        return Game(rows, cols, players=players, mode=mode)
+    return Game.from_position(
+        start.position, players=players, mode=mode, turn=start.turn, scores=start.scores
+    )
 
 
 @dataclass
@@ -97,21 +114,18 @@ class Record:
         _replay(game, self.moves)
         return game
 
+    def starting_game(self) -> Game:
+        """The record's game before its first move (see :func:`starting_game`)."""
+        return starting_game(
+            self.rows, self.cols, players=len(self.players), mode=self.mode, start=self.start
+        )
+
     def _empty_game(self) -> Game:
-        if self.start is None:
-            try:
-                return Game(self.rows, self.cols, players=len(self.players), mode=self.mode)
-            except SosError as error:
-                raise RecordError(f"fields 'rows' and 'cols': {error}", field="rows") from None
         try:
-            return Game.from_position(
-                self.start.position,
-                players=len(self.players),
-                mode=self.mode,
-                turn=self.start.turn,
-                scores=self.start.scores,
-            )
+            return self.starting_game()
         except SosError as error:
+            if self.start is None:
+                raise RecordError(f"fields 'rows' and 'cols': {error}", field="rows") from None
             raise RecordError(f"field 'start': {error}", field="start") from None
 
     def to_dict(self) -> dict[str, Any]:

@@ -175,3 +175,62 @@ def test_an_uploaded_record_continues_in_the_browser(
     expect(page.locator(".lines line")).to_have_count(1)
     click_move(page, "Oc3")
     expect(page.locator("#moves li")).to_have_count(4)
+
+
+def test_a_move_made_while_disconnected_is_sent_when_the_connection_is_back(
+    page: Any, server: LiveServer
+) -> None:
+    game_id = start_game(page, server, [("Ann", "human"), ("Bao", "human")])
+    click_move(page, "Sa1")
+    server.kill()
+    expect(page.locator("#notice")).to_contain_text("Reconnecting")
+    page.locator('.cell[data-cell="b2"]').click()
+    page.click("#pick-O")
+    expect(page.locator("#notice")).to_contain_text("Ob2 will be sent")
+    server.start()
+    expect(page.locator('.cell[data-cell="b2"]')).to_have_text("O", timeout=15_000)
+    expect(page.locator("#notice")).to_be_hidden()
+    assert server.get(f"/api/games/{game_id}")["actions"] == ["Sa1", "Ob2"]
+
+
+def test_a_rematch_reaches_the_other_player_and_a_second_seat_is_kept(
+    browser: Any, server: LiveServer
+) -> None:
+    contexts = [browser.new_context() for _ in range(2)]
+    ann, bao = (context.new_page() for context in contexts)
+    try:
+        game_id = start_game(
+            ann, server, [("Ann", "human"), ("Bao", "human"), ("Chi", "human")], kind="online"
+        )
+        bao_link = ann.locator("#invite-1").input_value()
+        chi_link = ann.locator("#invite-2").input_value()
+        assert chi_link.rsplit("/", 1)[1] not in repr(server.get(f"/api/games/{game_id}"))
+        bao.goto(bao_link)
+        bao.click("#take-seat")
+        expect(bao.locator("#board")).to_be_visible()
+        # The same browser takes a second seat through the other invite: it keeps both.
+        bao.goto(chi_link)
+        bao.click("#take-seat")
+        expect(bao.locator("#status")).to_have_text("Ann to move.")
+        spectator_join = f"{server.url}/#/join/{game_id}/2"
+        ann.goto(spectator_join)
+        expect(ann.locator("#take-seat")).to_have_count(0)
+        ann.goto(f"{server.url}/#/game/{game_id}")
+        click_move(ann, "Sa1")
+        click_move(bao, "Ob1")
+        click_move(bao, "Oc1")
+        ann.once("dialog", lambda dialog: dialog.accept())
+        ann.click("#resign")
+        expect(bao.locator("#status")).to_have_text("Bao to move.")
+        bao.once("dialog", lambda dialog: dialog.accept())
+        bao.click("#resign")
+        expect(bao.locator("#result")).to_be_visible()
+        bao.click("#rematch")
+        expect(ann.locator("#rematch-link")).to_be_visible()
+        ann.click("#rematch-link")
+        expect(ann.locator("#status")).to_have_text("Ann to move.")
+        click_move(ann, "Sb2")
+        expect(bao.locator('.cell[data-cell="b2"]')).to_have_text("S")
+    finally:
+        for context in contexts:
+            context.close()

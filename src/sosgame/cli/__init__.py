@@ -10,8 +10,9 @@ from typing import NoReturn
 
 from sosgame import __version__
 from sosgame.cli import analyze, arena, hint, play, replay, serve, show, solve
+from sosgame.cli.language import choose_language, speaking, t
 from sosgame.errors import SosError
-from sosgame.extras import MissingExtraError
+from sosgame.extras import MissingExtraError, install_command
 
 __all__ = ["main"]
 
@@ -24,12 +25,12 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, naming the problem."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, t("cli.parse_error", prog=self.prog, message=message) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser for every subcommand."""
-    parser = _Parser(prog="sosgame", description="The game of SOS, exactly by the rules.")
+    """The parser for every subcommand, in the command line's language."""
+    parser = _Parser(prog="sosgame", description=t("cli.description"))
     parser.add_argument("--version", action="version", version=f"sosgame {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -39,7 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    It speaks the language ``--lang`` names, else the locale's (English by default).
+    """
+    given = sys.argv[1:] if argv is None else list(argv)
+    with speaking(choose_language(given)):
+        return _main(given)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
@@ -49,10 +59,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return _BROKEN_PIPE_STATUS
     except MissingExtraError as error:
-        print(error, file=sys.stderr)
+        print(
+            t(
+                "cli.needs_extra",
+                command=error.what,
+                extra=error.extra,
+                install=install_command(error.extra),
+                missing=", ".join(error.absent),
+            ),
+            file=sys.stderr,
+        )
         return 1
     except SosError as error:
-        print(f"sosgame: error: {error}", file=sys.stderr)
+        print(t("cli.error", error=error), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("", file=sys.stderr)

@@ -8,6 +8,7 @@ from typing import Any
 
 from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 from sosgame.ai.players import Budget
+from sosgame.cli.language import t
 from sosgame.record import load
 
 __all__ = ["register"]
@@ -17,23 +18,15 @@ def register(commands: Any) -> None:
     """Add the ``analyze`` subcommand."""
     parser = commands.add_parser(
         "analyze",
-        help="go over a game record: the best move at every ply, and what each move cost",
-        description=(
-            "Go over a game record (JSON, sosgame-record/1): for every move, the move played,"
-            " the best move, and what the played move cost (exact where the solver reaches,"
-            " the search's estimate otherwise), flagging mistakes and blunders."
-        ),
+        help=t("cli.analyze.help"),
+        description=t("cli.analyze.description"),
     )
-    parser.add_argument("file", metavar="RECORD.json", help="the record file")
+    parser.add_argument("file", metavar="RECORD.json", help=t("cli.help.record"))
     parser.add_argument(
-        "--seconds",
-        type=float,
-        default=0.5,
-        metavar="S",
-        help="search time per move out of the solver's reach (0.5)",
+        "--seconds", type=float, default=0.5, metavar="S", help=t("cli.analyze.seconds")
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help="the search's seed (0)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.help.seed"))
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)
 
 
@@ -85,22 +78,29 @@ def run(arguments: argparse.Namespace) -> int:
         }
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    unit = "points" if game.mode == "general" else "results"
-    print(f"{'ply':>4}  {'player':<12} {'played':<7} {'best':<7} {'cost':>6}")
+    heading = [t(f"cli.analyze.{word}") for word in ("ply", "player", "played", "best", "cost")]
+    print(f"{heading[0]:>4}  {heading[1]:<12} {heading[2]:<7} {heading[3]:<7} {heading[4]:>6}")
     for report in reports:
         cost = "-" if report.cost is None else f"{report.cost:.2f}"
         mark = "" if report.exact or report.cost is None else "~"
-        flag = f"  {report.flag}" if report.flag else ""
+        flag = f"  {t(f'cli.analyze.{report.flag}')}" if report.flag else ""
         name = names[report.seat][:12]
         print(
             f"{report.ply:>4}  {name:<12} {report.played!s:<7} {report.best!s:<7}"
             f" {mark + cost:>6}{flag}"
         )
-    print(f"(cost in {unit}; ~ marks the search's estimate, the rest is exact)")
+    legend = "points" if game.mode == "general" else "results"
+    print(t(f"cli.analyze.legend_{legend}"))
     for summary in summaries:
         print(
-            f"{names[summary.seat]}: {summary.moves} moves, total cost {summary.total_cost:.2f},"
-            f" average {summary.average_cost:.2f}, {summary.mistakes} mistakes,"
-            f" {summary.blunders} blunders"
+            t(
+                "cli.analyze.summary",
+                name=names[summary.seat],
+                count=summary.moves,
+                total=f"{summary.total_cost:.2f}",
+                average=f"{summary.average_cost:.2f}",
+                mistakes=summary.mistakes,
+                blunders=summary.blunders,
+            )
         )
     return 0

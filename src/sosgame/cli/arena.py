@@ -11,37 +11,32 @@ from typing import Any
 
 from sosgame.ai import LEVELS
 from sosgame.ai.arena import GameResult, MatchResult, play_match
+from sosgame.cli.language import t
 from sosgame.game import MODES
 
 __all__ = ["register", "report"]
-
-_INSTALL_HINT = "sosgame: for a progress bar, install it with: pip install 'sosgame[fast]'"
 
 
 def register(commands: Any) -> None:
     """Add the ``arena`` subcommand."""
     parser = commands.add_parser(
         "arena",
-        help="play a match between two computer levels and estimate the Elo difference",
-        description=(
-            "Play a match between two computer levels, colours swapped every game, on every"
-            " core; print wins, draws and losses for LEVEL_A, the score and the Elo difference"
-            " with its 95% interval."
-        ),
+        help=t("cli.arena.help"),
+        description=t("cli.arena.description"),
     )
     parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help="the opponent")
-    parser.add_argument("--size", type=int, default=5, metavar="N", help="an N x N board (5)")
-    parser.add_argument("--rows", type=int, metavar="R", help="the number of rows (--size)")
-    parser.add_argument("--cols", type=int, metavar="C", help="the number of columns (--size)")
-    parser.add_argument("--mode", choices=MODES, default="general", help="the rules to play")
-    parser.add_argument("--games", type=int, default=100, metavar="K", help="games (100)")
+    parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
+    parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
+    parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
+    parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
+    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
+    parser.add_argument("--games", type=int, default=100, metavar="K", help=t("cli.arena.games"))
     parser.add_argument(
-        "--seconds", type=float, default=0.5, metavar="S", help="seconds per move (0.5)"
+        "--seconds", type=float, default=0.5, metavar="S", help=t("cli.arena.seconds")
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="make the match reproducible")
-    parser.add_argument("--jobs", type=int, metavar="N", help="processes (default: every core)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
+    parser.add_argument("--jobs", type=int, metavar="N", help=t("cli.arena.jobs"))
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)
 
 
@@ -49,7 +44,7 @@ def _progress(stream: Iterator[GameResult], total: int) -> Iterator[GameResult]:
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
-        print(_INSTALL_HINT, file=sys.stderr)
+        print(t("cli.arena.no_bar"), file=sys.stderr)
         return _lines(stream, total)
     bar: Iterator[GameResult] = tqdm(stream, total=total, unit="game", file=sys.stderr)
     return bar
@@ -57,7 +52,7 @@ def _progress(stream: Iterator[GameResult], total: int) -> Iterator[GameResult]:
 
 def _lines(stream: Iterator[GameResult], total: int) -> Iterator[GameResult]:
     for done, result in enumerate(stream, start=1):
-        print(f"game {done}/{total} done", file=sys.stderr, flush=True)
+        print(t("cli.arena.done", done=done, total=total), file=sys.stderr, flush=True)
         yield result
 
 
@@ -121,18 +116,24 @@ def run(arguments: argparse.Namespace) -> int:
         print(json.dumps(numbers))
         return 0
     a, b = match.level_a, match.level_b
+    games = len(match.games)
     print(
-        f"{a} vs {b}: {rows}x{cols} {arguments.mode}, {len(match.games)} games,"
-        f" {arguments.seconds:g} s a move"
+        t(
+            "cli.arena.title",
+            a=a,
+            b=b,
+            rows=rows,
+            cols=cols,
+            mode=arguments.mode,
+            count=games,
+            seconds=f"{arguments.seconds:g}",
+        )
     )
-    print(f"{a}: {match.wins} wins, {match.draws} draws, {match.losses} losses")
-    print(
-        f"score {100 * match.score:.1f}% (95% interval {100 * numbers['score_low']:.1f}%"
-        f" to {100 * numbers['score_high']:.1f}%)"
-    )
+    print(t("cli.arena.record", level=a, wins=match.wins, draws=match.draws, losses=match.losses))
+    low, high = numbers["score_low"], numbers["score_high"]
+    percent = {"score": f"{100 * match.score:.1f}", "low": f"{100 * low:.1f}"}
+    print(t("cli.arena.score", **percent, high=f"{100 * high:.1f}"))
     rating, rating_low, rating_high = match.elo()
-    print(
-        f"Elo difference {_elo_text(rating)} (95% interval {_elo_text(rating_low)}"
-        f" to {_elo_text(rating_high)})"
-    )
+    elo = {"elo": _elo_text(rating), "low": _elo_text(rating_low), "high": _elo_text(rating_high)}
+    print(t("cli.arena.elo", **elo))
     return 0

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from sosgame.ai import DEFAULT_SECONDS, make_player
+from sosgame.cli.language import t
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.geometry import geometry
@@ -21,43 +22,30 @@ def register(commands: Any) -> None:
     """Add the ``hint`` subcommand."""
     parser = commands.add_parser(
         "hint",
-        help="the move a computer level would play in a position",
-        description=(
-            "Print the move a computer level would play in a position (rows from the top,"
-            " separated by '/'; S, O, or '.'), or on the empty board RxC."
-        ),
+        help=t("cli.hint.help"),
+        description=t("cli.hint.description"),
     )
-    parser.add_argument("position", metavar="POSITION|RxC", help="for example S.O/.O./S.S or 5x5")
-    parser.add_argument("--mode", choices=MODES, default="general", help="the rules (general)")
-    parser.add_argument("--level", choices=LEVELS, default="hard", help="the level (hard)")
+    parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.hint.position"))
+    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
+    parser.add_argument("--level", choices=LEVELS, default="hard", help=t("cli.hint.level"))
     parser.add_argument(
         "--players",
         type=int,
         default=MIN_PLAYERS,
         metavar="N",
-        help=f"how many seats, {MIN_PLAYERS} to {MAX_PLAYERS} (2)",
+        help=t("cli.hint.players", least=MIN_PLAYERS, most=MAX_PLAYERS),
     )
-    parser.add_argument(
-        "--turn",
-        type=int,
-        default=1,
-        metavar="SEAT",
-        help="the seat to move, counted from 1 (1); the JSON answer counts from 0",
-    )
-    parser.add_argument(
-        "--scores",
-        metavar="A,B,...",
-        help="the seats' points so far, adding up to the lines on the board (default: 0 each)",
-    )
+    parser.add_argument("--turn", type=int, default=1, metavar="SEAT", help=t("cli.hint.turn"))
+    parser.add_argument("--scores", metavar="A,B,...", help=t("cli.hint.scores"))
     parser.add_argument(
         "--seconds",
         type=float,
         metavar="S",
-        help=f"the search time for hard and perfect (default {DEFAULT_SECONDS:g})",
+        help=t("cli.hint.seconds", seconds=f"{DEFAULT_SECONDS:g}"),
     )
-    parser.add_argument("--nodes", type=int, metavar="N", help="bound the search by nodes")
-    parser.add_argument("--seed", type=int, metavar="N", help="make the choice reproducible")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--nodes", type=int, metavar="N", help=t("cli.help.nodes"))
+    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)
 
 
@@ -71,9 +59,7 @@ def parse_scores(text: str | None) -> list[int] | None:
     try:
         return [int(part) for part in text.split(",")]
     except ValueError:
-        raise InvalidSettingsError(
-            f"--scores must be whole numbers separated by commas, such as 1,0, not {text!r}"
-        ) from None
+        raise InvalidSettingsError(t("cli.hint.bad_scores", text=repr(text))) from None
 
 
 def starting_game(
@@ -94,7 +80,7 @@ def run(arguments: argparse.Namespace) -> int:
     seats_valid = MIN_PLAYERS <= arguments.players <= MAX_PLAYERS  # else the game names it
     if seats_valid and not 1 <= arguments.turn <= arguments.players:
         raise InvalidSettingsError(
-            f"--turn must be a seat from 1 to {arguments.players}, not {arguments.turn}"
+            t("cli.hint.bad_turn", most=arguments.players, turn=arguments.turn)
         )
     game = starting_game(
         arguments.position,
@@ -107,9 +93,7 @@ def run(arguments: argparse.Namespace) -> int:
         arguments.level, seconds=arguments.seconds, nodes=arguments.nodes, seed=arguments.seed
     )
     if game.is_over:
-        raise InvalidSettingsError(
-            f"position {game.position()!r} is already over: there is no move to suggest"
-        )
+        raise InvalidSettingsError(t("cli.hint.over", position=repr(game.position())))
     start = time.perf_counter()
     move = player.choose_move(game)
     seconds = time.perf_counter() - start
@@ -130,6 +114,6 @@ def run(arguments: argparse.Namespace) -> int:
             )
         )
         return 0
-    completes = f" (completes {lines} SOS)" if lines else ""
+    completes = t("cli.hint.completes", count=lines) if lines else ""
     print(f"{move}{completes}")
     return 0

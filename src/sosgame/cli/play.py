@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
+from sosgame.cli.language import t
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
@@ -30,49 +31,31 @@ def register(commands: Any) -> None:
     """Add the ``play`` subcommand."""
     parser = commands.add_parser(
         "play",
-        help="play a game at this keyboard",
-        description=(
-            "Play SOS at one keyboard: the full-screen game (needs sosgame[tui]), or with"
-            " --plain the line-mode game, reading moves such as Sb3 from standard input."
-            " The full-screen game opens on its new-game screen, or straight into a game when"
-            " a game option or --load is given; without Textual it says what to install and"
-            " exits with status 1; when input or output is not a terminal it plays the"
-            " line-mode game."
-        ),
+        help=t("cli.play.help"),
+        description=t("cli.play.description"),
     )
-    parser.add_argument(
-        "--plain", action="store_true", help="the line-mode game (works with piped input)"
-    )
-    parser.add_argument("--size", type=int, metavar="N", help="a square N x N board (default 5)")
-    parser.add_argument("--rows", type=int, metavar="R", help="the number of rows")
-    parser.add_argument("--cols", type=int, metavar="C", help="the number of columns")
-    parser.add_argument("--mode", choices=MODES, help="the rules to play (default general)")
+    parser.add_argument("--plain", action="store_true", help=t("cli.play.plain"))
+    parser.add_argument("--size", type=int, metavar="N", help=t("cli.play.size"))
+    parser.add_argument("--rows", type=int, metavar="R", help=t("cli.help.rows"))
+    parser.add_argument("--cols", type=int, metavar="C", help=t("cli.help.cols"))
+    parser.add_argument("--mode", choices=MODES, help=t("cli.help.mode"))
     parser.add_argument(
         "--players",
         type=int,
         metavar="N",
-        help=f"how many players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: as many as --names)",
+        help=t("cli.play.players", least=MIN_PLAYERS, most=MAX_PLAYERS),
     )
-    parser.add_argument("--names", nargs="+", metavar="NAME", help="the players' names, in order")
-    parser.add_argument(
-        "--lang",
-        choices=list(LANGUAGES),
-        help="the language (default: from the locale, else English)",
-    )
+    parser.add_argument("--names", nargs="+", metavar="NAME", help=t("cli.play.names"))
+    parser.add_argument("--lang", choices=list(LANGUAGES), help=t("cli.play.lang"))
     parser.add_argument(
         "--seat-level",
         nargs=2,
         action="append",
         metavar=("SEAT", "LEVEL"),
-        help=f"a computer plays seat SEAT (1, 2, ...) at LEVEL ({', '.join(LEVELS)});"
-        " may be repeated (full-screen game only)",
+        help=t("cli.play.seat_level", levels=", ".join(LEVELS)),
     )
-    parser.add_argument(
-        "--load", metavar="FILE", help="continue the game in a record file (sosgame-record/1)"
-    )
-    parser.add_argument(
-        "--seed", type=int, metavar="N", help="make the computer players' choices reproducible"
-    )
+    parser.add_argument("--load", metavar="FILE", help=t("cli.play.load"))
+    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
     parser.set_defaults(run=run)
 
 
@@ -82,18 +65,18 @@ def _settings(arguments: argparse.Namespace) -> tuple[int, int, int, list[str] |
     cols = arguments.cols if arguments.cols is not None else size
     for name, value in (("--size", arguments.size), ("--rows", rows), ("--cols", cols)):
         if value is not None and not 1 <= value <= MAX_SIDE:
-            raise SosError(f"{name} must be from 1 to {MAX_SIDE}, not {value}")
+            raise SosError(t("cli.play.bad_side", option=name, most=MAX_SIDE, value=value))
     names = arguments.names
     players = arguments.players if arguments.players is not None else len(names or [1, 2])
     if names is not None and len(names) != players:
-        raise SosError(f"--names gives {len(names)} names but --players is {players}")
+        raise SosError(t("cli.play.names_count", count=len(names), players=players))
     if names is not None:
         seen: set[str] = set()
         for name in names:
             if not name.strip() or len(name) > 100:
-                raise SosError(f"--names: {name!r} is not a name of 1 to 100 characters")
+                raise SosError(t("cli.play.bad_name", name=repr(name)))
             if name.strip().casefold() in seen:
-                raise SosError(f"--names: {name.strip()!r} is given twice; give each player a name")
+                raise SosError(t("cli.play.same_name", name=repr(name.strip())))
             seen.add(name.strip().casefold())
     return rows, cols, players, names
 
@@ -105,27 +88,22 @@ _SET_BY_A_RECORD: Final = ("size", "rows", "cols", "mode", "players", "names")
 def _check_load(arguments: argparse.Namespace) -> None:
     for option in _SET_BY_A_RECORD:
         if getattr(arguments, option) is not None:
-            raise SosError(
-                f"--load takes the board, mode, players and names from the record:"
-                f" leave out --{option}"
-            )
+            raise SosError(t("cli.play.load_conflict", option=f"--{option}"))
 
 
 def _levels(arguments: argparse.Namespace, players: int) -> dict[int, str]:
     levels = {}
     for seat_text, level in arguments.seat_level or []:
         if not seat_text.isdigit() or not 1 <= int(seat_text) <= players:
-            raise SosError(f"--seat-level: the seat must be from 1 to {players}, not {seat_text!r}")
+            raise SosError(t("cli.play.bad_seat", most=players, seat=repr(seat_text)))
         if level not in LEVELS:
-            raise SosError(
-                f"--seat-level: the level must be one of {', '.join(LEVELS)}, not {level!r}"
-            )
+            raise SosError(t("cli.play.bad_level", levels=", ".join(LEVELS), level=repr(level)))
         levels[int(seat_text) - 1] = level
     for level in sorted(set(levels.values())):
         try:
             from sosgame.ai import make_player
         except ImportError:
-            raise SosError("--seat-level: this installation has no computer players") from None
+            raise SosError(t("cli.play.no_players")) from None
         make_player(level)  # a level not available yet raises, naming the ones there are
     return levels
 
@@ -148,7 +126,7 @@ def run(arguments: argparse.Namespace) -> int:
 
 def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> int:
     if arguments.seat_level:
-        raise SosError("--seat-level needs the full-screen game: leave out --plain")
+        raise SosError(t("cli.play.plain_levels"))
     if arguments.load:
         _check_load(arguments)
         record = load(arguments.load)

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from sosgame.cli.language import t
 from sosgame.game import Game
 from sosgame.record import load
 
@@ -16,11 +17,11 @@ def register(commands: Any) -> None:
     """Add the ``replay`` subcommand."""
     parser = commands.add_parser(
         "replay",
-        help="replay a game record and show the final board, scores, lines and outcome",
-        description="Replay a game record (JSON, sosgame-record/1), checking every move.",
+        help=t("cli.replay.help"),
+        description=t("cli.replay.description"),
     )
-    parser.add_argument("file", metavar="FILE", help="the record file")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("file", metavar="FILE", help=t("cli.help.record"))
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)
 
 
@@ -56,21 +57,20 @@ def run(arguments: argparse.Namespace) -> int:
     print(game)
     print()
     names = record.players
-    print(
-        "Scores: "
-        + ", ".join(f"{name} {score}" for name, score in zip(names, game.scores, strict=True))
-    )
+    scores = ", ".join(f"{name} {score}" for name, score in zip(names, game.scores, strict=True))
+    print(t("scores", scores=scores))
     for line in game.lines:
         if line.owner is None:
-            print(f"  {line}  on the starting board")
+            print(t("cli.replay.start_line", line=line))
         else:
-            print(f"  {line}  {names[line.owner]}, ply {line.ply}")
+            print(t("cli.replay.line", line=line, name=names[line.owner], ply=line.ply))
     outcome = game.outcome
     if outcome is None:
-        print(f"Not over: {names[game.turn]} to move after {len(game.actions)} moves.")
-    elif outcome.winner is not None:
-        print(f"{names[outcome.winner]} wins ({outcome.termination.value}).")
+        print(t("cli.replay.not_over", name=names[game.turn], count=len(game.actions)))
+        return 0
+    reason = t(f"reason.{outcome.termination.value}")
+    if outcome.winner is not None:
+        print(t("winner", name=names[outcome.winner], reason=reason))
     else:
-        drawn = ", ".join(names[seat] for seat in outcome.winners)
-        print(f"Draw between {drawn} ({outcome.termination.value}).")
+        print(t("draw", names=", ".join(names[seat] for seat in outcome.winners), reason=reason))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from sosgame.cli.language import t
 from sosgame.errors import SosError
 from sosgame.extras import require
 from sosgame.web.defaults import DEFAULT_DATABASE
@@ -16,17 +17,16 @@ def register(commands: Any) -> None:
     """Add the ``serve`` subcommand."""
     parser = commands.add_parser(
         "serve",
-        help="play in the browser: start the web server",
-        description="Serve SOS in the browser: local games, games against the computer and"
-        " online games, stored in a database.",
+        help=t("cli.serve.help"),
+        description=t("cli.serve.description"),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    parser.add_argument("--host", default="127.0.0.1", help=t("cli.serve.host"))
+    parser.add_argument("--port", type=int, default=8000, help=t("cli.serve.port"))
     parser.add_argument(
         "--database",
         default=DEFAULT_DATABASE,
         metavar="URL",
-        help=f"a SQLAlchemy database URL (default {DEFAULT_DATABASE}, created on first run)",
+        help=t("cli.serve.database", default=DEFAULT_DATABASE),
     )
     parser.set_defaults(run=run)
 
@@ -34,7 +34,7 @@ def register(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     if not 0 <= arguments.port <= 65535:
-        raise SosError(f"--port must be from 0 to 65535, not {arguments.port}")
+        raise SosError(t("cli.serve.bad_port", port=arguments.port))
     require("web", "sosgame serve")
     import uvicorn
     from sqlalchemy.engine import make_url
@@ -46,16 +46,18 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         make_url(arguments.database)
     except ArgumentError:
-        raise SosError(f"--database {arguments.database!r} is not a database URL") from None
+        raise SosError(t("cli.serve.bad_url", url=repr(arguments.database))) from None
     try:
         app = create_app(arguments.database)
     except Exception as error:
-        raise SosError(f"--database {arguments.database!r}: {error}") from None
+        raise SosError(
+            t("cli.serve.bad_database", url=repr(arguments.database), error=error)
+        ) from None
     uvicorn.run(
         app,
         host=arguments.host,
         port=arguments.port,
-        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_max_size=MAX_MESSAGE_BYTES,
         # Compressing small JSON messages costs more CPU than it saves on the wire.
         ws_per_message_deflate=False,
         log_level="info",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from sosgame.cli.language import t
 from sosgame.game import Game
 from sosgame.svg import svg
 
@@ -15,11 +16,11 @@ def register(commands: Any) -> None:
     """Add the ``show`` subcommand."""
     parser = commands.add_parser(
         "show",
-        help="draw a position such as S.O/.../OSS",
-        description="Draw a position (rows from the top, separated by '/'; S, O, or '.').",
+        help=t("cli.show.help"),
+        description=t("cli.show.description"),
     )
-    parser.add_argument("position", metavar="POSITION", help="for example S.O/.O./S.S")
-    parser.add_argument("--svg", action="store_true", help="print an SVG picture instead")
+    parser.add_argument("position", metavar="POSITION", help=t("cli.show.position"))
+    parser.add_argument("--svg", action="store_true", help=t("cli.show.svg"))
     parser.set_defaults(run=run)
 
 
@@ -31,5 +32,6 @@ def run(arguments: argparse.Namespace) -> int:
         return 0
     print(game)
     if game.lines:
-        print(f"{len(game.lines)} SOS: " + ", ".join(str(line) for line in game.lines))
+        lines = ", ".join(str(line) for line in game.lines)
+        print(t("cli.show.lines", count=len(game.lines), lines=lines))
     return 0

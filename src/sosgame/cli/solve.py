@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from sosgame.cli.language import t
 from sosgame.errors import InvalidPositionError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
@@ -19,30 +20,14 @@ def register(commands: Any) -> None:
     """Add the ``solve`` subcommand."""
     parser = commands.add_parser(
         "solve",
-        help="solve a two-player position exactly",
-        description=(
-            "Solve a two-player position exactly: its value for the side to move with best"
-            " play from both sides, and every move that reaches it. General mode: the mover's"
-            " future points minus the opponent's; simple mode: 1 win, 0 draw, -1 loss."
-        ),
+        help=t("cli.solve.help"),
+        description=t("cli.solve.description"),
     )
+    parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.solve.position"))
+    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.add_argument(
-        "position",
-        metavar="POSITION|RxC",
-        help="a position such as S.O/.../OSS, or RxC for the empty board, such as 4x4",
-    )
-    parser.add_argument(
-        "--mode", choices=MODES, default="general", help="the rules (default general)"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--memory",
-        type=int,
-        metavar="MIB",
-        help=(
-            "the transposition table's size in MiB (default: sized to the position, at most"
-            f" {DEFAULT_MEMORY_MB}); more memory can mean fewer nodes on large problems"
-        ),
+        "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
     )
     parser.set_defaults(run=run)
 
@@ -52,22 +37,17 @@ def _game(text: str, mode: str) -> Game:
     if size is not None:
         return Game(*size, mode=mode)  # type: ignore[arg-type]
     if any(char.isdigit() for char in text):
-        raise InvalidPositionError(
-            f"{text!r} is neither a board size such as 4x4 nor a position such as S.O/.../OSS"
-        )
+        raise InvalidPositionError(t("cli.solve.neither", text=repr(text)))
     return Game.from_position(text, mode=mode)  # type: ignore[arg-type]
 
 
 def _verdict(solution: Solution, mode: str) -> str:
-    if mode == "simple":
-        return {1: "the side to move wins", 0: "a draw", -1: "the side to move loses"}[
-            solution.value
-        ]
     if solution.value == 0:
-        return "a draw"
+        return t("cli.solve.draw")
+    if mode == "simple":
+        return t("cli.solve.wins" if solution.value > 0 else "cli.solve.loses")
     lead = abs(solution.value)
-    side = "the side to move" if solution.value > 0 else "the other side"
-    return f"{side} wins by {lead} point{'s' if lead != 1 else ''}"
+    return t("cli.solve.mover_by" if solution.value > 0 else "cli.solve.other_by", count=lead)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -76,7 +56,7 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         solution = solve(game, memory_mb=arguments.memory)
     except KeyboardInterrupt:
-        print("sosgame: solve stopped by Ctrl-C before it finished", file=sys.stderr)
+        print(t("cli.solve.stopped"), file=sys.stderr)
         return 130
     moves = [str(move) for move in solution.best_moves]
     if arguments.json:
@@ -92,7 +72,7 @@ def run(arguments: argparse.Namespace) -> int:
         )
         return 0
     value = f"{solution.value:+d}" if solution.value else "0"
-    print(f"value {value}: {_verdict(solution, arguments.mode)} with best play")
-    print(f"best moves ({len(moves)}): {' '.join(moves)}")
-    print(f"{solution.nodes} nodes in {solution.seconds:.2f} s")
+    print(t("cli.solve.value", value=value, verdict=_verdict(solution, arguments.mode)))
+    print(t("cli.solve.best", count=len(moves), moves=" ".join(moves)))
+    print(t("cli.solve.nodes", nodes=solution.nodes, seconds=f"{solution.seconds:.2f}"))
     return 0

@@ -13,7 +13,7 @@ from sosgame.game import Action, Game
 from sosgame.levels import LEVELS
 from sosgame.notation import Move, Resignation, parse_action
 from sosgame.outcome import Line
-from sosgame.record import Record, Start
+from sosgame.record import Record, Start, starting_game
 
 __all__ = [
     "LEVELS",
@@ -145,13 +145,7 @@ class Session:
 
 def start_game(record: Record) -> Game:
     """A new game with ``record``'s settings and starting position, before any move."""
-    players = len(record.players)
-    start: Start | None = record.start
-    if start is None:
-        return Game(record.rows, record.cols, players=players, mode=record.mode)
-    return Game.from_position(
-        start.position, players=players, mode=record.mode, turn=start.turn, scores=start.scores
-    )
+    return record.starting_game()
 
 
 @dataclass(frozen=True)
@@ -214,12 +208,8 @@ class History:
 
 
 def _fresh(game: Game) -> Game:
-    if game.start is None:
-        return Game(game.rows, game.cols, players=game.players, mode=game.mode)
-    position, turn, scores = game.start
-    return Game.from_position(
-        position, players=game.players, mode=game.mode, turn=turn, scores=scores
-    )
+    start = None if game.start is None else Start(*game.start)
+    return starting_game(game.rows, game.cols, players=game.players, mode=game.mode, start=start)
 
 
 class Replay:

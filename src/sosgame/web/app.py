@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -26,17 +25,24 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
-from sosgame.web.live import Client, Hub, Room
+from sosgame.web import limits
+from sosgame.web.browser import browser_config
+from sosgame.web.config import ServerLimits
+from sosgame.web.fanout import dumps
+from sosgame.web.hub import Hub, TooManyError
 from sosgame.web.openapi import openapi
 from sosgame.web.protocol import (
+    MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     ProtocolError,
     check_name,
     error_message,
     parse_client_message,
+    parse_json,
     parse_new_game,
 )
 from sosgame.web.replay import replay_frames
+from sosgame.web.room import Room
 from sosgame.web.store import Store
 
 __all__ = ["RateLimit", "create_app"]
@@ -49,6 +55,7 @@ BURST: Final = 30.0
 """... and at most this many in a burst."""
 FLOOD_LIMIT: Final = 200
 """A connection that goes on past this many refused messages is closed."""
+TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
 CSP: Final = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
     " connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none';"
@@ -106,7 +113,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request, *, optional: bool = False) -> Any:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
         raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes")
@@ -117,10 +124,13 @@ async def _body(request: Request) -> Any:
             raise ProtocolError(
                 "too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes"
             )
-    try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ProtocolError("bad_json", f"the request body is not valid JSON: {error}") from None
+    if optional and not body.strip():
+        return {}
+    return parse_json(body, "the request body")
+
+
+def _address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client is not None else ""
 
 
 def _bearer(request: Request) -> str | None:
@@ -129,21 +139,39 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def _links(request: Request, room: Room) -> dict[str, Any]:
+def _seat_links(request: Request, room: Room) -> list[str | None]:
+    """Each free seat's invite link (with its secret), for the game's players only."""
     base = str(request.base_url).rstrip("/")
+    links: list[str | None] = []
+    for row in room.seats:
+        link = None
+        if row.player == "human" and row.token_hash is None:
+            if row.invite is not None:
+                link = f"{base}/#/join/{room.id}/{row.seat}/{row.invite}"
+            elif room.public:
+                link = f"{base}/#/join/{room.id}/{row.seat}"
+        links.append(link)
+    return links
+
+
+def _links(request: Request, room: Room, *, secret: bool) -> dict[str, Any]:
+    base = str(request.base_url).rstrip("/")
+    seats = _seat_links(request, room) if secret or room.public else [None] * len(room.seats)
     return {
         "game": f"{base}/#/game/{room.id}",
-        "seats": [
-            f"{base}/#/join/{room.id}/{row.seat}" if row.player == "human" else None
-            for row in room.seats
-        ],
+        "seats": seats,
         "spectator": f"{base}/#/game/{room.id}",
     }
 
 
 def _created(request: Request, room: Room, token: str, seats: list[int]) -> JSONResponse:
     return JSONResponse(
-        {"id": room.id, "token": token, "seats": seats, "links": _links(request, room)},
+        {
+            "id": room.id,
+            "token": token,
+            "seats": seats,
+            "links": _links(request, room, secret=True),
+        },
         status_code=201,
     )
 
@@ -154,18 +182,23 @@ def create_app(
     computer: Executor | None = None,
     computer_pause: float = 0.6,
     allowed_origins: tuple[str, ...] = (),
+    server_limits: ServerLimits | None = None,
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
-    ``computer`` runs computer players' searches (by default a pool of two processes);
-    ``allowed_origins`` are origins besides the app's own that may open WebSockets.
+    ``computer`` runs computer players' searches (by default a pool of worker processes);
+    ``allowed_origins`` are origins besides the app's own that may open WebSockets;
+    ``server_limits`` caps connections and computer games (by default
+    :meth:`ServerLimits.from_environment`).
     """
     state: dict[str, Hub] = {}
+    caps = server_limits or ServerLimits.from_environment()
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(database)
-        state["hub"] = Hub(store, computer=computer, computer_pause=computer_pause)
+        state["hub"] = Hub(store, computer=computer, computer_pause=computer_pause, limits=caps)
+        state["hub"].start()
         try:
             yield
         finally:
@@ -188,12 +221,17 @@ def create_app(
     async def i18n(_request: Request) -> Response:
         return JSONResponse({"languages": LANGUAGES, "catalog": browser_catalog()})
 
+    async def config(_request: Request) -> Response:
+        return JSONResponse(browser_config())
+
     async def list_games(request: Request) -> Response:
         which = request.query_params.get("list", "open")
         statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
         if which not in statuses:
             raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
-        summaries = await hub().db(hub().store.summaries, statuses[which])
+        summaries = await hub().db(
+            hub().store.summaries, statuses[which], public_only=which == "open"
+        )
         return JSONResponse(
             {
                 "games": [
@@ -216,32 +254,45 @@ def create_app(
 
     async def new_game(request: Request) -> Response:
         settings = parse_new_game(await _body(request))
-        room, token, seats = await hub().create(settings)
+        room, token, seats = await hub().create(settings, owner=_address(request))
         return _created(request, room, token, seats)
 
     async def get_game(request: Request) -> Response:
         room = await room_or_404(request)
-        return JSONResponse({**room.state()["game"], "links": _links(request, room)})
+        return JSONResponse({**room.state()["game"], "links": _links(request, room, secret=False)})
+
+    async def invites(request: Request) -> Response:
+        room = await room_or_404(request)
+        if not room.controlled(_bearer(request)):
+            raise ProtocolError("not_your_seat", "invite links are for the game's players")
+        return JSONResponse({"id": room.id, "seats": _seat_links(request, room)})
 
     async def take_seat(request: Request) -> Response:
         room = await room_or_404(request)
         seat_text = str(request.path_params["seat"])
         if not seat_text.isdigit():
             raise ProtocolError("bad_field", "the seat must be a seat number")
-        body = await _body(request)
-        if not isinstance(body, dict) or set(body) - {"name"}:
-            raise ProtocolError("bad_field", "the body must be an object with at most 'name'")
+        body = await _body(request, optional=True)
+        if not isinstance(body, dict) or set(body) - {"name", "invite"}:
+            raise ProtocolError(
+                "bad_field", "the body must be an object with at most 'name' and 'invite'"
+            )
         name = None if body.get("name") is None else check_name(body["name"], "name")
-        token = await hub().take_seat(room, int(seat_text), name)
+        invite = body.get("invite")
+        if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+            raise ProtocolError("bad_field", "field 'invite' must be the invite link's secret")
+        token = await hub().take_seat(room, int(seat_text), name, invite)
         return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
 
     async def rematch(request: Request) -> Response:
         room = await room_or_404(request)
-        seats = room.controlled(_bearer(request))
-        if not seats:
+        token = _bearer(request)
+        if token is None or not room.controlled(token):
             raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
-        new, token, mine = await hub().rematch(room, seats)
-        return _created(request, new, token, mine)
+        new, mine, fresh = await hub().rematch(room, token, owner=_address(request))
+        response = _created(request, new, token, mine)
+        response.status_code = 201 if fresh else 200
+        return response
 
     async def record(request: Request) -> Response:
         room = await room_or_404(request)
@@ -265,16 +316,32 @@ def create_app(
         body = await _body(request)
         try:
             loaded = Record.from_dict(body)
-        except RecordError as error:
+            # The same limits as a new game: board sides, seat count and names.
+            limits.check_side(loaded.rows, "rows")
+            limits.check_side(loaded.cols, "cols")
+            limits.check_seat_count(len(loaded.players), "players")
+            players = [
+                limits.check_name(name, f"players[{number}]")
+                for number, name in enumerate(loaded.players)
+            ]
+        except (RecordError, limits.SettingsError) as error:
             raise ProtocolError("bad_record", str(error)) from None
-        room, token, seats = await hub().create_from_record(loaded)
+        loaded.players = players
+        room, token, seats = await hub().create_from_record(loaded, owner=_address(request))
         return _created(request, room, token, seats)
 
     async def schema(_request: Request) -> Response:
         return JSONResponse(openapi())
 
     async def health(_request: Request) -> Response:
-        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+        return JSONResponse(
+            {
+                "ok": True,
+                "protocol": PROTOCOL_VERSION,
+                "rooms": len(hub().rooms),
+                "connections": hub().connections,
+            }
+        )
 
     async def play(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
@@ -287,16 +354,34 @@ def create_app(
             await websocket.close(code=1008, reason="origin not allowed")
             return
         await websocket.accept()
-        client = Client(websocket.send_text)
-        room = await hub().room(str(websocket.path_params["game_id"]))
+        game_id = str(websocket.path_params["game_id"])
+        address = _address(websocket)
+        try:
+            hub().admit(game_id, address)
+        except TooManyError as error:
+            await websocket.send_text(dumps(error_message(error.code, error.message)))
+            await websocket.close(code=1013, reason=error.message[:120])
+            return
+        try:
+            await _serve_socket(websocket, game_id, address)
+        finally:
+            hub().release(game_id, address)
+
+    async def _serve_socket(websocket: WebSocket, game_id: str, address: str) -> None:
+        async def close(code: int, reason: str) -> None:
+            await websocket.close(code=code, reason=reason)
+
+        connection = hub().connection(websocket.send_text, close, address)
+        room = await hub().room(game_id)
         if room is None:
-            await client.send(error_message("no_game", "there is no game with this id"))
+            await connection.send(error_message("no_game", "there is no game with this id"))
+            await connection.flush()
             await websocket.close(code=4404)
             return
         limit = RateLimit()
         refused = 0
         try:
-            while True:
+            while not connection.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -306,7 +391,7 @@ def create_app(
                     if refused > FLOOD_LIMIT:
                         await websocket.close(code=1008, reason="too many messages")
                         break
-                    await client.send(
+                    await connection.send(
                         error_message(
                             "rate_limited",
                             f"too many messages: at most {RATE:g} a second on average",
@@ -314,23 +399,29 @@ def create_app(
                     )
                     continue
                 refused = 0
+                if text is not None and len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+                    # The same answer as the WebSocket transport gives a longer message.
+                    await websocket.close(code=1009, reason=TOO_BIG)
+                    break
                 try:
                     if text is None:
                         raise ProtocolError("bad_message", "send messages as text frames of JSON")
                     parsed = parse_client_message(text)
-                    if not client.greeted:
+                    if not connection.greeted:
                         if parsed.type != "hello":
                             raise ProtocolError("hello_first", "say hello before anything else")
-                        await room.join(client, parsed.token)
+                        room = await hub().room(game_id) or room
+                        room.join(connection, parsed.all_tokens)
                         continue
                 except ProtocolError as error:
-                    await client.send(error_message(error.code, error.message))
+                    await connection.send(error_message(error.code, error.message))
                     continue
-                await room.handle(client, parsed)
+                await room.handle(connection, parsed)
         except WebSocketDisconnect:
             pass
         finally:
-            await room.leave(client)
+            room.leave(connection)
+            connection.stop()
 
     async def protocol_error(_request: Request, error: Exception) -> Response:
         assert isinstance(error, ProtocolError)
@@ -340,18 +431,25 @@ def create_app(
             "seat_taken": 409,
             "not_your_seat": 403,
             "not_allowed": 403,
+            "bad_invite": 403,
+            "too_many_games": 429,
         }.get(error.code, 400)
         return _error(status, error.code, error.message)
+
+    async def server_error(_request: Request, _exception: Exception) -> Response:
+        return _error(500, "internal", "the server failed to answer this request")
 
     routes = [
         Route("/", index),
         Route("/api/health", health),
         Route("/api/i18n", i18n),
+        Route("/api/config", config),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/seats/{seat}", take_seat, methods=["POST"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/invites", invites),
         Route("/api/games/{game_id}/record", record),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/records", upload, methods=["POST"]),
@@ -362,7 +460,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ProtocolError: protocol_error},
+        exception_handlers={ProtocolError: protocol_error, 500: server_error},
     )
     app.add_middleware(_SecurityHeaders)
     return app

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sosgame.game import Game, Mode
+from sosgame.record import Start, starting_game
 
 __all__ = ["Position", "build_game", "choose_move"]
 
@@ -26,24 +27,20 @@ class Position:
 
 
 def build_game(position: Position) -> Game:
-    """Replay a position's actions through the engine."""
-    if position.start is None:
-        return Game(
-            position.rows,
-            position.cols,
-            players=position.players,
-            mode=position.mode,
-            moves=position.actions,
+    """Replay a position's actions through the engine, from its start."""
+    start = None
+    if position.start is not None:
+        scores = position.start.get("scores")
+        start = Start(
+            str(position.start["position"]),
+            int(position.start.get("turn", 0)),
+            None if scores is None else tuple(scores),
         )
-    scores = position.start.get("scores")
-    return Game.from_position(
-        str(position.start["position"]),
-        players=position.players,
-        mode=position.mode,
-        turn=int(position.start.get("turn", 0)),
-        scores=None if scores is None else tuple(scores),
-        moves=position.actions,
+    game = starting_game(
+        position.rows, position.cols, players=position.players, mode=position.mode, start=start
     )
+    game.play_all(position.actions)
+    return game
 
 
 def choose_move(level: str, position: Position, seed: int | None = None) -> str:

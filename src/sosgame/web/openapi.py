@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame import __version__
-from sosgame.web.protocol import COMPUTER_LEVELS, MAX_NAME, MAX_SIDE, MIN_SIDE
+from sosgame.web.limits import MAX_NAME, MAX_PLAYERS, MAX_SIDE, MIN_PLAYERS, MIN_SIDE
+from sosgame.web.protocol import COMPUTER_LEVELS
 
 __all__ = ["openapi"]
 
@@ -13,6 +14,19 @@ _ERROR = {
     "description": "A bad request: the error names the problem and nothing was changed",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
+
+
+def _refused(description: str) -> dict[str, Any]:
+    return {**_ERROR, "description": description}
+
+
+_FORBIDDEN = _refused("No right to do it (a missing or wrong seat token or invite)")
+_TOO_LARGE = _refused("The body is over 256 KiB (too_large)")
+_TOO_MANY = _refused(
+    "Too many unfinished games with computer players, from this address or on the server"
+    " (too_many_games)"
+)
+_BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
 def _json(schema: str, description: str) -> dict[str, Any]:
@@ -45,6 +59,12 @@ def openapi() -> dict[str, Any]:
                     "responses": {"200": {"description": "languages and catalog"}},
                 }
             },
+            "/api/config": {
+                "get": {
+                    "summary": "Computer levels, seat colours and symbols, new-game limits",
+                    "responses": {"200": {"description": "levels, seats and limits"}},
+                }
+            },
             "/api/games": {
                 "get": {
                     "summary": "Games open for players, being played, or finished",
@@ -65,7 +85,12 @@ def openapi() -> dict[str, Any]:
                             "application/json": {"schema": {"$ref": "#/components/schemas/NewGame"}}
                         },
                     },
-                    "responses": {"201": created, "400": _ERROR, "413": _ERROR},
+                    "responses": {
+                        "201": created,
+                        "400": _ERROR,
+                        "413": _TOO_LARGE,
+                        "429": _TOO_MANY,
+                    },
                 },
             },
             "/api/games/{game_id}": {
@@ -88,30 +113,56 @@ def openapi() -> dict[str, Any]:
                         },
                     ],
                     "requestBody": {
+                        "required": False,
+                        "description": "Optional: an empty body takes the seat under the name"
+                        " it has. A game that is not public needs the invite link's secret.",
                         "content": {
                             "application/json": {
                                 "schema": {
                                     "type": "object",
                                     "properties": {
-                                        "name": {"type": "string", "maxLength": MAX_NAME}
+                                        "name": {"type": "string", "maxLength": MAX_NAME},
+                                        "invite": {"type": "string", "maxLength": 64},
                                     },
                                 }
                             }
-                        }
+                        },
                     },
                     "responses": {
                         "200": _json("Seat", "The seat token: keep it secret"),
                         "400": _ERROR,
+                        "403": _FORBIDDEN,
                         "404": _ERROR,
                         "409": _ERROR,
+                        "413": _TOO_LARGE,
                     },
                 }
             },
             "/api/games/{game_id}/rematch": {
                 "post": {
-                    "summary": "The same settings again (needs 'Authorization: Bearer TOKEN')",
+                    "summary": "The same settings and players again; everyone following the"
+                    " game is offered it, and asking again gives the same rematch",
                     "parameters": [_game_id()],
-                    "responses": {"201": created, "403": _ERROR, "404": _ERROR},
+                    "security": _BEARER,
+                    "responses": {
+                        "200": _json("Created", "The rematch someone had already started"),
+                        "201": created,
+                        "403": _FORBIDDEN,
+                        "404": _ERROR,
+                        "429": _TOO_MANY,
+                    },
+                }
+            },
+            "/api/games/{game_id}/invites": {
+                "get": {
+                    "summary": "The invite links of the free seats, for the game's players",
+                    "parameters": [_game_id()],
+                    "security": _BEARER,
+                    "responses": {
+                        "200": _json("Invites", "One link per seat, null if not free"),
+                        "403": _FORBIDDEN,
+                        "404": _ERROR,
+                    },
                 }
             },
             "/api/games/{game_id}/record": {
@@ -134,11 +185,19 @@ def openapi() -> dict[str, Any]:
                     "requestBody": {
                         "content": {"application/json": {"schema": {"type": "object"}}}
                     },
-                    "responses": {"201": created, "400": _ERROR, "413": _ERROR},
+                    "responses": {"201": created, "400": _ERROR, "413": _TOO_LARGE},
                 }
             },
         },
         "components": {
+            "securitySchemes": {
+                "seatToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat token, as returned when a game is created or a"
+                    " seat taken",
+                }
+            },
             "schemas": {
                 "Error": {
                     "type": "object",
@@ -160,10 +219,15 @@ def openapi() -> dict[str, Any]:
                         "cols": {"type": "integer", "minimum": MIN_SIDE, "maximum": MAX_SIDE},
                         "mode": {"enum": ["general", "simple"]},
                         "kind": {"enum": ["local", "online"]},
+                        "public": {
+                            "type": "boolean",
+                            "description": "online games: list the game and let anyone take"
+                            " its free seats (default false: only with an invite link)",
+                        },
                         "seats": {
                             "type": "array",
-                            "minItems": 2,
-                            "maxItems": 8,
+                            "minItems": MIN_PLAYERS,
+                            "maxItems": MAX_PLAYERS,
                             "items": {
                                 "type": "object",
                                 "required": ["name"],
@@ -199,11 +263,18 @@ def openapi() -> dict[str, Any]:
                         "seats": {"type": "array", "items": {"type": "integer"}},
                     },
                 },
+                "Invites": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "seats": {"type": "array", "items": {"type": ["string", "null"]}},
+                    },
+                },
                 "Game": {"type": "object", "description": "See docs/protocol.md, 'state'"},
                 "GameList": {
                     "type": "object",
                     "properties": {"games": {"type": "array", "items": {"type": "object"}}},
                 },
-            }
+            },
         },
     }

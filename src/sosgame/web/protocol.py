@@ -6,12 +6,13 @@ nothing is changed before a message has passed every check.
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
-from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Mode
+from sosgame.game import MAX_PLAYERS, MODES, Mode
+from sosgame.levels import LEVELS
+from sosgame.web import jsonsafe, limits
+from sosgame.web.limits import MAX_NAME, MAX_SIDE, MIN_SIDE
 
 __all__ = [
     "COMPUTER_LEVELS",
@@ -29,16 +30,17 @@ __all__ = [
     "check_name",
     "error_message",
     "parse_client_message",
+    "parse_json",
     "parse_new_game",
 ]
 
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 2048
-"""The longest WebSocket message a client may send."""
-MIN_SIDE: Final = 3
-MAX_SIDE: Final = 15
-MAX_NAME: Final = 40
-COMPUTER_LEVELS: Final = ("random", "easy", "medium", "hard", "perfect")
+"""The longest WebSocket message a client may send; a longer one closes the connection
+(1009), both here and in the server's WebSocket transport."""
+MAX_TOKENS: Final = MAX_PLAYERS
+COMPUTER_LEVELS: Final = LEVELS
+"""The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
 MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
 MAX_CLOCK_SECONDS: Final = 3 * 3600
@@ -87,6 +89,7 @@ class NewGame:
     kind: Kind
     seats: tuple[SeatSettings, ...]
     clock: ClockSettings | None
+    public: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,12 @@ class ClientMessage:
     move: str | None = None
     ply: int | None = None
     seat: int | None = None
+    tokens: tuple[str, ...] = ()
+
+    @property
+    def all_tokens(self) -> tuple[str, ...]:
+        """``token`` and ``tokens`` together: every seat token a ``hello`` offers."""
+        return (*((self.token,) if self.token else ()), *self.tokens)
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -109,17 +118,19 @@ def _whole(value: object, name: str, low: int, high: int) -> int:
 
 
 def check_name(value: object, where: str) -> str:
-    """A player's name: 1 to 40 printable characters after trimming spaces."""
-    if not isinstance(value, str):
-        raise ProtocolError("bad_field", f"field {where!r} must be text")
-    name = " ".join(value.split())
-    if not name or len(name) > MAX_NAME:
-        raise ProtocolError(
-            "bad_field", f"field {where!r} must be a name of 1 to {MAX_NAME} characters"
-        )
-    if any(unicodedata.category(char).startswith("C") for char in name):
-        raise ProtocolError("bad_field", f"field {where!r} must not hold control characters")
-    return name
+    """A player's name, checked by :func:`sosgame.web.limits.check_name`."""
+    try:
+        return limits.check_name(value, where)
+    except limits.SettingsError as error:
+        raise ProtocolError("bad_field", str(error)) from None
+
+
+def parse_json(data: str | bytes, what: str) -> Any:
+    """JSON from a client, nested at most :data:`~sosgame.web.jsonsafe.MAX_DEPTH` deep."""
+    try:
+        return jsonsafe.loads(data)
+    except jsonsafe.JsonError as error:
+        raise ProtocolError("bad_json", f"{what} is not valid JSON: {error}") from None
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
@@ -139,9 +150,12 @@ def _known(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
 def parse_new_game(data: object) -> NewGame:
     """Check the body of ``POST /api/games``."""
     body = _object(data, "the new game")
-    _known(body, ("rows", "cols", "mode", "kind", "seats", "clock"), "the new game")
-    rows = _whole(body.get("rows"), "rows", MIN_SIDE, MAX_SIDE)
-    cols = _whole(body.get("cols"), "cols", MIN_SIDE, MAX_SIDE)
+    _known(body, ("rows", "cols", "mode", "kind", "seats", "clock", "public"), "the new game")
+    try:
+        rows = limits.check_side(body.get("rows"), "rows")
+        cols = limits.check_side(body.get("cols"), "cols")
+    except limits.SettingsError as error:
+        raise ProtocolError("bad_field", str(error)) from None
     mode = body.get("mode", "general")
     if mode not in MODES:
         raise ProtocolError("bad_field", "field 'mode' must be 'general' or 'simple'")
@@ -149,10 +163,12 @@ def parse_new_game(data: object) -> NewGame:
     if kind not in KINDS:
         raise ProtocolError("bad_field", "field 'kind' must be 'local' or 'online'")
     raw_seats = body.get("seats")
-    if not isinstance(raw_seats, list) or not MIN_PLAYERS <= len(raw_seats) <= MAX_PLAYERS:
-        raise ProtocolError(
-            "bad_field", f"field 'seats' must list {MIN_PLAYERS} to {MAX_PLAYERS} seats"
-        )
+    try:
+        if not isinstance(raw_seats, list):
+            raise limits.SettingsError("field 'seats' must be a list of seats")
+        limits.check_seat_count(len(raw_seats), "seats")
+    except limits.SettingsError as error:
+        raise ProtocolError("bad_field", str(error)) from None
     seats = []
     for number, raw in enumerate(raw_seats):
         where = f"seats[{number}]"
@@ -172,11 +188,16 @@ def parse_new_game(data: object) -> NewGame:
             raw_clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_SECONDS
         )
         clock = ClockSettings(initial * 1000, increment * 1000)
-    return NewGame(rows, cols, mode, kind, tuple(seats), clock)
+    public = body.get("public", False)
+    if not isinstance(public, bool):
+        raise ProtocolError("bad_field", "field 'public' must be true or false")
+    if public and kind != "online":
+        raise ProtocolError("bad_field", "field 'public' is for online games only")
+    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public)
 
 
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "hello": ("token",),
+    "hello": ("token", "tokens"),
     "move": ("move", "ply"),
     "resign": ("seat", "ply"),
     "undo": ("ply",),
@@ -191,13 +212,12 @@ def parse_client_message(text: str) -> ClientMessage:
     """Check one WebSocket message from a client (see docs/protocol.md)."""
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes long")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ProtocolError("bad_json", f"the message is not valid JSON: {error}") from None
+    data = parse_json(text, "the message")
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
-    if data.get("v") != PROTOCOL_VERSION:
+    version = data.get("v")
+    # ``true`` and ``1.0`` compare equal to 1 in Python; only the integer 1 will do.
+    if type(version) is not int or version != PROTOCOL_VERSION:
         raise ProtocolError(
             "bad_version", f"field 'v' must be {PROTOCOL_VERSION}, the protocol version"
         )
@@ -215,6 +235,15 @@ def parse_client_message(text: str) -> ClientMessage:
     token = data.get("token")
     if token is not None and (not isinstance(token, str) or len(token) > 100):
         raise ProtocolError("bad_field", "field 'token' must be a seat token (text)")
+    tokens = data.get("tokens", [])
+    if (
+        not isinstance(tokens, list)
+        or len(tokens) > MAX_TOKENS
+        or not all(isinstance(item, str) and 0 < len(item) <= 100 for item in tokens)
+    ):
+        raise ProtocolError(
+            "bad_field", f"field 'tokens' must list at most {MAX_TOKENS} seat tokens (text)"
+        )
     move = data.get("move")
     if move is not None and (not isinstance(move, str) or len(move) > 10):
         raise ProtocolError("bad_field", "field 'move' must be move text such as 'Sb3'")
@@ -224,4 +253,4 @@ def parse_client_message(text: str) -> ClientMessage:
     seat = data.get("seat")
     if seat is not None:
         seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
-    return ClientMessage(kind, token, move, ply, seat)
+    return ClientMessage(kind, token, move, ply, seat, tuple(tokens))

@@ -9,6 +9,7 @@ from typing import Final
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     ForeignKey,
     Integer,
@@ -37,8 +38,11 @@ games: Final = Table(
     Column("result", Text, nullable=True),
     Column("created_ms", BigInteger, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
+    Column("public", Boolean, nullable=False, default=False),
+    Column("rematch", String(32), nullable=True),
 )
-"""One row per game: its settings, ``status`` (open, playing, finished) and JSON extras."""
+"""One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
+``public`` games are listed with their free seats; ``rematch`` is the game that followed."""
 
 seats: Final = Table(
     "seats",
@@ -48,8 +52,10 @@ seats: Final = Table(
     Column("name", String(100), nullable=False),
     Column("player", String(16), nullable=False),
     Column("token_hash", String(64), nullable=True),
+    Column("invite", String(64), nullable=True),
 )
-"""One row per seat: ``player`` is ``human`` or a computer level; a taken seat has a token."""
+"""One row per seat: ``player`` is ``human`` or a computer level; a taken seat has a token;
+a free seat of an online game has the ``invite`` secret its invite link carries."""
 
 actions: Final = Table(
     "actions",

@@ -41,6 +41,7 @@ class SeatRow:
     name: str
     player: str
     token_hash: str | None = None
+    invite: str | None = None
 
 
 @dataclass
@@ -60,6 +61,8 @@ class StoredGame:
     clock: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
     actions: list[str] = field(default_factory=list)
+    public: bool = False
+    rematch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -152,9 +155,21 @@ class Store:
         with self._engine.begin() as connection:
             yield connection
 
-    def create(self, game: StoredGame) -> None:
-        """Store a new game with its seats and any actions it starts with."""
+    def create(self, game: StoredGame, *, rematch_of: str | None = None) -> bool:
+        """Store a new game with its seats and any actions it starts with.
+
+        With ``rematch_of``, the new game is that game's rematch, unless it already has one:
+        then nothing is stored and the answer is ``False``.
+        """
         with self._transaction() as db:
+            if rematch_of is not None:
+                linked = db.execute(
+                    games.update()
+                    .where(games.c.id == rematch_of, games.c.rematch.is_(None))
+                    .values(rematch=game.id)
+                )
+                if linked.rowcount != 1:
+                    return False
             db.execute(
                 games.insert().values(
                     id=game.id,
@@ -169,6 +184,7 @@ class Store:
                     result=_dump(game.result),
                     created_ms=game.created_ms,
                     updated_ms=game.updated_ms,
+                    public=game.public,
                 )
             )
             db.execute(
@@ -180,6 +196,7 @@ class Store:
                         "name": row.name,
                         "player": row.player,
                         "token_hash": row.token_hash,
+                        "invite": row.invite,
                     }
                     for row in game.seats
                 ],
@@ -192,6 +209,7 @@ class Store:
                         for ply, text in enumerate(game.actions, start=1)
                     ],
                 )
+        return True
 
     def write(self, changes: Sequence[Change]) -> None:
         """Carry out changes, from one game or many, in one transaction.
@@ -247,7 +265,7 @@ class Store:
 
     def take_seat(self, game_id: str, seat: int, name: str | None, token_hash: str) -> bool:
         """Give a free seat its token (and a name); ``False`` if it was taken already."""
-        values: dict[str, Any] = {"token_hash": token_hash}
+        values: dict[str, Any] = {"token_hash": token_hash, "invite": None}
         if name is not None:
             values["name"] = name
         with self._transaction() as db:
@@ -281,7 +299,13 @@ class Store:
                 cols=row["cols"],
                 mode=row["mode"],
                 seats=[
-                    SeatRow(seat["seat"], seat["name"], seat["player"], seat["token_hash"])
+                    SeatRow(
+                        seat["seat"],
+                        seat["name"],
+                        seat["player"],
+                        seat["token_hash"],
+                        seat["invite"],
+                    )
                     for seat in seat_rows
                 ],
                 status=row["status"],
@@ -291,20 +315,21 @@ class Store:
                 clock=_load(row["clock"]),
                 result=_load(row["result"]),
                 actions=list(texts),
+                public=bool(row["public"]),
+                rematch=row["rematch"],
             )
 
-    def summaries(self, statuses: Sequence[str], *, limit: int = 50) -> list[GameSummary]:
-        """The latest games whose status is one of ``statuses``, newest first."""
+    def summaries(
+        self, statuses: Sequence[str], *, limit: int = 50, public_only: bool = False
+    ) -> list[GameSummary]:
+        """The latest games whose status is one of ``statuses``, newest first (only public
+        games if ``public_only``)."""
+        query = select(games).where(games.c.status.in_(list(statuses)))
+        if public_only:
+            query = query.where(games.c.public.is_(True))
         with self._transaction() as db:
             rows = (
-                db.execute(
-                    select(games)
-                    .where(games.c.status.in_(list(statuses)))
-                    .order_by(games.c.updated_ms.desc())
-                    .limit(limit)
-                )
-                .mappings()
-                .all()
+                db.execute(query.order_by(games.c.updated_ms.desc()).limit(limit)).mappings().all()
             )
             ids = [row["id"] for row in rows]
             seat_rows = db.execute(

@@ -17,7 +17,7 @@ from sosgame.errors import SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.i18n import LANGUAGES, translator
 from sosgame.notation import MAX_SIDE, MIN_LONG_SIDE, MIN_SIDE, check_size
-from sosgame.record import MAX_NAME_LENGTH
+from sosgame.record import MAX_NAME_LENGTH, Start, starting_game
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
 from sosgame.tui.session import LEVELS, PERSON, Seat, Session
@@ -344,7 +344,6 @@ def new_game(rows: int, cols: int, *, players: int, mode: Mode, first: int = 0) 
 
     :raises SosError: (from the engine) for settings the rules do not allow.
     """
-    if not first:
-        return Game(rows, cols, players=players, mode=mode)
-    empty = "/".join(["." * cols] * rows)
-    return Game.from_position(empty, players=players, mode=mode, turn=first)
+    # Another seat than the first to move: an empty starting board with that seat's turn.
+    start = Start("/".join(["." * cols] * rows), first) if first else None
+    return starting_game(rows, cols, players=players, mode=mode, start=start)

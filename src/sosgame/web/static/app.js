@@ -2,11 +2,11 @@
 // server alone applies the rules (scoring, turns, results).
 "use strict";
 
-const COLOURS = ["#d1495b", "#1f5fbf", "#2e8b57", "#8e44ad", "#e07b00", "#00838f", "#6d4c41", "#c2185b"];
-const LEVELS = ["random", "easy", "medium", "hard", "perfect"];
 const PROTOCOL = 1;
 
 const app = {
+  // Levels, seat colours and symbols, and the limits of a new game: GET /api/config.
+  config: { levels: [], seats: { colours: [], symbols: [], unowned_colour: "#888888" }, limits: {} },
   catalog: {},
   languages: {},
   lang: "en",
@@ -19,6 +19,8 @@ const app = {
   error: "",
   clockTimer: null,
   leaving: null,
+  pending: null, // a move made while the connection was down, sent once it is back
+  invites: null,
 };
 
 // ------------------------------------------------------------------------------- helpers
@@ -71,9 +73,19 @@ function tokens() {
   }
 }
 
+// Every token this browser holds for a game: one per seat taken here (an older single
+// token is read as a list of one).
+function tokensFor(game) {
+  const held = tokens()[game];
+  if (!held) return [];
+  return Array.isArray(held) ? held : [held];
+}
+
 function saveToken(game, token) {
   const all = tokens();
-  all[game] = token;
+  const held = tokensFor(game);
+  if (!held.includes(token)) held.push(token);
+  all[game] = held;
   localStorage.setItem("sos.tokens", JSON.stringify(all));
 }
 
@@ -139,7 +151,7 @@ function route() {
   closeSocket();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) showGame(parts[1]);
-  else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]));
+  else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
   else showHome();
 }
@@ -220,7 +232,8 @@ async function loadLists(openList, archiveList) {
 
 function sizeSelect(id, value) {
   const select = el("select", { id });
-  for (let side = 3; side <= 15; side += 1) {
+  const { min_side: least, max_side: most } = app.config.limits;
+  for (let side = least; side <= most; side += 1) {
     select.append(el("option", { value: side, selected: side === value, text: String(side) }));
   }
   return select;
@@ -236,7 +249,8 @@ function newGameForm() {
     el("option", { value: "local", text: t("web.kind.local") }),
     el("option", { value: "online", text: t("web.kind.online") }));
   const count = el("select", { id: "seat-count" });
-  for (let n = 2; n <= 8; n += 1) count.append(el("option", { value: n, text: String(n) }));
+  const { min_players: fewest, max_players: most } = app.config.limits;
+  for (let n = fewest; n <= most; n += 1) count.append(el("option", { value: n, text: String(n) }));
   const seatBox = el("div", { id: "seat-list" });
   const drawSeats = () => {
     const old = [...seatBox.querySelectorAll(".seat")].map((row) => ({
@@ -247,21 +261,22 @@ function newGameForm() {
     for (let seat = 0; seat < Number(count.value); seat += 1) {
       const previous = old[seat] || { name: t("player", { number: seat + 1 }), player: "human" };
       const player = el("select", { id: `seat-${seat}-player`, "aria-label": t("web.seat_player", { number: seat + 1 }) },
-        ["human", ...LEVELS].map((level) => el("option", {
+        ["human", ...app.config.levels].map((level) => el("option", {
           value: level, selected: level === previous.player,
           text: level === "human" ? t("web.player.human") : t(`web.player.${level}`),
         })));
       seatBox.append(el("div", { class: "field seat" },
         el("span", { class: "swatch", "aria-hidden": "true" }),
-        el("input", { type: "text", id: `seat-${seat}-name`, maxlength: 40, value: previous.name,
+        el("input", { type: "text", id: `seat-${seat}-name`, maxlength: app.config.limits.max_name, value: previous.name,
           "aria-label": t("web.seat_name", { number: seat + 1 }) }),
         player));
-      seatBox.lastChild.firstChild.style.setProperty("background", COLOURS[seat]);
+      seatBox.lastChild.firstChild.style.setProperty("background", app.config.seats.colours[seat]);
     }
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
   const clockOn = el("input", { type: "checkbox", id: "clock-on" });
+  const publicOn = el("input", { type: "checkbox", id: "public" });
   const minutes = el("input", { type: "number", id: "clock-minutes", min: 1, max: 180, value: 5 });
   const increment = el("input", { type: "number", id: "clock-increment", min: 0, max: 180, value: 3 });
   const error = el("p", { class: "error", role: "alert" });
@@ -272,6 +287,7 @@ function newGameForm() {
     el("label", { class: "field" }, el("span", { text: t("web.kind") }), kind),
     el("label", { class: "field" }, el("span", { text: t("web.seats") }), count),
     seatBox,
+    el("label", { class: "field" }, publicOn, el("span", { text: t("web.public") })),
     el("label", { class: "field" }, clockOn, el("span", { text: t("web.clock") })),
     el("label", { class: "field" }, el("span", { text: t("web.clock_minutes") }), minutes),
     el("label", { class: "field" }, el("span", { text: t("web.clock_increment") }), increment),
@@ -288,12 +304,13 @@ function newGameForm() {
       rows: Number(rows.value), cols: Number(cols.value), mode: mode.value, kind: kind.value, seats,
       clock: clockOn.checked ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
     };
+    if (kind.value === "online" && publicOn.checked) body.public = true;
     try {
       const created = await api("POST", "/api/games", body);
       saveToken(created.id, created.token);
       go(`#/game/${created.id}`);
     } catch (failure) {
-      error.textContent = t("web.error.other", { message: failure.message });
+      error.textContent = errorText(failure.code, failure.message);
     }
   });
   return form;
@@ -301,8 +318,8 @@ function newGameForm() {
 
 // ----------------------------------------------------------------------------- join page
 
-async function showJoin(id, seat) {
-  app.render = () => showJoin(id, seat);
+async function showJoin(id, seat, invite) {
+  app.render = () => showJoin(id, seat, invite);
   let game;
   try {
     game = await api("GET", `/api/games/${id}`);
@@ -310,7 +327,7 @@ async function showJoin(id, seat) {
     view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
     return;
   }
-  const mine = tokens()[id];
+  const mine = tokensFor(id).length > 0;
   const info = game.seats[seat];
   if (!info || info.taken) {
     view().replaceChildren(
@@ -319,7 +336,13 @@ async function showJoin(id, seat) {
     if (mine) go(`#/game/${id}`);
     return;
   }
-  const name = el("input", { type: "text", id: "join-name", maxlength: 40, value: info.name });
+  if (!invite && !game.public) {
+    view().replaceChildren(
+      el("p", { class: "error", id: "invite-missing", text: t("web.invite_missing") }),
+      el("a", { href: `#/game/${id}`, text: t("web.watch") }));
+    return;
+  }
+  const name = el("input", { type: "text", id: "join-name", maxlength: app.config.limits.max_name, value: info.name });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { class: "panel", id: "join" },
     el("h1", { text: t("web.join_title", { number: seat + 1 }) }),
@@ -332,11 +355,13 @@ async function showJoin(id, seat) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const taken = await api("POST", `/api/games/${id}/seats/${seat}`, { name: name.value });
-      saveToken(id, taken.token);
+      const body = { name: name.value };
+      if (invite) body.invite = invite;
+      const taken = await api("POST", `/api/games/${id}/seats/${seat}`, body);
+      saveToken(id, taken.token); // added to any seat this browser already holds here
       go(`#/game/${id}`);
     } catch (failure) {
-      error.textContent = failure.code === "seat_taken" ? t("web.seat_taken") : failure.message;
+      error.textContent = failure.code === "seat_taken" ? t("web.seat_taken") : errorText(failure.code, failure.message);
     }
   });
   view().replaceChildren(form);
@@ -356,14 +381,33 @@ function closeSocket() {
   app.selected = null;
   app.hint = null;
   app.error = "";
+  app.pending = null;
+  app.invites = null;
+  app.rematch = null;
   clearInterval(app.clockTimer);
   notice("");
 }
 
+// Sends a message; a move made while the connection is down is kept (the latest one only)
+// and sent when it is back if the game is still at the same ply, else the player is told.
 function send(message) {
   if (app.socket && app.socket.readyState === WebSocket.OPEN) {
     app.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
+    return true;
   }
+  if (message.type === "move") {
+    app.pending = message;
+    notice(t("web.move_queued", { move: message.move }));
+  }
+  return false;
+}
+
+function sendPending(state) {
+  const pending = app.pending;
+  if (!pending) return;
+  app.pending = null;
+  if (pending.ply === state.ply && myTurn(state)) send(pending);
+  else app.error = t("web.move_dropped", { move: pending.move });
 }
 
 function showGame(id, attempt = 0) {
@@ -374,7 +418,7 @@ function showGame(id, attempt = 0) {
   app.socket = socket;
   socket.addEventListener("open", () => {
     notice("");
-    socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", token: tokens()[id] || null }));
+    socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
@@ -389,11 +433,22 @@ function showGame(id, attempt = 0) {
         app.selected = null;
       }
       app.error = "";
+      if (!before || before.id !== app.state.id) app.rematch = app.state.rematch;
+      sendPending(app.state);
       drawGame();
+      if (app.state.kind === "online" && app.seats.length && app.invites === null) loadInvites(id);
+    } else if (message.type === "presence") {
+      if (app.state) {
+        app.state.spectators = message.spectators;
+        message.connected.forEach((on, seat) => { if (app.state.seats[seat]) app.state.seats[seat].connected = on; });
+        drawGame();
+      }
     } else if (message.type === "hint") {
       app.hint = message.move;
       drawGame();
     } else if (message.type === "rematch") {
+      // Each player's tokens open the same seats in the rematch.
+      for (const token of tokensFor(id)) saveToken(message.game, token);
       app.rematch = message.game;
       drawGame();
     } else if (message.type === "error") {
@@ -475,7 +530,7 @@ function drawBoard(state, options) {
   for (const found of lines) {
     const a = parseCell(found.cells[0]);
     const b = parseCell(found.cells[2]);
-    const colour = found.owner === null ? "#777" : COLOURS[found.owner];
+    const colour = found.owner === null ? app.config.seats.unowned_colour : app.config.seats.colours[found.owner];
     overlay.append(svg("line", {
       x1: a.col + 0.5, y1: a.row + 0.5, x2: b.col + 0.5, y2: b.row + 0.5, stroke: colour,
       "data-owner": found.owner === null ? "" : found.owner,
@@ -521,7 +576,7 @@ function drawSeats(state) {
         text: seat.taken ? (seat.connected ? t("web.connected") : t("web.not_connected")) : t("web.free_seat") })
       : null;
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-    swatch.style.setProperty("background", COLOURS[index]);
+    swatch.style.setProperty("background", app.config.seats.colours[index]);
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index },
       swatch,
       el("span", {}, el("strong", { text: seat.name }), " ", el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence),
@@ -577,9 +632,12 @@ function drawGame() {
       }
     }, state.status === "playing" && (!local || myTurn(state)));
   }
-  if (mine && over) button("rematch", t("web.rematch"), rematch);
-  if (app.rematch && !mine) {
-    controls.append(el("a", { href: `#/game/${app.rematch}`, text: t("web.rematch_offered") }));
+  if (mine && over && !app.rematch) button("rematch", t("web.rematch"), rematch);
+  if (app.rematch) {
+    controls.append(el("a", {
+      href: `#/game/${app.rematch}`, id: "rematch-link",
+      text: mine ? t("web.rematch_play") : t("web.rematch_offered"),
+    }));
   }
   button("new-game", t("web.new_game"), () => go("#/"));
   controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download") }));
@@ -604,8 +662,9 @@ function drawGame() {
   let links = null;
   if (state.kind === "online" && mine && location) {
     const base = `${location.origin}/#`;
-    const rows = state.seats.map((seat, index) => (seat.player === "human" && !seat.taken
-      ? linkRow(t("web.invite_seat", { number: index + 1, name: seat.name }), `${base}/join/${state.id}/${index}`, `invite-${index}`)
+    const invites = app.invites || [];
+    const rows = state.seats.map((seat, index) => (seat.player === "human" && !seat.taken && invites[index]
+      ? linkRow(t("web.invite_seat", { number: index + 1, name: seat.name }), invites[index], `invite-${index}`)
       : null));
     rows.push(linkRow(t("web.spectator_link"), `${base}/game/${state.id}`, "spectate"));
     links = el("section", { class: "panel links", id: "links" }, el("h2", { text: t("web.invite") }), rows);
@@ -645,11 +704,24 @@ function linkRow(label, url, id) {
     } }));
 }
 
+async function loadInvites(id) {
+  app.invites = [];
+  try {
+    const data = await api("GET", `/api/games/${id}/invites`, undefined, tokensFor(id)[0]);
+    if (app.state && app.state.id === id) {
+      app.invites = data.seats;
+      drawGame();
+    }
+  } catch {
+    app.invites = [];
+  }
+}
+
 async function rematch() {
   const state = app.state;
   try {
-    const created = await api("POST", `/api/games/${state.id}/rematch`, {}, tokens()[state.id]);
-    saveToken(created.id, created.token);
+    const created = await api("POST", `/api/games/${state.id}/rematch`, {}, tokensFor(state.id)[0]);
+    for (const token of tokensFor(state.id)) saveToken(created.id, token);
     go(`#/game/${created.id}`);
   } catch (error) {
     app.error = error.message;
@@ -694,7 +766,7 @@ async function showReplay(id) {
         el("a", { href: "#/", text: t("web.home") })),
       el("ul", { class: "seats" }, seats.map((seat, index) => {
         const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-        swatch.style.setProperty("background", COLOURS[index]);
+        swatch.style.setProperty("background", app.config.seats.colours[index]);
         return el("li", {}, swatch, el("strong", { text: seat.name }), el("span"), el("span", { class: "score", text: String(frame.scores[index]) }));
       })),
     );
@@ -705,7 +777,8 @@ async function showReplay(id) {
 // ------------------------------------------------------------------------------- starting
 
 async function start() {
-  const data = await api("GET", "/api/i18n");
+  const [data, config] = await Promise.all([api("GET", "/api/i18n"), api("GET", "/api/config")]);
+  app.config = config;
   app.catalog = data.catalog;
   app.languages = data.languages;
   const saved = localStorage.getItem("sos.lang");

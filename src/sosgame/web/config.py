@@ -1,0 +1,57 @@
+"""How much one server takes on: connection caps, computer-player limits and idle rooms.
+
+Every figure can be set with an environment variable (``SOSGAME_`` and the field's name in
+capitals, for example ``SOSGAME_MAX_CONNECTIONS_PER_ADDRESS=50``) or by passing
+:class:`ServerLimits` to :func:`sosgame.web.create_app`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+__all__ = ["ServerLimits"]
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """The server's capacity limits (see docs/protocol.md, "Limits")."""
+
+    max_connections_per_game: int = 2000
+    """WebSockets open on one game at once (players and spectators)."""
+    max_connections_per_address: int = 200
+    """WebSockets open at once from one client address, over every game."""
+    computer_workers: int = 2
+    """Processes that work out computer moves."""
+    computer_games_per_address: int = 8
+    """Unfinished games with a computer seat one client address may have open at once."""
+    computer_games_total: int = 64
+    """Unfinished games with a computer seat open at once on the whole server."""
+    idle_seconds: float = 60.0
+    """How long a room nobody is connected to stays in memory."""
+    send_backlog: int = 64
+    """Messages waiting for one slow connection before it is closed."""
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
+        """The defaults, changed by any ``SOSGAME_*`` variable that is set."""
+        source = os.environ if environ is None else environ
+        limits = cls()
+        changes: dict[str, Any] = {}
+        for item in fields(cls):
+            text = source.get(f"SOSGAME_{item.name.upper()}")
+            if text is None:
+                continue
+            kind = float if item.type in ("float", float) else int
+            try:
+                value = kind(text)
+            except ValueError:
+                raise ValueError(
+                    f"SOSGAME_{item.name.upper()} must be a number, not {text!r}"
+                ) from None
+            if value <= 0:
+                raise ValueError(f"SOSGAME_{item.name.upper()} must be above 0, not {text!r}")
+            changes[item.name] = value
+        return replace(limits, **changes)

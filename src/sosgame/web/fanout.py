@@ -1,0 +1,246 @@
+"""Sending to everyone watching a game: connections, their send queues and per-game channels.
+
+A message is serialised once and the same text is queued for every connection; each
+connection has its own sender task, so one slow client never holds up the others (it is
+closed once too far behind). Joins and leaves change only a small ``presence`` message,
+which is coalesced: a crowd arriving at once costs one presence message per short interval,
+never the full state per arrival.
+
+:class:`Channel` is the seam a publish/subscribe backend plugs into: a room publishes to
+its channel and never touches connections itself, so a channel that also forwards to other
+server processes can replace :class:`LocalChannel` without changing the rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, Final, Protocol
+
+from sosgame.web.protocol import PROTOCOL_VERSION
+
+__all__ = ["PRESENCE_DELAY", "Channel", "Connection", "LocalChannel", "dumps"]
+
+PRESENCE_DELAY: Final = 0.1
+"""Seconds a presence change waits for others to share its message."""
+CHUNK: Final = 64
+"""Connections handed a message per turn of the event loop: a message to a crowd is
+delivered in chunks, so other games' moves are served in between."""
+
+SLOW_CLOSE_CODE: Final = 1008
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as the compact JSON text sent on the wire."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Connection:
+    """One WebSocket: a queue of texts to send, drained by its own task, and the seats it
+    holds (empty for a spectator)."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]] | None = None,
+        *,
+        address: str = "",
+        backlog: int = 64,
+    ) -> None:
+        self._send = send
+        self._close = close
+        self.address = address
+        self.seats: frozenset[int] = frozenset()
+        self.greeted = False
+        self._backlog = backlog
+        self._queue: deque[str] = deque()
+        self._ready = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def deliver(self, text: str) -> None:
+        """Queue already encoded JSON; a connection too far behind is closed instead."""
+        if self.closed:
+            return
+        if len(self._queue) >= self._backlog:
+            self.abort(SLOW_CLOSE_CODE, "too slow: the connection fell too far behind")
+            return
+        self._queue.append(text)
+        self._ready.set()
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Queue one message (kept a coroutine so callers may await it)."""
+        self.deliver(dumps(message))
+
+    async def _pump(self) -> None:
+        while not self.closed:
+            await self._ready.wait()
+            while self._queue:
+                text = self._queue.popleft()
+                try:
+                    await self._send(text)
+                except Exception:
+                    self.closed = True
+                    self._drained.set()
+                    return
+            self._ready.clear()
+            self._drained.set()
+
+    async def flush(self) -> None:
+        """Wait until every queued message has been handed to the socket."""
+        if self._task is not None and self._queue and not self.closed:
+            self._drained.clear()
+            await self._drained.wait()
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` and stop sending."""
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.clear()
+        self._ready.set()
+        self._drained.set()
+        if self._close is not None:
+            close = self._close
+            task = asyncio.get_running_loop().create_task(_quietly(close(code, reason)))
+            _BACKGROUND.add(task)
+            task.add_done_callback(_BACKGROUND.discard)
+
+    def stop(self) -> None:
+        """Stop the sender task (the socket has gone)."""
+        self.closed = True
+        self._ready.set()
+        self._drained.set()
+        if self._task is not None:
+            self._task.cancel()
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _quietly(awaitable: Awaitable[None]) -> None:
+    with contextlib.suppress(Exception):
+        await awaitable
+
+
+class Channel(Protocol):
+    """Everyone following one game."""
+
+    def add(self, connection: Connection) -> None:
+        """Start following (presence is announced, coalesced)."""
+
+    def remove(self, connection: Connection) -> None:
+        """Stop following (presence is announced, coalesced)."""
+
+    def publish(self, message: dict[str, Any]) -> None:
+        """Serialise ``message`` once and send it to every follower."""
+
+    def __len__(self) -> int:
+        """How many connections follow the game."""
+
+    def connected_seats(self) -> frozenset[int]:
+        """Seats held by at least one follower."""
+
+    def spectators(self) -> int:
+        """Followers that hold no seat."""
+
+    def close(self) -> None:
+        """Drop pending presence messages."""
+
+
+class LocalChannel:
+    """A channel whose followers are all connected to this process."""
+
+    def __init__(self, game_id: str, seat_count: int) -> None:
+        self.game_id = game_id
+        self._seat_count = seat_count
+        self._members: set[Connection] = set()
+        self._holders: Counter[int] = Counter()
+        self._watchers = 0
+        self._presence: asyncio.TimerHandle | None = None
+        self._outbox: deque[tuple[str, list[Connection]]] = deque()
+        self._sender: asyncio.Task[None] | None = None
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def __iter__(self) -> Iterator[Connection]:
+        return iter(list(self._members))
+
+    def add(self, connection: Connection) -> None:
+        if connection in self._members:
+            return
+        self._members.add(connection)
+        self._holders.update(connection.seats)
+        self._watchers += not connection.seats
+        self._presence_changed()
+
+    def remove(self, connection: Connection) -> None:
+        if connection not in self._members:
+            return
+        self._members.discard(connection)
+        self._holders.subtract(connection.seats)
+        self._watchers -= not connection.seats
+        self._presence_changed()
+
+    def connected_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat, count in self._holders.items() if count > 0)
+
+    def spectators(self) -> int:
+        return self._watchers
+
+    def publish(self, message: dict[str, Any]) -> None:
+        text = dumps(message)
+        members = list(self._members)
+        if len(members) <= CHUNK and not self._outbox:
+            for connection in members:
+                connection.deliver(text)
+            return
+        # A crowd: one task hands out the messages in order, a chunk per loop turn.
+        self._outbox.append((text, members))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_out())
+
+    async def _send_out(self) -> None:
+        while self._outbox:
+            text, members = self._outbox[0]
+            for start in range(0, len(members), CHUNK):
+                for connection in members[start : start + CHUNK]:
+                    connection.deliver(text)
+                await asyncio.sleep(0)
+            self._outbox.popleft()
+
+    def presence(self) -> dict[str, Any]:
+        """The small message sent when someone comes or goes."""
+        seats = self.connected_seats()
+        return {
+            "v": PROTOCOL_VERSION,
+            "type": "presence",
+            "game": self.game_id,
+            "spectators": self._watchers,
+            "connected": [seat in seats for seat in range(self._seat_count)],
+        }
+
+    def _presence_changed(self) -> None:
+        if self._presence is not None or not self._members:
+            return
+        loop = asyncio.get_running_loop()
+        self._presence = loop.call_later(PRESENCE_DELAY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence = None
+        if self._members:
+            self.publish(self.presence())
+
+    def close(self) -> None:
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+        if self._sender is not None:
+            self._sender.cancel()

@@ -1,0 +1,403 @@
+"""Every room the server has in memory, and the rules for letting people in.
+
+The hub loads rooms from the store on demand and drops idle ones again, creates games
+(new, from records, rematches), hands out seats, counts connections against their caps and
+games with computer seats against theirs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import Counter
+from concurrent.futures import Executor
+from typing import Any
+
+from sosgame.record import Record
+from sosgame.web import clock as clocks
+from sosgame.web.config import ServerLimits
+from sosgame.web.fanout import Channel, Connection, LocalChannel
+from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
+from sosgame.web.room import HUMAN, Room
+from sosgame.web.store import Change, SeatRow, Store, StoredGame
+from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
+from sosgame.web.workers import ComputerPool
+from sosgame.web.writer import Database
+
+__all__ = ["Hub", "TooManyError"]
+
+
+class TooManyError(ProtocolError):
+    """A cap was reached (answered with 429, or a WebSocket close with code 1013)."""
+
+
+class Hub:
+    """The rooms in memory, the store behind them and the computer players' pool."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        computer: Executor | None = None,
+        computer_pause: float = 0.6,
+        limits: ServerLimits | None = None,
+    ) -> None:
+        self.store = store
+        self.limits = limits or ServerLimits()
+        self.computer_pause = computer_pause
+        self.database = Database(store)
+        self.computers = ComputerPool(self.limits.computer_workers, computer)
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+        self._per_game: Counter[str] = Counter()
+        self._per_address: Counter[str] = Counter()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------------ the seams
+
+    def channel(self, game_id: str, seats: int) -> Channel:
+        """Where a room's messages go; a publish/subscribe backend would return its own."""
+        return LocalChannel(game_id, seats)
+
+    async def db(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a store call on the database thread."""
+        return await self.database.run(function, *args, **kwargs)
+
+    # ---------------------------------------------------------------------- connections
+
+    @property
+    def connections(self) -> int:
+        """WebSockets open now."""
+        return sum(self._per_address.values())
+
+    def admit(self, game_id: str, address: str) -> None:
+        """Count a new WebSocket, or raise :class:`TooManyError` naming the cap it would pass."""
+        limits = self.limits
+        if self._per_game[game_id] >= limits.max_connections_per_game:
+            raise TooManyError(
+                "too_many_connections",
+                f"this game already has {limits.max_connections_per_game} connections,"
+                " the most it takes",
+            )
+        if self._per_address[address] >= limits.max_connections_per_address:
+            raise TooManyError(
+                "too_many_connections",
+                f"this address already has {limits.max_connections_per_address} connections"
+                " open, the most one address may have",
+            )
+        self._per_game[game_id] += 1
+        self._per_address[address] += 1
+
+    def release(self, game_id: str, address: str) -> None:
+        """A counted WebSocket closed."""
+        for counter, key in ((self._per_game, game_id), (self._per_address, address)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+    def connection(self, send: Any, close: Any, address: str) -> Connection:
+        """A connection with this server's send backlog."""
+        return Connection(send, close, address=address, backlog=self.limits.send_backlog)
+
+    # ---------------------------------------------------------------------------- rooms
+
+    def start(self) -> None:
+        """Start dropping idle rooms (call once the event loop runs)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        period = min(5.0, max(0.05, self.limits.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(period)
+            self.drop_idle()
+
+    def drop_idle(self) -> int:
+        """Drop rooms idle for longer than the limit (they stay in the store); how many."""
+        now = time.monotonic()
+        idle = [
+            room
+            for room in self.rooms.values()
+            if room.idle and now - room.touched >= self.limits.idle_seconds
+        ]
+        for room in idle:
+            room.close()
+            del self.rooms[room.id]
+        return len(idle)
+
+    async def room(self, game_id: str) -> Room | None:
+        """The room of a game, loaded from the store if needed; ``None`` if unknown."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            async with self._loading:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    stored = await self.db(self.store.load, game_id)
+                    if stored is None:
+                        return None
+                    room = Room(self, stored)
+                    self.rooms[game_id] = room
+                    room.arm_timer()
+                    room.start_computer()
+        room.touched = time.monotonic()
+        return room
+
+    def _check_computer_games(self, seats: list[SeatRow], owner: str) -> None:
+        if all(row.player == HUMAN for row in seats):
+            return
+        live = [room for room in self.rooms.values() if room.has_computer and not room.game.is_over]
+        limits = self.limits
+        if len(live) >= limits.computer_games_total:
+            raise TooManyError(
+                "too_many_games",
+                f"the server already runs {limits.computer_games_total} games with computer"
+                " players, the most it takes; try again later",
+            )
+        mine = sum(1 for room in live if room.owner == owner)
+        if mine >= limits.computer_games_per_address:
+            raise TooManyError(
+                "too_many_games",
+                f"this address already has {limits.computer_games_per_address} unfinished"
+                " games with computer players, the most one address may have",
+            )
+
+    async def create(self, settings: NewGame, *, owner: str = "") -> tuple[Room, str, list[int]]:
+        """Store a new game; returns its room, the creator's token and the seats it opens.
+
+        A local game's token opens every human seat; an online game's opens the first, and
+        every other human seat gets an invite secret (none if the game is public).
+        """
+        token = new_token()
+        digest = hash_token(token)
+        humans = [seat for seat, row in enumerate(settings.seats) if row.player == HUMAN]
+        mine = humans if settings.kind == "local" else humans[:1]
+        rows = [
+            SeatRow(
+                seat,
+                row.name,
+                row.player,
+                digest if seat in mine else None,
+                new_invite()
+                if row.player == HUMAN and seat not in mine and not settings.public
+                else None,
+            )
+            for seat, row in enumerate(settings.seats)
+        ]
+        self._check_computer_games(rows, owner)
+        status = "playing" if len(mine) == len(humans) else "open"
+        clock = None
+        if settings.clock is not None:
+            clock = clocks.new_clock(
+                settings.clock.initial_ms,
+                settings.clock.increment_ms,
+                len(rows),
+                running=status == "playing",
+            )
+        room = await self._store_new(
+            self._stored(
+                kind=settings.kind,
+                rows=settings.rows,
+                cols=settings.cols,
+                mode=settings.mode,
+                seats=rows,
+                status=status,
+                clock=clock,
+                public=settings.public,
+            ),
+            owner=owner,
+        )
+        return room, token, mine
+
+    async def create_from_record(
+        self, record: Record, *, owner: str = ""
+    ) -> tuple[Room, str, list[int]]:
+        """A local game that continues (or, if over, replays) an uploaded, checked record."""
+        token = new_token()
+        digest = hash_token(token)
+        rows = [SeatRow(seat, name, HUMAN, digest) for seat, name in enumerate(record.players)]
+        start = None
+        if record.start is not None:
+            start = {"position": record.start.position, "turn": record.start.turn}
+            if record.start.scores is not None:
+                start["scores"] = list(record.start.scores)
+        game = record.to_game()
+        room = await self._store_new(
+            self._stored(
+                kind="local",
+                rows=record.rows,
+                cols=record.cols,
+                mode=record.mode,
+                seats=rows,
+                status="finished" if game.is_over else "playing",
+                clock=None,
+                start=start,
+                actions=list(record.moves),
+            ),
+            owner=owner,
+        )
+        return room, token, list(range(len(rows)))
+
+    async def rematch(
+        self, room: Room, token: str, *, owner: str = ""
+    ) -> tuple[Room, list[int], bool]:
+        """The game again with the same settings and players: every seat's token opens the
+        same seat in it, and everyone following the old game is told. Asked again (by
+        anyone), the same rematch is the answer. Returns the room, the seats ``token``
+        opens there and whether the rematch is new."""
+        async with room.lock:
+            if room.rematch_id is not None:
+                existing = await self.room(room.rematch_id)
+                if existing is not None:
+                    return existing, sorted(existing.controlled(token)), False
+            rows = [
+                SeatRow(
+                    row.seat,
+                    row.name,
+                    row.player,
+                    row.token_hash,
+                    new_invite()
+                    if row.player == HUMAN and row.token_hash is None and not room.public
+                    else None,
+                )
+                for row in room.seats
+            ]
+            self._check_computer_games(rows, owner)
+            humans = [row for row in rows if row.player == HUMAN]
+            status = "playing" if all(row.token_hash for row in humans) else "open"
+            clock = None
+            if room.clock is not None:
+                clock = clocks.new_clock(
+                    room.clock["initial"],
+                    room.clock["increment"],
+                    len(rows),
+                    running=status == "playing",
+                )
+            stored = self._stored(
+                kind=room.kind,
+                rows=room.game.rows,
+                cols=room.game.cols,
+                mode=room.game.mode,
+                seats=rows,
+                status=status,
+                clock=clock,
+                public=room.public,
+            )
+            new = await self._store_linked(stored, owner=owner, rematch_of=room.id)
+            if new is None:
+                # Stored meanwhile by another server process: follow its link.
+                again = await self.db(self.store.load, room.id)
+                linked = None if again is None else again.rematch
+                new = None if linked is None else await self.room(linked)
+                if new is None:
+                    raise ProtocolError("storage_failed", "the rematch could not be stored")
+            room.rematch_id = new.id
+            room.publish_state()
+            room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
+            return new, sorted(new.controlled(token)), True
+
+    def _stored(
+        self,
+        *,
+        kind: str,
+        rows: int,
+        cols: int,
+        mode: str,
+        seats: list[SeatRow],
+        status: str,
+        clock: dict[str, Any] | None,
+        public: bool = False,
+        start: dict[str, Any] | None = None,
+        actions: list[str] | None = None,
+    ) -> StoredGame:
+        now = clocks.now_ms()
+        return StoredGame(
+            id=secrets.token_urlsafe(9),
+            kind=kind,
+            rows=rows,
+            cols=cols,
+            mode=mode,
+            seats=seats,
+            status=status,
+            created_ms=now,
+            updated_ms=now,
+            start=start,
+            clock=clock,
+            actions=list(actions or []),
+            public=public,
+        )
+
+    async def _store_new(self, stored: StoredGame, *, owner: str) -> Room:
+        room = await self._store_linked(stored, owner=owner, rematch_of=None)
+        assert room is not None  # only a rematch can find its link taken
+        return room
+
+    async def _store_linked(
+        self, stored: StoredGame, *, owner: str, rematch_of: str | None
+    ) -> Room | None:
+        """Store a new game (as ``rematch_of``'s rematch, if given) and open its room;
+        ``None`` if that game has a rematch already."""
+        room = Room(self, stored, owner=owner)
+        if room.game.is_over:
+            stored.result = room.result()
+        if not await self.db(self.store.create, stored, rematch_of=rematch_of):
+            return None
+        self.rooms[stored.id] = room
+        room.arm_timer()
+        room.start_computer()
+        return room
+
+    async def take_seat(self, room: Room, seat: int, name: str | None, invite: str | None) -> str:
+        """Give a free human seat of an online game to whoever brings its invite first
+        (anyone, in a public game)."""
+        async with room.lock:
+            if not 0 <= seat < len(room.seats):
+                raise ProtocolError("bad_field", f"the game has no seat {seat}")
+            row = room.seats[seat]
+            if row.player != HUMAN:
+                raise ProtocolError("not_allowed", f"seat {seat} is a computer player")
+            if row.token_hash is not None:
+                raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            if not room.public and not invite_matches(row, invite):
+                raise ProtocolError(
+                    "bad_invite",
+                    f"seat {seat} is taken only with its invite link; a spectator link gives"
+                    " no seat",
+                )
+            token = new_token()
+            digest = hash_token(token)
+            if not await self.db(self.store.take_seat, room.id, seat, name, digest):
+                raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            row.token_hash = digest
+            row.invite = None
+            if name is not None:
+                row.name = name
+            if room.status == "open" and all(
+                other.token_hash is not None for other in room.seats if other.player == HUMAN
+            ):
+                room.status = "playing"
+                if room.clock is not None:
+                    room.clock["since"] = clocks.now_ms()
+                await self.database.write(
+                    Change(
+                        room.id,
+                        status=room.status,
+                        result=None,
+                        clock=room.clock,
+                        now_ms=clocks.now_ms(),
+                    )
+                )
+            room.changed()
+            return token
+
+    async def close(self) -> None:
+        """Stop every room's tasks, the sweeper and the worker pools."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for room in self.rooms.values():
+            room.close()
+        await self.database.close()
+        self.computers.close()

@@ -1,0 +1,61 @@
+"""What a game may be: board sides, seat counts and player names, for new games and uploads.
+
+Every entry point that makes a game (``POST /api/games``, ``POST /api/records``) checks its
+settings here, so the two can never drift apart.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
+
+__all__ = [
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "MAX_SIDE",
+    "MIN_PLAYERS",
+    "MIN_SIDE",
+    "SettingsError",
+    "check_name",
+    "check_seat_count",
+    "check_side",
+]
+
+MIN_SIDE: Final = 3
+MAX_SIDE: Final = 15
+MAX_NAME: Final = 40
+
+
+class SettingsError(ValueError):
+    """A setting outside the limits; the message names the field."""
+
+
+def check_side(value: object, where: str) -> int:
+    """A board side: a whole number from ``MIN_SIDE`` to ``MAX_SIDE``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
+        raise SettingsError(f"field {where!r} must be a whole number from {MIN_SIDE} to {MAX_SIDE}")
+    return value
+
+
+def check_seat_count(count: int, where: str) -> int:
+    """How many seats a game has: ``MIN_PLAYERS`` to ``MAX_PLAYERS``."""
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise SettingsError(f"field {where!r} must list {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+    return count
+
+
+def check_name(value: object, where: str) -> str:
+    """A player's name: 1 to ``MAX_NAME`` characters after trimming spaces, none of them a
+    control, format (such as a bidirectional override) or unassigned character."""
+    if not isinstance(value, str):
+        raise SettingsError(f"field {where!r} must be text")
+    name = " ".join(value.split())
+    if not name or len(name) > MAX_NAME:
+        raise SettingsError(f"field {where!r} must be a name of 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise SettingsError(
+            f"field {where!r} must not hold control characters or bidirectional overrides"
+        )
+    return name

@@ -1,0 +1,479 @@
+"""One game being played: the engine's :class:`Game`, its seats, clock and followers.
+
+A room applies every move with the engine, writes it to the store, and only then tells its
+channel. One lock per room puts its messages in order; rooms never wait for each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
+from sosgame.notation import Move
+from sosgame.web import clock as clocks
+from sosgame.web.computer import Position, build_game
+from sosgame.web.fanout import Connection, dumps
+from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
+from sosgame.web.store import Change, StoredGame
+from sosgame.web.tokens import seats_opened
+
+if TYPE_CHECKING:
+    from sosgame.web.hub import Hub
+
+__all__ = ["HINT_LEVEL", "HUMAN", "Room"]
+
+_log = logging.getLogger(__name__)
+HINT_LEVEL: Final = "medium"
+HUMAN: Final = "human"
+
+
+class Room:
+    """One game with its seats, clock, channel of followers and pending computer move."""
+
+    def __init__(self, hub: Hub, stored: StoredGame, *, owner: str = "") -> None:
+        self.hub = hub
+        self.id = stored.id
+        self.kind = stored.kind
+        self.seats = stored.seats
+        self.start = stored.start
+        self.status = stored.status
+        self.created_ms = stored.created_ms
+        self.public = stored.public
+        self.rematch_id = stored.rematch
+        self.owner = owner or f"game:{stored.id}"
+        self.game = build_game(
+            Position(
+                stored.rows,
+                stored.cols,
+                len(stored.seats),
+                "simple" if stored.mode == "simple" else "general",
+                stored.start,
+                tuple(stored.actions),
+            )
+        )
+        self.clock = stored.clock
+        if self.clock is not None and self.clock.get("since") is not None:
+            # The clocks stand still while the game is not in memory (a restart).
+            self.clock["since"] = clocks.now_ms()
+        self.redo: list[str] = []
+        self.channel = hub.channel(stored.id, len(stored.seats))
+        self.lock = asyncio.Lock()
+        self.thinking: int | None = None
+        self.touched = time.monotonic()
+        self._state_text: str | None = None
+        self._computer: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------------- reading
+
+    def controlled(self, *tokens: str | None) -> frozenset[int]:
+        """The seats any of ``tokens`` may act for."""
+        return seats_opened(self.seats, [token for token in tokens if token])
+
+    @property
+    def playable(self) -> bool:
+        """Whether moves may be made now: every seat is filled and the game goes on."""
+        return self.status == "playing" and not self.game.is_over
+
+    @property
+    def has_computer(self) -> bool:
+        """Whether a seat is a computer player."""
+        return any(row.player != HUMAN for row in self.seats)
+
+    @property
+    def computers_only(self) -> bool:
+        """Whether every seat is a computer player."""
+        return all(row.player != HUMAN for row in self.seats)
+
+    @property
+    def idle(self) -> bool:
+        """Nobody follows the game, no computer works on it and no clock runs."""
+        running = clocks.view(self.clock, self.game.turn if self.playable else None)
+        return (
+            not len(self.channel)
+            and (self._computer is None or self._computer.done())
+            and (running is None or running["running"] is None)
+            and not self.lock.locked()
+        )
+
+    def position(self) -> Position:
+        """The game as a worker process can rebuild it."""
+        game = self.game
+        return Position(
+            game.rows,
+            game.cols,
+            game.players,
+            game.mode,
+            self.start,
+            tuple(str(action) for action in game.actions),
+        )
+
+    def result(self) -> dict[str, Any] | None:
+        """The outcome as stored and sent, or ``None`` while the game goes on."""
+        outcome = self.game.outcome
+        if outcome is None:
+            return None
+        flagged = [] if self.clock is None else list(self.clock.get("flagged", []))
+        return {
+            "termination": outcome.termination.value,
+            "winners": list(outcome.winners),
+            "scores": list(self.game.scores),
+            "flagged": flagged,
+        }
+
+    def clock_view(self) -> dict[str, Any] | None:
+        """The clocks as of now: each seat's time left and whose clock is running."""
+        return clocks.view(self.clock, self.game.turn if self.playable else None)
+
+    def state(self) -> dict[str, Any]:
+        """Everything a client draws, as one JSON-ready ``state`` message."""
+        game = self.game
+        connected = self.channel.connected_seats()
+        active = set(game.active_seats)
+        return {
+            "v": PROTOCOL_VERSION,
+            "type": "state",
+            "game": {
+                "id": self.id,
+                "kind": self.kind,
+                "rows": game.rows,
+                "cols": game.cols,
+                "mode": game.mode,
+                "status": self.status,
+                "public": self.public,
+                "seats": [
+                    {
+                        "name": row.name,
+                        "player": row.player,
+                        "taken": row.player != HUMAN or row.token_hash is not None,
+                        "connected": row.seat in connected,
+                        "resigned": row.seat not in active,
+                    }
+                    for row in self.seats
+                ],
+                "board": game.position().split("/"),
+                "scores": list(game.scores),
+                "turn": game.turn,
+                "ply": len(game.actions),
+                "actions": [str(action) for action in game.actions],
+                "lines": [
+                    {
+                        "owner": line.owner,
+                        "ply": line.ply,
+                        "cells": [str(cell) for cell in line.cells],
+                    }
+                    for line in game.lines
+                ],
+                "extra_turn": game.extra_turn,
+                "result": self.result(),
+                "clock": self.clock_view(),
+                "thinking": self.thinking,
+                "can_undo": self.kind == "local" and bool(game.actions),
+                "can_redo": self.kind == "local" and bool(self.redo),
+                "spectators": self.channel.spectators(),
+                "rematch": self.rematch_id,
+            },
+        }
+
+    def state_text(self) -> str:
+        """The state as sent to a newcomer; kept between changes while no clock runs, so
+        a crowd arriving together costs one serialisation, not one each."""
+        if self._state_text is not None:
+            return self._state_text
+        text = dumps(self.state())
+        view = self.clock_view()
+        if view is None or view["running"] is None:
+            self._state_text = text
+        return text
+
+    def publish_state(self) -> None:
+        """Send the state, serialised once, to every follower."""
+        self._state_text = None
+        self.channel.publish(self.state())
+
+    # ---------------------------------------------------------------------- connections
+
+    def join(self, connection: Connection, tokens: tuple[str, ...]) -> None:
+        """A connection said hello: it holds the seats its tokens open, or watches.
+
+        The newcomer gets the state; everyone else only a coalesced presence update.
+        """
+        connection.seats = self.controlled(*tokens)
+        connection.greeted = True
+        self.touched = time.monotonic()
+        connection.deliver(
+            dumps(
+                {
+                    "v": PROTOCOL_VERSION,
+                    "type": "welcome",
+                    "game": self.id,
+                    "seats": sorted(connection.seats),
+                }
+            )
+        )
+        self.channel.add(connection)
+        connection.deliver(self.state_text())
+        if self.computers_only:
+            self.start_computer()
+
+    def leave(self, connection: Connection) -> None:
+        """A connection went away."""
+        self.channel.remove(connection)
+        self.touched = time.monotonic()
+
+    # ------------------------------------------------------------------------ messages
+
+    async def handle(self, connection: Connection, message: ClientMessage) -> None:
+        """Carry out one checked message, or answer with an error that names the problem."""
+        self.touched = time.monotonic()
+        try:
+            if message.type == "ping":
+                await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
+            elif message.type == "hello":
+                raise ProtocolError("bad_message", "this connection has already said hello")
+            elif message.type == "hint":
+                await self._hint(connection)
+            else:
+                async with self.lock:
+                    await self._act(connection, message)
+        except ProtocolError as error:
+            await connection.send(error_message(error.code, error.message))
+
+    def _check_ply(self, message: ClientMessage) -> None:
+        current = len(self.game.actions)
+        if message.ply is not None and message.ply != current:
+            raise ProtocolError(
+                "stale",
+                f"the message is for ply {message.ply} but the game is at ply {current};"
+                " nothing was changed",
+            )
+
+    async def _act(self, connection: Connection, message: ClientMessage) -> None:
+        if message.type in ("undo", "redo"):
+            if self.kind != "local":
+                raise ProtocolError("not_allowed", f"{message.type} is for local games only")
+            if not connection.seats:
+                raise ProtocolError("not_your_seat", "only a player of this game may do that")
+            self._check_ply(message)
+            await (self._undo() if message.type == "undo" else self._redo())
+            return
+        if self.game.is_over:
+            raise ProtocolError("game_over", "the game is over")
+        if self.status != "playing":
+            raise ProtocolError("waiting", "the game waits for every seat to be taken")
+        self._check_ply(message)
+        if message.type == "move":
+            seat = self.game.turn
+            if seat not in connection.seats:
+                raise ProtocolError(
+                    "not_your_turn",
+                    f"it is seat {seat}'s turn ({self.seats[seat].name}) and this connection"
+                    " does not hold that seat",
+                )
+            try:
+                move = Move.parse(message.move or "")
+            except InvalidMoveError as error:
+                raise ProtocolError("bad_move", str(error)) from None
+            await self.commit(str(move))
+        elif message.type == "resign":
+            resigner = message.seat
+            if resigner is None:
+                local = self.kind == "local"
+                resigner = self.game.turn if local else min(connection.seats, default=-1)
+            if resigner not in connection.seats:
+                raise ProtocolError(
+                    "not_your_seat", f"this connection does not hold seat {resigner}"
+                )
+            await self.commit(f"resign:{resigner}")
+
+    async def commit(self, text: str, *, redo: bool = False, flagged: int | None = None) -> None:
+        """Apply one action with the engine, store it, then tell everybody (under the lock)."""
+        game = self.game
+        now = clocks.now_ms()
+        clock, text, flagged = clocks.charge(self.clock, game.turn, text, now, flagged)
+        try:
+            game.apply(text)
+        except IllegalMoveError as error:
+            code = "game_over" if isinstance(error, GameOverError) else "illegal_move"
+            raise ProtocolError(code, str(error)) from None
+        except InvalidMoveError as error:
+            raise ProtocolError("bad_move", str(error)) from None
+        if clock is not None:
+            clock["since"] = None if game.is_over else now
+        before = self.clock
+        self.clock = clock
+        try:
+            await self.hub.database.write(
+                Change(
+                    self.id,
+                    status=self._status(),
+                    result=self.result(),
+                    clock=clock,
+                    now_ms=now,
+                    first_ply=len(game.actions),
+                    texts=(text,),
+                )
+            )
+        except Exception as error:
+            game.undo()
+            self.clock = before
+            _log.error("game %s: could not store %s: %s", self.id, text, error)
+            raise ProtocolError(
+                "storage_failed", f"{text} could not be stored, so it was not played"
+            ) from None
+        if not redo:
+            self.redo.clear()
+        self.status = self._status()
+        self.changed()
+
+    def _status(self) -> str:
+        return "finished" if self.game.is_over else self.status
+
+    async def _undo(self) -> None:
+        game = self.game
+        if not game.actions:
+            raise ProtocolError("nothing_to_undo", "there is nothing to undo")
+        self._cancel_computer()
+        taken: list[str] = []
+        with contextlib.suppress(NothingToUndoError):
+            taken.append(str(game.undo()))
+            while game.actions and self.seats[game.turn].player != HUMAN:
+                taken.append(str(game.undo()))
+        if self.clock is not None:
+            self.clock["flagged"] = [
+                seat for seat in self.clock.get("flagged", []) if seat not in game.active_seats
+            ]
+            self.clock["since"] = clocks.now_ms()
+        self.status = "playing"
+        await self.hub.database.write(
+            Change(
+                self.id,
+                status=self.status,
+                result=None,
+                clock=self.clock,
+                now_ms=clocks.now_ms(),
+                keep=len(game.actions),
+            )
+        )
+        self.redo.extend(taken)
+        self.changed()
+
+    async def _redo(self) -> None:
+        if not self.redo:
+            raise ProtocolError("nothing_to_redo", "there is nothing to redo")
+        self._cancel_computer()
+        await self.commit(self.redo.pop(), redo=True)
+        while self.redo and self.playable and self.seats[self.game.turn].player != HUMAN:
+            await self.commit(self.redo.pop(), redo=True)
+
+    async def _hint(self, connection: Connection) -> None:
+        if self.kind != "local":
+            raise ProtocolError("not_allowed", "hints are for local games only")
+        if self.game.turn not in connection.seats or not self.playable:
+            raise ProtocolError("not_your_turn", "a hint is for the player to move")
+        ply = len(self.game.actions)
+        text = await self.hub.computers.think(
+            HINT_LEVEL, self.position(), owner=self.owner, interactive=True
+        )
+        await connection.send({"v": PROTOCOL_VERSION, "type": "hint", "move": text, "ply": ply})
+
+    # ------------------------------------------------------------------- what happens next
+
+    def changed(self) -> None:
+        """After any change: restart the clock timer, start a computer move, tell everybody."""
+        self.touched = time.monotonic()
+        self.arm_timer()
+        self.start_computer()
+        self.publish_state()
+
+    def arm_timer(self) -> None:
+        """Make the seat to move lose on time when its clock runs out."""
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        view = self.clock_view()
+        if view is None or view["running"] is None:
+            return
+        left = view["remaining"][view["running"]]
+        self._timer = asyncio.get_running_loop().create_task(
+            self._flag_later(left / 1000, len(self.game.actions))
+        )
+
+    async def _flag_later(self, delay: float, ply: int) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            view = self.clock_view()
+            if len(self.game.actions) != ply or view is None or view["running"] is None:
+                return
+            seat = view["running"]
+            if view["remaining"][seat] > 0:
+                self.arm_timer()
+                return
+            await self.commit(f"resign:{seat}", flagged=seat)
+
+    def _cancel_computer(self) -> None:
+        if self._computer is not None and self._computer is not asyncio.current_task():
+            self._computer.cancel()
+        self._computer = None
+        self.thinking = None
+
+    def start_computer(self) -> None:
+        """Start the computer move if a computer seat is to move.
+
+        A game with only computer seats moves only while someone watches it.
+        """
+        current = asyncio.current_task()
+        if (
+            self._computer is not None
+            and self._computer is not current
+            and not self._computer.done()
+        ):
+            return
+        self._computer = None
+        if not self.playable or self.seats[self.game.turn].player == HUMAN:
+            self.thinking = None
+            return
+        if self.computers_only and not len(self.channel):
+            self.thinking = None
+            return
+        self.thinking = self.game.turn
+        self._state_text = None
+        self._computer = asyncio.get_running_loop().create_task(
+            self._computer_move(len(self.game.actions))
+        )
+
+    async def _computer_move(self, ply: int) -> None:
+        seat = self.game.turn
+        await asyncio.sleep(self.hub.computer_pause)
+        try:
+            text = await self.hub.computers.think(
+                self.seats[seat].player,
+                self.position(),
+                owner=self.owner,
+                interactive=not self.computers_only,
+            )
+        except ProtocolError as error:
+            _log.warning("computer move in game %s failed: %s", self.id, error.message)
+            self.thinking = None
+            self.channel.publish(error_message(error.code, error.message))
+            self.publish_state()
+            return
+        async with self.lock:
+            if len(self.game.actions) != ply or not self.playable or self.game.turn != seat:
+                return
+            self.thinking = None
+            try:
+                await self.commit(text)
+            except ProtocolError as error:
+                _log.error("computer move %s in game %s refused: %s", text, self.id, error)
+
+    def close(self) -> None:
+        """Stop this room's pending tasks."""
+        for task in (self._computer, self._timer):
+            if task is not None:
+                task.cancel()
+        self.channel.close()

@@ -1,0 +1,159 @@
+"""Computer players' searches in a bounded pool of worker processes with a fair queue.
+
+Each request waits its turn in a queue per client address, served round robin, so one
+client's games cannot push everyone else's back. Games a person is playing in go ahead of
+games with only computer seats, and the latter never get every worker: one is kept for
+people. The workers check every quarter second that the server that started them is still
+alive and quit when it is not, so even ``kill -9`` of the server leaves no orphans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections import OrderedDict, deque
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Final
+
+from sosgame.web.computer import Position, choose_move
+from sosgame.web.protocol import ProtocolError
+
+__all__ = ["ComputerPool", "watch_parent"]
+
+TASKS_PER_WORKER: Final = 200
+"""Searches a worker process runs before it is replaced (so its memory is given back)."""
+_CHECK_SECONDS: Final = 0.25
+
+
+def _watch(parent: int) -> None:
+    while True:
+        time.sleep(_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker process: quit as soon as process ``parent`` is gone."""
+    threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+@dataclass
+class _Job:
+    level: str
+    position: Position
+    done: asyncio.Future[str]
+    interactive: bool
+    owner: str = field(default="")
+
+
+def _settle(job: _Job, outcome: str | ProtocolError) -> None:
+    if job.done.done():
+        return
+    if isinstance(outcome, ProtocolError):
+        job.done.set_exception(outcome)
+    else:
+        job.done.set_result(outcome)
+
+
+class ComputerPool:
+    """Works out computer moves on ``workers`` processes (or on ``executor`` if given)."""
+
+    def __init__(self, workers: int = 2, executor: Executor | None = None) -> None:
+        self.workers = max(1, workers)
+        self._executor = executor
+        self._own = executor is None
+        self._queues: dict[bool, OrderedDict[str, deque[_Job]]] = {
+            True: OrderedDict(),
+            False: OrderedDict(),
+        }
+        self._running = {True: 0, False: 0}
+
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a worker."""
+        return sum(len(jobs) for lane in self._queues.values() for jobs in lane.values())
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            from concurrent.futures import ProcessPoolExecutor
+            from multiprocessing import get_context
+
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+                max_tasks_per_child=TASKS_PER_WORKER,
+            )
+        return self._executor
+
+    async def think(self, level: str, position: Position, *, owner: str, interactive: bool) -> str:
+        """The move of computer ``level`` in ``position``, once a worker is free for it.
+
+        ``owner`` is whose queue the request joins (the client address of the game's
+        creator); ``interactive`` requests (a person is waiting) go first.
+        """
+        loop = asyncio.get_running_loop()
+        job = _Job(level, position, loop.create_future(), interactive, owner)
+        self._queues[interactive].setdefault(owner, deque()).append(job)
+        self._dispatch()
+        try:
+            return await job.done
+        finally:
+            if not job.done.done():
+                job.done.cancel()
+
+    def _next(self) -> _Job | None:
+        total = self._running[True] + self._running[False]
+        if total >= self.workers:
+            return None
+        lanes = [True]
+        if self._running[False] < max(1, self.workers - 1):
+            lanes.append(False)
+        for lane in lanes:
+            owners = self._queues[lane]
+            while owners:
+                owner, jobs = next(iter(owners.items()))
+                job = jobs.popleft()
+                if jobs:
+                    owners.move_to_end(owner)
+                else:
+                    del owners[owner]
+                if not job.done.done():  # skip requests given up while queued
+                    return job
+        return None
+
+    def _dispatch(self) -> None:
+        while (job := self._next()) is not None:
+            self._running[job.interactive] += 1
+            asyncio.get_running_loop().create_task(self._run(job))
+
+    async def _run(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            text = await loop.run_in_executor(
+                self._pool(), partial(choose_move, job.level, job.position)
+            )
+        except ImportError:
+            _settle(job, ProtocolError("unavailable", "computer players are not installed"))
+        except Exception as error:
+            _settle(job, ProtocolError("unavailable", f"the computer player failed: {error}"))
+        else:
+            _settle(job, text)
+        finally:
+            self._running[job.interactive] -= 1
+            self._dispatch()
+
+    def close(self) -> None:
+        """Stop the worker processes this pool started."""
+        for lane in self._queues.values():
+            for jobs in lane.values():
+                for job in jobs:
+                    job.done.cancel()
+            lane.clear()
+        if self._own and self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,105 @@
+"""A real PostgreSQL server for the tests, from Debian's packages, on loopback.
+
+The server runs in a temporary folder of its own, on a free port of 127.0.0.1, for one test
+session, and is stopped afterwards. `make test` installs the package when it is missing;
+without it these fixtures fail (they never fall back to a mock).
+
+PostgreSQL refuses to run as root, so as root it runs as the ``postgres`` user that Debian's
+package creates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_START_SECONDS = 120
+_databases = itertools.count(1)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _postgres_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/postgres"))
+    if not found:
+        pytest.fail("PostgreSQL is not installed: `make test` installs Debian's postgresql")
+    return Path(found[-1]).parent
+
+
+def _as_server_user(command: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return command
+    return ["runuser", "-u", "postgres", "--", *command]
+
+
+def _wait_until_listening(port: int, server: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + _START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"{what} stopped at start-up with status {server.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return
+        time.sleep(0.05)  # polling for an event (the port open), not waiting out time
+    raise RuntimeError(f"{what} did not start listening on port {port}")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A running PostgreSQL: the URL of its server, without a database name."""
+    binaries = _postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="sosgame-postgres-"))
+    data = folder / "data"
+    if os.geteuid() == 0:
+        server_user = pwd.getpwnam("postgres")
+        os.chown(folder, server_user.pw_uid, server_user.pw_gid)
+    initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
+    subprocess.run(
+        _as_server_user([*initdb, "--no-sync", "-E", "UTF8", "--locale", "C.UTF-8"]),
+        check=True,
+        capture_output=True,
+        timeout=_START_SECONDS,
+    )
+    port = _free_port()
+    options = ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={folder}"]
+    options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200"]
+    server = subprocess.Popen(
+        _as_server_user([str(binaries / "postgres"), "-D", str(data), "-p", str(port), *options]),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_until_listening(port, server, "PostgreSQL")
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A new, empty database on the session's PostgreSQL, for one test."""
+    import psycopg
+
+    name = f"sosgame_test_{os.getpid()}_{next(_databases)}"
+    plain = postgres_server.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(f"{plain}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{postgres_server}/{name}"
