@@ -90,7 +90,7 @@ def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> No
     lines = out.splitlines()
     assert lines[0] == "hard vs easy: 1x7 general, 2 games, 0.01 s a move"
     assert lines[1].startswith("hard: ") and "wins" in lines[1] and "losses" in lines[1]
-    assert lines[2].startswith("score ") and "95% interval" in lines[2]
+    assert lines[2].startswith("score ") and "interval at 95%" in lines[2]
     assert lines[3].startswith("Elo difference ")
 
 

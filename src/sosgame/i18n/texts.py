@@ -479,8 +479,8 @@ TEXTS: Final[dict[str, Source]] = dict(
         text(
             "cli.arena.description",
             "Play a match between two computer levels, colours swapped every game, on every core; "
-            "print wins, draws and losses for LEVEL_A, the score and the Elo difference with its "
-            "95% interval.",
+            "print wins, draws and losses for LEVEL_A, the score and the Elo difference, each with "
+            "its interval at 95%.",
         ),
         text("cli.arena.opponent", "the opponent"),
         text("cli.arena.size", "an N x N board (5)"),
@@ -500,8 +500,8 @@ TEXTS: Final[dict[str, Source]] = dict(
             "{a} vs {b}: {rows}x{cols} {mode}, {count} games, {seconds} s a move",
         ),
         text("cli.arena.record", "{level}: {wins} wins, {draws} draws, {losses} losses"),
-        text("cli.arena.score", "score {score}% (95% interval {low}% to {high}%)"),
-        text("cli.arena.elo", "Elo difference {elo} (95% interval {low} to {high})"),
+        text("cli.arena.score", "score {score}% (interval at 95%: {low}% to {high}%)"),
+        text("cli.arena.elo", "Elo difference {elo} (interval at 95%: {low} to {high})"),
         text("cli.serve.help", "play in the browser: start the web server"),
         text(
             "cli.serve.description",
