@@ -72,7 +72,8 @@ def gymnasium_return(
         opponent=lambda observation: next(script),
     )
     _, info = env.reset(seed=0)
-    total, done = 0.0, info["action_mask"].sum() == 0
+    assert info["action_mask"].sum() > 0  # reset always leaves the agent a move
+    total, done = 0.0, False
     while not done:
         _, value, done, _, info = env.step(next(script))
         total += float(value)
@@ -105,17 +106,20 @@ def test_every_adapter_pays_the_same_returns_and_a_win_is_never_worth_less_than_
     rows: int, cols: int, players: int, mode: str, reward: str, seed: int
 ) -> None:
     actions = random_actions(rows, cols, players, mode, seed)
-    game = Game(rows, cols, players=players, mode=mode, moves=[  # type: ignore[arg-type]
-        action_to_move(action, rows, cols) for action in actions
-    ])  # fmt: skip
+    game = Game(rows, cols, players=players, mode=mode)  # type: ignore[arg-type]
+    movers = set()
+    for action in actions:
+        movers.add(game.turn)
+        game.play(action_to_move(action, rows, cols))
     assert game.outcome is not None
     zoo = pettingzoo_returns(rows, cols, players, mode, reward, actions)
     spiel = openspiel_returns(rows, cols, players, mode, reward, actions)
-    gym = [
-        gymnasium_return(rows, cols, players, mode, reward, actions, seat)
-        for seat in range(players)
-    ]
-    assert zoo == pytest.approx(spiel) and gym == pytest.approx(spiel)
+    assert zoo == pytest.approx(spiel)
+    # A seat whose game ended before its first move gets a game dealt again by Gymnasium's
+    # reset (test_gymnasium_reset_deals_again_when_the_agent_would_never_move).
+    for seat in sorted(movers):
+        gym = gymnasium_return(rows, cols, players, mode, reward, actions, seat)
+        assert gym == pytest.approx(spiel[seat])
     winners = game.outcome.winners
     for winner in winners:
         for seat in range(players):
@@ -412,3 +416,44 @@ def test_pettingzoo_is_not_parallelizable() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+_WINNING_OPENING = {0: 0, 1: 3, 2: 4}
+"""On 3x3, by the number of cells filled: Sa1, Ob1, Sc1, so seat 2 makes an SOS at once."""
+
+
+def _cells_filled(observation: dict[str, Any]) -> int:
+    return 9 - int(observation["action_mask"].sum()) // 2
+
+
+def test_gymnasium_reset_deals_again_when_the_agent_would_never_move() -> None:
+    # Seats 0, 1 and 2 open with S, O, S in a row: seat 2's SOS ends a simple game before
+    # seat 3 (the agent) has moved. On the second deal the opponents play quietly.
+    games = []
+
+    def opponent(observation: dict[str, Any]) -> int:
+        if _cells_filled(observation) == 0:
+            games.append(len(games))
+        if len(games) == 1:
+            return _WINNING_OPENING[_cells_filled(observation)]
+        return int(np.flatnonzero(observation["action_mask"])[-1])  # an O in the last cell
+
+    env = gymnasium.make(
+        GYMNASIUM_ID, rows=3, cols=3, mode="simple", players=4, seat=3, opponent=opponent
+    )
+    _, info = env.reset(seed=0)
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    assert len(games) == 2
+    assert not game.is_over and game.turn == 3 and game.ply == 3
+    assert info["action_mask"].sum() == 2 * 6
+
+
+def test_gymnasium_reset_gives_up_on_opponents_who_always_end_the_game_first() -> None:
+    def opponent(observation: dict[str, Any]) -> int:
+        return _WINNING_OPENING[_cells_filled(observation)]
+
+    env = gymnasium.make(
+        GYMNASIUM_ID, rows=3, cols=3, mode="simple", players=4, seat=3, opponent=opponent
+    )
+    with pytest.raises(RuntimeError, match="ended 100 games in a row before seat 3 could move"):
+        env.reset(seed=0)

@@ -62,13 +62,15 @@ from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
 from sosgame.geometry import geometry
 
-__all__ = ["DEFAULT_OPPONENT_NODES", "Opponent", "OpponentPolicy", "SOSEnv"]
+__all__ = ["DEFAULT_OPPONENT_NODES", "REDEALS", "Opponent", "OpponentPolicy", "SOSEnv"]
 
 Observation = dict[str, Any]
 OpponentPolicy: TypeAlias = Callable[[Observation], Any]
 """An opponent that maps the observation from its own seat to an action."""
 Opponent: TypeAlias = str | Player | OpponentPolicy
 ILLEGAL_REWARD = -1.0
+REDEALS: Final = 100
+"""Games dealt at most by one reset before the agent gets a move."""
 DEFAULT_OPPONENT_NODES: Final = 500
 """Positions per move for a searching opponent given no budget: tens of milliseconds."""
 
@@ -186,23 +188,35 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game; the opponents move first if the agent's seat comes later.
 
+        An episode always gives the agent a move: if the opponents end a game before the
+        agent's first move (simple mode, three or more seats), another game is dealt, with
+        the opponents' seeds drawn anew.
+
         ``options={"opponent": ...}`` replaces the opponent from this episode on.
+
+        :raises RuntimeError: if the opponents end :data:`REDEALS` games in a row before the
+            agent moves (a policy that always opens with the same SOS).
         """
         super().reset(seed=seed)
         options = dict(options or {})
         opponent = options.pop("opponent", self.opponent)
         if options:
             raise ValueError(f"reset() takes the option 'opponent' only, not {sorted(options)}")
-        player = self._opponent_for(opponent, int(self.np_random.integers(2**31)))
         game = self.game
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(game.players))
-        self.opponent, self._player = opponent, player
-        self.game = Game(game.rows, game.cols, players=game.players, mode=game.mode)
+        self.opponent = opponent
         self._paid = 0.0
         self._over = False
-        self._opponents_move()
-        return self._observation(), self._info()
+        for _ in range(REDEALS):
+            self._player = self._opponent_for(opponent, int(self.np_random.integers(2**31)))
+            self.game = Game(game.rows, game.cols, players=game.players, mode=game.mode)
+            self._opponents_move()
+            if not self.game.is_over:
+                return self._observation(), self._info()
+        raise RuntimeError(
+            f"the opponents ended {REDEALS} games in a row before seat {self.seat} could move"
+        )
 
     def step(
         self, action: np.int64 | int
