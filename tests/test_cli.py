@@ -258,3 +258,14 @@ def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_a_seed_for_the_line_mode_game_is_refused_rather_than_ignored(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "play", "--plain", "--seed", "4")
+    assert status == 1 and out == ""
+    assert err == (
+        "sosgame: error: --seed sets the computer players' choices, and the line-mode game has"
+        " none: leave out --seed or --plain\n"
+    )

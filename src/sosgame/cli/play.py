@@ -127,6 +127,9 @@ def run(arguments: argparse.Namespace) -> int:
 def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> int:
     if arguments.seat_level:
         raise SosError(t("cli.play.plain_levels"))
+    if arguments.seed is not None:
+        # The line-mode game has no computer players, so a seed would change nothing.
+        raise SosError(t("cli.play.plain_seed"))
     if arguments.load:
         _check_load(arguments)
         record = load(arguments.load)

@@ -556,6 +556,11 @@ TEXTS: Final[dict[str, Source]] = dict(
         text("cli.play.no_players", "--seat-level: this installation has no computer players"),
         text("cli.play.plain_levels", "--seat-level needs the full-screen game: leave out --plain"),
         text(
+            "cli.play.plain_seed",
+            "--seed sets the computer players' choices, and the line-mode game has none: leave "
+            "out --seed or --plain",
+        ),
+        text(
             "cli.solve.neither",
             "{text} is neither a board size such as 4x4 nor a position such as S.O/.../OSS",
         ),
