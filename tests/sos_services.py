@@ -29,7 +29,8 @@ _START_SECONDS = 120
 _databases = itertools.count(1)
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -76,7 +77,7 @@ def postgres_server() -> Iterator[str]:
         capture_output=True,
         timeout=_START_SECONDS,
     )
-    port = _free_port()
+    port = free_port()
     options = ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={folder}"]
     options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200"]
     server = subprocess.Popen(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from sos_services import free_port
 from sos_terminal import Screen, spawn_in_terminal
 from sosgame import Game
 from sosgame.extras import EXTRAS, Extra, install_command
@@ -186,13 +186,6 @@ def test_with_only_tui_the_full_screen_game_plays(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _wait_for_page(url: str, server: subprocess.Popen[str]) -> bytes:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -208,7 +201,7 @@ def _wait_for_page(url: str, server: subprocess.Popen[str]) -> bytes:
 
 
 def test_with_only_web_serve_answers(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     database = f"sqlite:///{tmp_path / 'store.sqlite3'}"
     command = [sys.executable, RUN_WITHOUT, hidden_without("web"), "-m", "sosgame", "serve"]
     server = subprocess.Popen(
