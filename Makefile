@@ -26,8 +26,9 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 # Debian packages the tests need: chromium for the browser tests (never a downloaded browser
-# build), PostgreSQL for the store's tests on a real server. Installed only when missing.
-SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql
+# build), PostgreSQL and Redis for the server's tests on real servers. Installed only when missing.
+SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql \
+  redis-server:/usr/bin/redis-server
 system:
 	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
 	  test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \

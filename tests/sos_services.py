@@ -1,8 +1,8 @@
-"""A real PostgreSQL server for the tests, from Debian's packages, on loopback.
+"""Real PostgreSQL and Redis servers for the tests, from Debian's packages, on loopback.
 
-The server runs in a temporary folder of its own, on a free port of 127.0.0.1, for one test
-session, and is stopped afterwards. `make test` installs the package when it is missing;
-without it these fixtures fail (they never fall back to a mock).
+Each server runs in a temporary folder of its own, on a free port of 127.0.0.1, for one test
+session, and is stopped afterwards. `make test` installs the packages when they are missing;
+without them these fixtures fail (they never fall back to a mock).
 
 PostgreSQL refuses to run as root, so as root it runs as the ``postgres`` user that Debian's
 package creates.
@@ -104,3 +104,42 @@ def postgres_url(postgres_server: str) -> str:
     with psycopg.connect(f"{plain}/postgres", autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     return f"{postgres_server}/{name}"
+
+
+_redis_databases = itertools.count(0)
+REDIS_DATABASES = 16
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """A running Redis: its URL, without a database number."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        pytest.fail("Redis is not installed: `make test` installs Debian's redis-server")
+    folder = Path(tempfile.mkdtemp(prefix="sosgame-redis-"))
+    port = free_port()
+    options = ["--save", "", "--appendonly", "no", "--databases", str(REDIS_DATABASES)]
+    server = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_until_listening(port, server, "Redis")
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A Redis database of the session's server, emptied, for one test."""
+    import redis
+
+    url = f"{redis_server}/{next(_redis_databases) % REDIS_DATABASES}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url

@@ -32,7 +32,7 @@ RUN_WITHOUT = str(HERE / "run_without.py")
 BROUGHT_BY = {
     "fast": ("numba", "llvmlite", "numpy", "tqdm"),
     "tui": ("textual",),
-    "web": ("starlette", "uvicorn", "sqlalchemy", "alembic"),
+    "web": ("starlette", "uvicorn", "sqlalchemy", "alembic", "redis", "psycopg"),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),
 }
 EVERY_OPTIONAL = frozenset(name for names in BROUGHT_BY.values() for name in names)
@@ -87,7 +87,8 @@ def test_every_extra_module_the_code_checks_for_is_hidden_on_a_bare_install() ->
 
 
 @pytest.mark.parametrize(
-    "command", [None, "replay", "show", "play", "serve", "solve", "hint", "analyze", "arena"]
+    "command",
+    [None, "replay", "show", "play", "serve", "worker", "solve", "hint", "analyze", "arena"],
 )
 def test_help_works_on_a_bare_install(command: str | None) -> None:
     done = sosgame(*([command] if command else []), "--help")
@@ -136,6 +137,7 @@ def test_without_numba_the_solver_says_once_what_would_make_it_fast() -> None:
     [
         (["serve"], "web"),
         (["serve", "--port", "8123", "--database", "sqlite://"], "web"),
+        (["worker", "--redis", "redis://127.0.0.1:1/0"], "web"),
         (["play", "--lang", "en"], "tui"),
         (["play", "--size", "4", "--lang", "en"], "tui"),
     ],

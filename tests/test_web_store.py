@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import create_engine, inspect
 
 from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.cli import main
-from sosgame.web.store import Change, SeatRow, Store, StoredGame
+from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,10 +36,10 @@ def test_the_migrations_create_the_schema_once(url: str) -> None:
     Store(url).close()  # a second start finds the schema up to date
     engine = create_engine(url)
     tables = set(inspect(engine).get_table_names())
-    assert {"games", "seats", "actions", "alembic_version"} <= tables
+    assert {"games", "seats", "actions", "jobs", "alembic_version"} <= tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0002"
+        assert version.scalar_one() == "0003"
     engine.dispose()
 
 
@@ -123,6 +124,121 @@ def test_a_seat_is_given_only_once(url: str) -> None:
     loaded = store.load("g1")
     assert loaded is not None
     assert loaded.seats[1].name == "Chi"
+
+
+def test_a_change_for_a_version_that_is_no_longer_the_latest_writes_nothing(url: str) -> None:
+    store = Store(url)
+    store.create(stored("g1"))
+    store.create(stored("g2"))
+    first = Change("g1", "playing", None, None, 5, first_ply=1, texts=("Sa1",), version=0)
+    assert store.write([first]) == set()
+    late = Change("g1", "finished", {"winners": [0]}, None, 6, first_ply=1, texts=("Oc3",))
+    other = Change("g2", "playing", None, None, 6, first_ply=1, texts=("Ob2",), version=0)
+    # The refused change sinks neither the other game's change nor the game it was for.
+    assert store.write([replace(late, version=0), other]) == {"g1"}
+    one, two = store.load("g1"), store.load("g2")
+    assert one is not None and two is not None
+    assert (one.actions, one.status, one.result, one.version) == (["Sa1"], "playing", None, 1)
+    assert (two.actions, two.version) == (["Ob2"], 1)
+    assert store.write([replace(late, first_ply=2, version=1)]) == set()
+    assert store.load("g1").version == 2  # type: ignore[union-attr]
+
+
+def test_of_two_stores_racing_for_the_same_ply_exactly_one_wins(url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    stores = [Store(url), Store(url)]
+    games = [f"race{number}" for number in range(12)]
+    for game_id in games:
+        stores[0].create(stored(game_id))
+
+    def attempt(which: int) -> set[str]:
+        refused: set[str] = set()
+        for game_id in games:
+            text = "Sa1" if which == 0 else "Oa1"
+            change = Change(game_id, "playing", None, None, 5, texts=(text,), version=0)
+            try:
+                refused |= stores[which].write([change])
+            except Exception:  # SQLite may refuse the racing writer outright: also a loss
+                refused.add(game_id)
+        return refused
+
+    with ThreadPoolExecutor(2) as pool:
+        lost = list(pool.map(attempt, [0, 1]))
+    for game_id in games:
+        loaded = stores[0].load(game_id)
+        assert loaded is not None
+        assert len(loaded.actions) == 1 and loaded.version == 1
+        winner = 0 if loaded.actions == ["Sa1"] else 1
+        assert game_id not in lost[winner] and game_id in lost[1 - winner]
+    for store in stores:
+        store.close()
+
+
+def test_a_computer_move_is_held_by_one_process_until_its_lease_runs_out(url: str) -> None:
+    store = Store(url)
+    store.create(stored("g1"))
+    job = Job(ready_ms=100, holder="a", lease_ms=5_100)
+    move = Change("g1", "playing", None, None, 100, texts=("Sa1",), version=0, job=job)
+    assert store.write([move]) == set()
+    assert store.claim_due("b", 1_000, 5_000, 10) == []
+    assert not store.claim_job("g1", 1, "b", 1_000, 5_000)
+    assert store.claim_job("g1", 1, "a", 1_000, 5_000)  # the holder renews: until 6000
+    store.renew_jobs("a", ["g1"], [], 5_000, 5_000)  # until 10000
+    assert store.claim_due("b", 9_000, 5_000, 10) == []
+    # The holder stopped renewing (it died): another process takes the move over, once.
+    assert store.claim_due("b", 10_001, 5_000, 10) == [("g1", 1)]
+    assert store.claim_due("c", 10_002, 5_000, 10) == []
+    assert not store.claim_job("g1", 1, "a", 10_003, 5_000)
+    # The move made, the job goes with it; a stale version cannot be claimed.
+    assert (
+        store.write(
+            [Change("g1", "playing", None, None, 11_000, first_ply=2, texts=("Ob1",), version=1)]
+        )
+        == set()
+    )
+    assert store.claim_due("c", 99_000, 5_000, 10) == []
+    assert not store.claim_job("g1", 1, "c", 99_000, 5_000)
+    store.close()
+
+
+def test_a_game_of_computers_only_is_claimed_only_while_watched(url: str) -> None:
+    store = Store(url)
+    game = stored("g1")
+    game.seats[0] = SeatRow(0, "Bot", "medium")
+    store.create(game)
+    assert store.offer_job("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0, watched_ms=500))
+    assert not store.offer_job("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0))
+    assert not store.offer_job("g1", 3, Job(ready_ms=0, holder=None, lease_ms=0))
+    assert store.claim_due("a", 1_000, 5_000, 10) == []  # nobody watched since 500
+    store.renew_jobs("w", [], ["g1"], 1_000, 5_000)  # a watcher: until 6000
+    assert store.claim_due("a", 2_000, 5_000, 10) == [("g1", 0)]
+    store.release_job("g1", "a")
+    assert store.claim_job("g1", 0, "b", 2_001, 5_000)
+    store.close()
+
+
+def test_the_oldest_due_job_of_a_game_with_a_person_goes_first(url: str) -> None:
+    store = Store(url)
+    for number, (ready, watched) in enumerate([(300, 10_000), (200, None), (100, None)]):
+        store.create(stored(f"g{number}"))
+        store.offer_job(f"g{number}", 0, Job(ready, None, 0, watched))
+    assert store.claim_due("a", 1_000, 5_000, 2) == [("g2", 0), ("g1", 0)]
+    assert store.claim_due("b", 1_000, 5_000, 2) == [("g0", 0)]
+    assert store.claim_due("b", 150, 5_000, 2) == []  # none due yet
+    store.close()
+
+
+def test_taking_a_seat_moves_the_game_to_its_next_version(url: str) -> None:
+    store = Store(url)
+    game = stored("g1")
+    game.seats[1] = SeatRow(1, "Bao", "human")
+    store.create(game)
+    assert store.take_seat("g1", 1, None, "x" * 64)
+    change = Change("g1", "playing", None, None, 5, texts=("Sa1",), version=0)
+    assert store.write([change]) == {"g1"}
+    assert store.write([replace(change, version=1)]) == set()
+    store.close()
 
 
 def test_serve_rejects_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:

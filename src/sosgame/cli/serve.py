@@ -1,8 +1,9 @@
-"""``sosgame serve``: the browser app on a local web server."""
+"""``sosgame serve``: the browser app on a web server, one process or several."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from sosgame.cli.language import t
@@ -10,7 +11,44 @@ from sosgame.errors import SosError
 from sosgame.extras import require
 from sosgame.web.defaults import DEFAULT_DATABASE
 
-__all__ = ["register"]
+__all__ = ["add_store_options", "check_store_options", "register"]
+
+
+def add_store_options(parser: argparse.ArgumentParser) -> None:
+    """The options every server process takes: where games are stored and shared."""
+    parser.add_argument(
+        "--database",
+        default=DEFAULT_DATABASE,
+        metavar="URL",
+        help=t("cli.serve.database", default=DEFAULT_DATABASE),
+    )
+    parser.add_argument("--redis", metavar="URL", help=t("cli.serve.redis"))
+
+
+def check_store_options(arguments: argparse.Namespace) -> None:
+    """Refuse a database or Redis URL that is not one, naming it."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(arguments.database)
+    except ArgumentError:
+        raise SosError(t("cli.serve.bad_url", url=repr(arguments.database))) from None
+    redis = arguments.redis
+    if redis is None:
+        return
+    if not redis.startswith(("redis://", "rediss://", "unix://")):
+        raise SosError(t("cli.serve.bad_redis", url=repr(redis)))
+    from redis import Redis
+
+    client = Redis.from_url(redis, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except Exception as error:
+        message = f"cannot reach Redis at {redis}: {error}"
+        raise SosError(t("cli.serve.unreachable", error=message)) from None
+    finally:
+        client.close()
 
 
 def register(commands: Any) -> None:
@@ -22,11 +60,13 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help=t("cli.serve.host"))
     parser.add_argument("--port", type=int, default=8000, help=t("cli.serve.port"))
+    add_store_options(parser)
+    parser.add_argument("--workers", type=int, default=1, metavar="N", help=t("cli.serve.workers"))
     parser.add_argument(
-        "--database",
-        default=DEFAULT_DATABASE,
-        metavar="URL",
-        help=t("cli.serve.database", default=DEFAULT_DATABASE),
+        "--no-computers",
+        dest="computers",
+        action="store_false",
+        help=t("cli.serve.no_computers"),
     )
     parser.set_defaults(run=run)
 
@@ -35,31 +75,57 @@ def run(arguments: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     if not 0 <= arguments.port <= 65535:
         raise SosError(t("cli.serve.bad_port", port=arguments.port))
+    if arguments.workers < 1:
+        raise SosError(t("cli.serve.bad_workers", workers=arguments.workers))
+    if arguments.workers > 1 and arguments.redis is None:
+        raise SosError(t("cli.serve.workers_need_redis", workers=arguments.workers))
+    if not arguments.computers and arguments.redis is None:
+        raise SosError(t("cli.serve.no_computers_need_redis"))
     require("web", "sosgame serve")
     import uvicorn
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
 
-    from sosgame.web import create_app
     from sosgame.web.protocol import MAX_MESSAGE_BYTES
+    from sosgame.web.serving import app_from_environment, serving_environment
 
+    check_store_options(arguments)
+    settings = serving_environment(
+        arguments.database, arguments.redis, computers=arguments.computers
+    )
+    options: dict[str, Any] = {
+        "host": arguments.host,
+        "port": arguments.port,
+        "ws_max_size": MAX_MESSAGE_BYTES,
+        # Compressing small JSON messages costs more CPU than it saves on the wire.
+        "ws_per_message_deflate": False,
+        "log_level": "info",
+    }
+    if arguments.workers > 1:
+        # Each process builds its own app from the environment (uvicorn starts them).
+        os.environ.update(settings)
+        _check_database(arguments.database)
+        uvicorn.run(
+            "sosgame.web.serving:app_from_environment",
+            factory=True,
+            workers=arguments.workers,
+            **options,
+        )
+        return 0
     try:
-        make_url(arguments.database)
-    except ArgumentError:
-        raise SosError(t("cli.serve.bad_url", url=repr(arguments.database))) from None
-    try:
-        app = create_app(arguments.database)
+        app = app_from_environment(settings)
     except Exception as error:
         raise SosError(
             t("cli.serve.bad_database", url=repr(arguments.database), error=error)
         ) from None
-    uvicorn.run(
-        app,
-        host=arguments.host,
-        port=arguments.port,
-        ws_max_size=MAX_MESSAGE_BYTES,
-        # Compressing small JSON messages costs more CPU than it saves on the wire.
-        ws_per_message_deflate=False,
-        log_level="info",
-    )
+    uvicorn.run(app, **options)
     return 0
+
+
+def _check_database(url: str) -> None:
+    """Open the store once (migrating it) before the processes start, so a bad URL is
+    reported once, not by every process."""
+    from sosgame.web.store import Store
+
+    try:
+        Store(url).close()
+    except Exception as error:
+        raise SosError(t("cli.serve.bad_database", url=repr(url), error=error)) from None

@@ -517,6 +517,43 @@ TEXTS: Final[dict[str, Source]] = dict(
         text("cli.serve.bad_port", "--port must be from 0 to 65535, not {port}"),
         text("cli.serve.bad_url", "--database {url} is not a database URL"),
         text("cli.serve.bad_database", "--database {url}: {error}"),
+        text(
+            "cli.serve.redis",
+            "a Redis URL (redis://HOST:PORT/N): several server processes then serve the same "
+            "games from the same database",
+        ),
+        text(
+            "cli.serve.workers",
+            "how many server processes to start on this port (more than 1 needs --redis)",
+        ),
+        text(
+            "cli.serve.no_computers",
+            "make no computer moves in these processes: leave them to `sosgame worker`",
+        ),
+        text("cli.serve.bad_workers", "--workers must be at least 1, not {workers}"),
+        text(
+            "cli.serve.workers_need_redis",
+            "--workers {workers} needs --redis: the processes tell each other their moves "
+            "through Redis",
+        ),
+        text(
+            "cli.serve.no_computers_need_redis",
+            "--no-computers needs --redis: the `sosgame worker` processes that make the moves "
+            "hear of them through Redis",
+        ),
+        text("cli.serve.bad_redis", "--redis {url} is not a Redis URL (redis://HOST:PORT/N)"),
+        text("cli.serve.unreachable", "cannot start: {error}"),
+        text(
+            "cli.worker.need_redis",
+            "sosgame worker needs --redis: it hears of the moves to make through Redis",
+        ),
+        text("cli.worker.help", "make the computer moves of the games served with --redis"),
+        text(
+            "cli.worker.description",
+            "Make computer players' moves for every `sosgame serve --redis` process that "
+            "shares this database and Redis server. Start as many as the machines allow; each "
+            "move is made once.",
+        ),
         text("cli.play.help", "play a game at this keyboard"),
         text(
             "cli.play.description",

@@ -27,6 +27,7 @@ from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.browser import browser_config
+from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import dumps
 from sosgame.web.hub import Hub, TooManyError
@@ -183,13 +184,17 @@ def create_app(
     computer_pause: float = 0.6,
     allowed_origins: tuple[str, ...] = (),
     server_limits: ServerLimits | None = None,
+    redis: str | None = None,
+    computers: bool = True,
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
     ``computer`` runs computer players' searches (by default a pool of worker processes);
     ``allowed_origins`` are origins besides the app's own that may open WebSockets;
     ``server_limits`` caps connections and computer games (by default
-    :meth:`ServerLimits.from_environment`).
+    :meth:`ServerLimits.from_environment`). With ``redis`` (a Redis URL), any number of
+    server processes serve the same games from the same database; ``computers=False``
+    leaves their computer moves to other processes (``sosgame worker``).
     """
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
@@ -197,8 +202,19 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(database)
-        state["hub"] = Hub(store, computer=computer, computer_pause=computer_pause, limits=caps)
-        state["hub"].start()
+        state["hub"] = Hub(
+            store,
+            computer=computer,
+            computer_pause=computer_pause,
+            limits=caps,
+            bus=None if redis is None else RedisBus(redis),
+            computers=computers,
+        )
+        try:
+            await state["hub"].start()
+        except BaseException:
+            store.close()
+            raise
         try:
             yield
         finally:

@@ -9,24 +9,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections import Counter
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Final
 
 from sosgame.record import Record
 from sosgame.web import clock as clocks
+from sosgame.web.bus import Bus, LocalBus
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Channel, Connection, LocalChannel
 from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
 from sosgame.web.room import HUMAN, Room
-from sosgame.web.store import Change, SeatRow, Store, StoredGame
+from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.workers import ComputerPool
-from sosgame.web.writer import Database
+from sosgame.web.writer import Database, StaleWriteError
 
-__all__ = ["Hub", "TooManyError"]
+__all__ = ["LEASE_MS", "Hub", "TooManyError"]
+
+_log = logging.getLogger(__name__)
+
+LEASE_MS: Final = 5000
+"""How long a process holds a computer move before others may take it, unless it renews
+the lease (it does so every sweep, about once a second, while it thinks)."""
+SHARED_SWEEP_SECONDS: Final = 1.0
 
 
 class TooManyError(ProtocolError):
@@ -34,7 +43,12 @@ class TooManyError(ProtocolError):
 
 
 class Hub:
-    """The rooms in memory, the store behind them and the computer players' pool."""
+    """The rooms in memory, the store behind them and the computer players' pool.
+
+    With a shared ``bus``, other server processes serve the same games: the hub follows
+    the games it has in memory on the bus, and takes computer moves through the store's
+    shared queue, so each is made once (by this process only if ``computers``).
+    """
 
     def __init__(
         self,
@@ -43,8 +57,13 @@ class Hub:
         computer: Executor | None = None,
         computer_pause: float = 0.6,
         limits: ServerLimits | None = None,
+        bus: Bus | None = None,
+        computers: bool = True,
     ) -> None:
         self.store = store
+        self.bus: Bus = bus or LocalBus()
+        self.makes_computer_moves = computers
+        self._wake = asyncio.Event()
         self.limits = limits or ServerLimits()
         self.computer_pause = computer_pause
         self.database = Database(store)
@@ -54,6 +73,7 @@ class Hub:
         self._per_game: Counter[str] = Counter()
         self._per_address: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------------ the seams
 
@@ -103,16 +123,97 @@ class Hub:
 
     # ---------------------------------------------------------------------------- rooms
 
-    def start(self) -> None:
-        """Start dropping idle rooms (call once the event loop runs)."""
-        if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+    async def start(self) -> None:
+        """Connect to the bus and start the sweeps: idle rooms, and with other processes,
+        the shared computer moves (call once the event loop runs)."""
+        if self._sweeper is not None:
+            return
+        await self.bus.start(self._heard, self._wake.set, self._lost)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
         period = min(5.0, max(0.05, self.limits.idle_seconds / 4))
+        if self.bus.shared:
+            period = min(period, SHARED_SWEEP_SECONDS)
         while True:
-            await asyncio.sleep(period)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), period)
+            self._wake.clear()
             self.drop_idle()
+            if self.bus.shared:
+                try:
+                    await self._share_computer_moves()
+                except Exception as error:  # the database may be back on the next sweep
+                    _log.warning("sweep of the shared computer moves failed: %s", error)
+
+    # ----------------------------------------------------------- other server processes
+
+    def _heard(self, game_id: str, event: dict[str, Any]) -> None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            room.hear(event)
+
+    def _lost(self) -> None:
+        for room in list(self.rooms.values()):
+            room.hear({"reload": True})
+
+    async def _share_computer_moves(self) -> None:
+        """Renew the leases this process holds, keep watched computer-only games moving,
+        and take over computer moves nobody holds (their process died, or none took them)."""
+        now = clocks.now_ms()
+        held = [room.id for room in self.rooms.values() if room.computing]
+        watched = [
+            room.id for room in self.rooms.values() if room.computers_only and len(room.channel)
+        ]
+        if held or watched:
+            await self.db(self.store.renew_jobs, self.bus.origin, held, watched, now, LEASE_MS)
+        for room in list(self.rooms.values()):
+            if room.waits_for_computer:
+                room.retry_computer()
+        if not self.makes_computer_moves:
+            return
+        room_for = max(0, 2 * self.computers.workers - len(held))
+        if not room_for:
+            return
+        claimed = await self.db(self.store.claim_due, self.bus.origin, now, LEASE_MS, room_for)
+        for game_id, version in claimed:
+            taken = await self.room(game_id)
+            if taken is not None:
+                taken.take_over_computer(version)
+
+    async def take_computer_move(self, room: Room) -> bool:
+        """Whether this process makes the computer move the room waits for now: always
+        when it is the only process; otherwise only if it takes the game's shared job."""
+        if not self.bus.shared:
+            return True
+        now = clocks.now_ms()
+        origin = self.bus.origin
+        mine = self.makes_computer_moves
+        if mine and await self.db(
+            self.store.claim_job, room.id, room.version, origin, now, LEASE_MS
+        ):
+            return True
+        offered = await self.db(self.store.offer_job, room.id, room.version, self.job(room, now))
+        if offered and not mine:
+            self.bus.wake()
+        return offered and mine
+
+    def job(self, room: Room, now: int, *, pause: float = 0.0) -> Job:
+        """The shared job for the computer move a room waits for, held by this process if
+        it makes computer moves."""
+        mine = self.makes_computer_moves
+        return Job(
+            ready_ms=now + int(pause * 1000),
+            holder=self.bus.origin if mine else None,
+            lease_ms=now + LEASE_MS if mine else 0,
+            watched_ms=now + LEASE_MS if room.computers_only else None,
+        )
+
+    async def reload(self, room: Room) -> None:
+        """Read a room's game again from the store (after another process changed it)."""
+        stored = await self.db(self.store.load, room.id)
+        if stored is not None:
+            room.refresh(stored)
 
     def drop_idle(self) -> int:
         """Drop rooms idle for longer than the limit (they stay in the store); how many."""
@@ -125,6 +226,10 @@ class Hub:
         for room in idle:
             room.close()
             del self.rooms[room.id]
+            if self.bus.shared:
+                task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         return len(idle)
 
     async def room(self, game_id: str) -> Room | None:
@@ -134,8 +239,11 @@ class Hub:
             async with self._loading:
                 room = self.rooms.get(game_id)
                 if room is None:
+                    # Following first, then reading: no change can fall in between.
+                    await self.bus.follow(game_id)
                     stored = await self.db(self.store.load, game_id)
                     if stored is None:
+                        await self.bus.unfollow(game_id)
                         return None
                     room = Room(self, stored)
                     self.rooms[game_id] = room
@@ -293,6 +401,7 @@ class Hub:
                 if new is None:
                     raise ProtocolError("storage_failed", "the rematch could not be stored")
             room.rematch_id = new.id
+            self.bus.publish(room.id, {"reload": True, "version": room.version})
             room.publish_state()
             room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
             return new, sorted(new.controlled(token)), True
@@ -341,7 +450,9 @@ class Hub:
         room = Room(self, stored, owner=owner)
         if room.game.is_over:
             stored.result = room.result()
+        await self.bus.follow(stored.id)
         if not await self.db(self.store.create, stored, rematch_of=rematch_of):
+            await self.bus.unfollow(stored.id)
             return None
         self.rooms[stored.id] = room
         room.arm_timer()
@@ -369,25 +480,31 @@ class Hub:
             digest = hash_token(token)
             if not await self.db(self.store.take_seat, room.id, seat, name, digest):
                 raise ProtocolError("seat_taken", f"seat {seat} is already taken")
-            row.token_hash = digest
-            row.invite = None
-            if name is not None:
-                row.name = name
+            # Read the game again: with other processes, other seats may have been taken.
+            await self.reload(room)
             if room.status == "open" and all(
                 other.token_hash is not None for other in room.seats if other.player == HUMAN
             ):
                 room.status = "playing"
                 if room.clock is not None:
                     room.clock["since"] = clocks.now_ms()
-                await self.database.write(
-                    Change(
-                        room.id,
-                        status=room.status,
-                        result=None,
-                        clock=room.clock,
-                        now_ms=clocks.now_ms(),
+                try:
+                    await self.database.write(
+                        Change(
+                            room.id,
+                            status=room.status,
+                            result=None,
+                            clock=room.clock,
+                            now_ms=clocks.now_ms(),
+                            version=room.version,
+                            job=room.next_job(),
+                        )
                     )
-                )
+                except StaleWriteError:
+                    await self.reload(room)  # the game was started by another process
+                else:
+                    room.version += 1
+            self.bus.publish(room.id, {"reload": True, "version": room.version})
             room.changed()
             return token
 
@@ -400,4 +517,5 @@ class Hub:
         for room in self.rooms.values():
             room.close()
         await self.database.close()
+        await self.bus.close()
         self.computers.close()

@@ -18,8 +18,9 @@ from sosgame.web import clock as clocks
 from sosgame.web.computer import Position, build_game
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
-from sosgame.web.store import Change, StoredGame
+from sosgame.web.store import Change, Job, StoredGame
 from sosgame.web.tokens import seats_opened
+from sosgame.web.writer import StaleWriteError
 
 if TYPE_CHECKING:
     from sosgame.web.hub import Hub
@@ -28,6 +29,8 @@ __all__ = ["HINT_LEVEL", "HUMAN", "Room"]
 
 _log = logging.getLogger(__name__)
 HINT_LEVEL: Final = "medium"
+_ASK_AGAIN: Final = 5.0
+"""Seconds before a process asks again for a shared computer move it did not get."""
 HUMAN: Final = "human"
 
 
@@ -44,6 +47,7 @@ class Room:
         self.created_ms = stored.created_ms
         self.public = stored.public
         self.rematch_id = stored.rematch
+        self.version = stored.version
         self.owner = owner or f"game:{stored.id}"
         self.game = build_game(
             Position(
@@ -67,6 +71,9 @@ class Room:
         self._state_text: str | None = None
         self._computer: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._holding = False
+        self._asked = 0.0
+        self._hearing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------------- reading
 
@@ -88,6 +95,19 @@ class Room:
     def computers_only(self) -> bool:
         """Whether every seat is a computer player."""
         return all(row.player != HUMAN for row in self.seats)
+
+    @property
+    def waits_for_computer(self) -> bool:
+        """Whether a computer seat is to move (in a game with only computer seats, only
+        while someone here watches)."""
+        if not self.playable or self.seats[self.game.turn].player == HUMAN:
+            return False
+        return not self.computers_only or bool(len(self.channel))
+
+    @property
+    def computing(self) -> bool:
+        """Whether this process is making (or about to make) the room's computer move."""
+        return self._holding
 
     @property
     def idle(self) -> bool:
@@ -306,18 +326,28 @@ class Room:
             clock["since"] = None if game.is_over else now
         before = self.clock
         self.clock = clock
+        change = Change(
+            self.id,
+            status=self._status(),
+            result=self.result(),
+            clock=clock,
+            now_ms=now,
+            first_ply=len(game.actions),
+            texts=(text,),
+            version=self.version,
+            job=self.next_job(now),
+        )
         try:
-            await self.hub.database.write(
-                Change(
-                    self.id,
-                    status=self._status(),
-                    result=self.result(),
-                    clock=clock,
-                    now_ms=now,
-                    first_ply=len(game.actions),
-                    texts=(text,),
-                )
-            )
+            await self.hub.database.write(change)
+        except StaleWriteError:
+            game.undo()
+            self.clock = before
+            await self.hub.reload(self)
+            self.changed()
+            raise ProtocolError(
+                "stale",
+                "another move was made first (through another server); nothing was changed",
+            ) from None
         except Exception as error:
             game.undo()
             self.clock = before
@@ -328,7 +358,98 @@ class Room:
         if not redo:
             self.redo.clear()
         self.status = self._status()
+        self._stored(change)
         self.changed()
+
+    def next_job(self, now: int | None = None) -> Job | None:
+        """The shared job a change leaves behind when a computer seat is to move next
+        (only when other server processes share the game)."""
+        if not self.hub.bus.shared:
+            return None
+        if not self.playable or self.seats[self.game.turn].player == HUMAN:
+            return None
+        return self.hub.job(
+            self, clocks.now_ms() if now is None else now, pause=self.hub.computer_pause
+        )
+
+    def _stored(self, change: Change) -> None:
+        """A change of this room is in the store: the next version, told to the others."""
+        self.version += 1
+        self.hub.bus.publish(
+            self.id,
+            {
+                "version": self.version,
+                "keep": change.keep,
+                "first": change.first_ply,
+                "texts": list(change.texts),
+                "status": change.status,
+                "clock": change.clock,
+            },
+        )
+
+    # ------------------------------------------------------- changes from other processes
+
+    def hear(self, event: dict[str, Any]) -> None:
+        """Another server process changed this game: catch up, in the order heard."""
+        task = asyncio.get_running_loop().create_task(self._catch_up(event))
+        self._hearing.add(task)
+        task.add_done_callback(self._hearing.discard)
+
+    async def _catch_up(self, event: dict[str, Any]) -> None:
+        async with self.lock:
+            version = event.get("version")
+            if isinstance(version, int) and version <= self.version:
+                return  # this process made the change, or caught up already
+            if event.get("reload") or version != self.version + 1 or not self._replay(event):
+                await self.hub.reload(self)
+            self.changed()
+
+    def _replay(self, event: dict[str, Any]) -> bool:
+        """Apply a heard change to the game; ``False`` if it does not fit (read it again)."""
+        texts = event.get("texts")
+        keep = event.get("keep")
+        if not isinstance(texts, list) or event.get("first") != (
+            len(self.game.actions) + 1 if keep is None else keep + 1
+        ):
+            return False
+        try:
+            while keep is not None and len(self.game.actions) > keep:
+                self.game.undo()
+            for text in texts:
+                self.game.apply(str(text))
+        except (IllegalMoveError, InvalidMoveError, NothingToUndoError):
+            return False
+        self.version = int(event["version"])
+        self.status = str(event.get("status", self.status))
+        clock = event.get("clock")
+        self.clock = clock if isinstance(clock, dict) else None
+        if keep is None:
+            self.redo.clear()
+        return True
+
+    def refresh(self, stored: StoredGame) -> None:
+        """Take the stored game as it now is (another process changed it)."""
+        actions = tuple(str(action) for action in self.game.actions)
+        if tuple(stored.actions) != actions or stored.start != self.start:
+            self.start = stored.start
+            self.game = build_game(
+                Position(
+                    stored.rows,
+                    stored.cols,
+                    len(stored.seats),
+                    "simple" if stored.mode == "simple" else "general",
+                    stored.start,
+                    tuple(stored.actions),
+                )
+            )
+            self.redo.clear()
+        self.seats = stored.seats
+        self.status = stored.status
+        self.public = stored.public
+        self.rematch_id = stored.rematch
+        self.clock = stored.clock
+        self.version = stored.version
+        self._state_text = None
 
     def _status(self) -> str:
         return "finished" if self.game.is_over else self.status
@@ -349,17 +470,28 @@ class Room:
             ]
             self.clock["since"] = clocks.now_ms()
         self.status = "playing"
-        await self.hub.database.write(
-            Change(
-                self.id,
-                status=self.status,
-                result=None,
-                clock=self.clock,
-                now_ms=clocks.now_ms(),
-                keep=len(game.actions),
-            )
+        kept = len(game.actions)
+        change = Change(
+            self.id,
+            status=self.status,
+            result=None,
+            clock=self.clock,
+            now_ms=clocks.now_ms(),
+            first_ply=kept + 1,
+            keep=kept,
+            version=self.version,
+            job=self.next_job(),
         )
+        try:
+            await self.hub.database.write(change)
+        except StaleWriteError:
+            await self.hub.reload(self)
+            self.changed()
+            raise ProtocolError(
+                "stale", "the game changed meanwhile (through another server); nothing was undone"
+            ) from None
         self.redo.extend(taken)
+        self._stored(change)
         self.changed()
 
     async def _redo(self) -> None:
@@ -413,7 +545,8 @@ class Room:
             if view["remaining"][seat] > 0:
                 self.arm_timer()
                 return
-            await self.commit(f"resign:{seat}", flagged=seat)
+            with contextlib.suppress(ProtocolError):  # another process flagged it first
+                await self.commit(f"resign:{seat}", flagged=seat)
 
     def _cancel_computer(self) -> None:
         if self._computer is not None and self._computer is not asyncio.current_task():
@@ -421,8 +554,9 @@ class Room:
         self._computer = None
         self.thinking = None
 
-    def start_computer(self) -> None:
-        """Start the computer move if a computer seat is to move.
+    def start_computer(self, *, taken: bool = False) -> None:
+        """Start the computer move if a computer seat is to move (``taken``: this process
+        already holds the game's shared job).
 
         A game with only computer seats moves only while someone watches it.
         """
@@ -437,18 +571,52 @@ class Room:
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             self.thinking = None
             return
-        if self.computers_only and not len(self.channel):
+        if self.computers_only and not len(self.channel) and not taken:
             self.thinking = None
             return
         self.thinking = self.game.turn
         self._state_text = None
         self._computer = asyncio.get_running_loop().create_task(
-            self._computer_move(len(self.game.actions))
+            self._computer_move(len(self.game.actions), taken=taken)
         )
 
-    async def _computer_move(self, ply: int) -> None:
+    def retry_computer(self) -> None:
+        """Ask again for the shared computer move this room waits for, unless asked a
+        moment ago (its holder may have died, or a watcher arrived)."""
+        if time.monotonic() - self._asked >= _ASK_AGAIN and not self.computing:
+            self.start_computer()
+
+    def take_over_computer(self, version: int) -> None:
+        """This process took the game's shared job from the queue: make the move."""
+        task = asyncio.get_running_loop().create_task(self._take_over(version))
+        self._hearing.add(task)
+        task.add_done_callback(self._hearing.discard)
+
+    async def _take_over(self, version: int) -> None:
+        async with self.lock:
+            if self.version != version:
+                await self.hub.reload(self)
+        if self.version == version:
+            self._cancel_computer()
+            self.start_computer(taken=True)
+        else:
+            await self.hub.db(self.hub.store.release_job, self.id, self.hub.bus.origin)
+
+    async def _computer_move(self, ply: int, *, taken: bool) -> None:
         seat = self.game.turn
-        await asyncio.sleep(self.hub.computer_pause)
+        if not taken:
+            self._asked = time.monotonic()
+            if not await self.hub.take_computer_move(self):
+                return  # another process makes it (``thinking`` stays shown)
+        self._holding = True
+        try:
+            await self._think_and_play(ply, seat, pause=not taken)
+        finally:
+            self._holding = False
+
+    async def _think_and_play(self, ply: int, seat: int, *, pause: bool) -> None:
+        if pause:
+            await asyncio.sleep(self.hub.computer_pause)
         try:
             text = await self.hub.computers.think(
                 self.seats[seat].player,
@@ -469,11 +637,11 @@ class Room:
             try:
                 await self.commit(text)
             except ProtocolError as error:
-                _log.error("computer move %s in game %s refused: %s", text, self.id, error)
+                _log.info("computer move %s in game %s refused: %s", text, self.id, error)
 
     def close(self) -> None:
         """Stop this room's pending tasks."""
-        for task in (self._computer, self._timer):
+        for task in (self._computer, self._timer, *self._hearing):
             if task is not None:
                 task.cancel()
         self.channel.close()

@@ -19,7 +19,7 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["METADATA", "actions", "games", "seats"]
+__all__ = ["METADATA", "actions", "games", "jobs", "seats"]
 
 METADATA: Final = MetaData()
 
@@ -40,9 +40,11 @@ games: Final = Table(
     Column("updated_ms", BigInteger, nullable=False),
     Column("public", Boolean, nullable=False, default=False),
     Column("rematch", String(32), nullable=True),
+    Column("version", Integer, nullable=False, default=0),
 )
 """One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
-``public`` games are listed with their free seats; ``rematch`` is the game that followed."""
+``public`` games are listed with their free seats; ``rematch`` is the game that followed;
+``version`` counts the game's changes, so a change made for an older version is refused."""
 
 seats: Final = Table(
     "seats",
@@ -66,3 +68,19 @@ actions: Final = Table(
     Column("created_ms", BigInteger, nullable=False),
 )
 """One row per move or resignation, ``ply`` counting from 1 over both."""
+
+jobs: Final = Table(
+    "jobs",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("ready_ms", BigInteger, nullable=False),
+    Column("holder", String(64), nullable=True),
+    Column("lease_ms", BigInteger, nullable=False, index=True),
+    Column("watched_ms", BigInteger, nullable=True),
+)
+"""A computer move to be made, shared by every server process: for the game at ``version``,
+not before ``ready_ms``; the process named ``holder`` works on it until ``lease_ms`` (it
+renews the lease while it thinks, so a process that dies leaves it to another). A game with
+only computer seats moves only while watched: ``watched_ms`` is until when (``NULL`` for a
+game with a person in it, which always moves)."""

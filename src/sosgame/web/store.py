@@ -16,16 +16,17 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, func, or_, select
 from sqlalchemy.engine import make_url
 
 from sosgame.web.defaults import DEFAULT_DATABASE
-from sosgame.web.schema import actions, games, seats
+from sosgame.web.schema import actions, games, jobs, seats
 
 __all__ = [
     "DEFAULT_DATABASE",
     "Change",
     "GameSummary",
+    "Job",
     "SeatRow",
     "Store",
     "StoredGame",
@@ -63,12 +64,31 @@ class StoredGame:
     actions: list[str] = field(default_factory=list)
     public: bool = False
     rematch: str | None = None
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class Job:
+    """A computer move the change hands over: to be made at the game's new version, not
+    before ``ready_ms``, by ``holder`` (leased until ``lease_ms``) or by whoever claims it;
+    ``watched_ms`` for a game with only computer seats (until when someone watches)."""
+
+    ready_ms: int
+    holder: str | None
+    lease_ms: int
+    watched_ms: int | None = None
 
 
 @dataclass(frozen=True)
 class Change:
     """A game's new status, result and clock, with actions added from ``first_ply`` on;
-    ``keep``, if set, first drops every action after that many (an undo)."""
+    ``keep``, if set, first drops every action after that many (an undo).
+
+    With ``version`` set, the change is made only if the game is still at that version (no
+    other change came first); it then moves the game to the next version. ``job`` is the
+    computer move the new position waits for, if any: it replaces the game's job, and a
+    change without one removes it.
+    """
 
     game_id: str
     status: str
@@ -78,6 +98,8 @@ class Change:
     first_ply: int = 1
     texts: tuple[str, ...] = ()
     keep: int | None = None
+    version: int | None = None
+    job: Job | None = None
 
 
 @dataclass(frozen=True)
@@ -211,18 +233,25 @@ class Store:
                 )
         return True
 
-    def write(self, changes: Sequence[Change]) -> None:
-        """Carry out changes, from one game or many, in one transaction.
+    def write(self, changes: Sequence[Change]) -> set[str]:
+        """Carry out changes, from one game or many, in one transaction; returns the games
+        whose change was refused because another change of theirs came first (nothing of
+        those is written).
 
         A commit costs far more than a row, so a busy server gathers the moves of many games
         into one call (a group commit); each kind of statement then runs once for them all.
         """
         games_seen = {change.game_id for change in changes}
         if len(games_seen) != len(changes):
+            refused: set[str] = set()
             for change in changes:
-                self.write([change])
-            return
+                refused |= self.write([change])
+            return refused
         with self._transaction() as db:
+            refused = self._claim_versions(db, changes)
+            changes = [change for change in changes if change.game_id not in refused]
+            if not changes:
+                return refused
             for change in changes:
                 if change.keep is not None:
                     db.execute(
@@ -262,9 +291,150 @@ class Store:
                     for change in changes
                 ],
             )
+            self._hand_over(db, [change for change in changes if change.version is not None])
+        return refused
+
+    @staticmethod
+    def _claim_versions(db: Connection, changes: Sequence[Change]) -> set[str]:
+        """Move each checked change's game to its next version; the games that were no
+        longer at the version the change was made for."""
+        refused: set[str] = set()
+        for change in changes:
+            if change.version is None:
+                continue
+            moved = db.execute(
+                games.update()
+                .where(games.c.id == change.game_id, games.c.version == change.version)
+                .values(version=change.version + 1)
+            )
+            if moved.rowcount != 1:
+                refused.add(change.game_id)
+        return refused
+
+    @staticmethod
+    def _hand_over(db: Connection, changes: Sequence[Change]) -> None:
+        """Replace the jobs of the changed games by the ones the changes bring."""
+        if not changes:
+            return
+        db.execute(jobs.delete().where(jobs.c.game_id.in_([c.game_id for c in changes])))
+        rows = [
+            {
+                "game_id": change.game_id,
+                "version": (change.version or 0) + 1,
+                "ready_ms": change.job.ready_ms,
+                "holder": change.job.holder,
+                "lease_ms": change.job.lease_ms,
+                "watched_ms": change.job.watched_ms,
+            }
+            for change in changes
+            if change.job is not None
+        ]
+        if rows:
+            db.execute(jobs.insert(), rows)
+
+    # ------------------------------------------------------------------ computer moves
+
+    def offer_job(self, game_id: str, version: int, job: Job) -> bool:
+        """Put up the computer move of a game at ``version`` (if it has none and is still
+        at that version); ``False`` if the game has changed or already has its job."""
+        with self._transaction() as db:
+            current = db.execute(
+                select(games.c.version).where(games.c.id == game_id)
+            ).scalar_one_or_none()
+            if current != version:
+                return False
+            if db.execute(select(jobs.c.game_id).where(jobs.c.game_id == game_id)).first():
+                return False
+            db.execute(
+                jobs.insert().values(
+                    game_id=game_id,
+                    version=version,
+                    ready_ms=job.ready_ms,
+                    holder=job.holder,
+                    lease_ms=job.lease_ms,
+                    watched_ms=job.watched_ms,
+                )
+            )
+            return True
+
+    def claim_job(self, game_id: str, version: int, holder: str, now: int, lease_ms: int) -> bool:
+        """Take the computer move of a game at ``version`` for ``holder`` until ``now +
+        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be."""
+        with self._transaction() as db:
+            taken = db.execute(
+                jobs.update()
+                .where(
+                    jobs.c.game_id == game_id,
+                    jobs.c.version == version,
+                    or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
+                    or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
+                )
+                .values(holder=holder, lease_ms=now + lease_ms)
+            )
+            return taken.rowcount == 1
+
+    def claim_due(self, holder: str, now: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
+        """Take up to ``limit`` computer moves that are due and that nobody holds (or whose
+        holder stopped renewing its lease): each game's id and version, games with a person
+        in them first. On PostgreSQL, rows another process is taking are skipped."""
+        due = and_(
+            jobs.c.ready_ms <= now,
+            jobs.c.lease_ms < now,
+            or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
+        )
+        query = (
+            select(jobs.c.game_id, jobs.c.version)
+            .where(due)
+            .order_by(jobs.c.watched_ms.is_(None).desc(), jobs.c.ready_ms)
+            .limit(limit)
+        )
+        if self._engine.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        with self._transaction() as db:
+            found = [(row.game_id, row.version) for row in db.execute(query)]
+            taken = []
+            for game_id, version in found:
+                claimed = db.execute(
+                    jobs.update()
+                    .where(jobs.c.game_id == game_id, jobs.c.version == version, due)
+                    .values(holder=holder, lease_ms=now + lease_ms)
+                )
+                if claimed.rowcount == 1:
+                    taken.append((game_id, version))
+            return taken
+
+    def renew_jobs(
+        self, holder: str, held: Sequence[str], watched: Sequence[str], now: int, lease_ms: int
+    ) -> None:
+        """Extend ``holder``'s leases on the ``held`` games' jobs, and mark the ``watched``
+        games (with only computer seats) as watched until ``now + lease_ms``."""
+        with self._transaction() as db:
+            if held:
+                db.execute(
+                    jobs.update()
+                    .where(jobs.c.holder == holder, jobs.c.game_id.in_(list(held)))
+                    .values(lease_ms=now + lease_ms)
+                )
+            if watched:
+                db.execute(
+                    jobs.update()
+                    .where(jobs.c.game_id.in_(list(watched)), jobs.c.watched_ms.is_not(None))
+                    .values(watched_ms=now + lease_ms)
+                )
+
+    def release_job(self, game_id: str, holder: str) -> None:
+        """Give back ``holder``'s lease on a game's job (another process may take it)."""
+        with self._transaction() as db:
+            db.execute(
+                jobs.update()
+                .where(jobs.c.game_id == game_id, jobs.c.holder == holder)
+                .values(holder=None, lease_ms=0)
+            )
 
     def take_seat(self, game_id: str, seat: int, name: str | None, token_hash: str) -> bool:
-        """Give a free seat its token (and a name); ``False`` if it was taken already."""
+        """Give a free seat its token (and a name); ``False`` if it was taken already.
+
+        The game moves to its next version, so a change made without the seat is refused."""
         values: dict[str, Any] = {"token_hash": token_hash, "invite": None}
         if name is not None:
             values["name"] = name
@@ -278,7 +448,12 @@ class Store:
                 )
                 .values(**values)
             )
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            db.execute(
+                games.update().where(games.c.id == game_id).values(version=games.c.version + 1)
+            )
+            return True
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or ``None`` if there is none with this id."""
@@ -317,6 +492,7 @@ class Store:
                 actions=list(texts),
                 public=bool(row["public"]),
                 rematch=row["rematch"],
+                version=row["version"],
             )
 
     def summaries(

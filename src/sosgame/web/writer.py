@@ -12,9 +12,14 @@ from typing import Any, TypeVar
 
 from sosgame.web.store import Change, Store
 
-__all__ = ["Database"]
+__all__ = ["Database", "StaleWriteError"]
 
 _T = TypeVar("_T")
+
+
+class StaleWriteError(Exception):
+    """The change was made for a version of the game that is no longer the latest: another
+    change (from another server process) came first, and nothing was written."""
 
 
 class Database:
@@ -48,19 +53,17 @@ class Database:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.run(self.store.write, [change for change, _ in batch])
+                refused = await self.run(self.store.write, [change for change, _ in batch])
             except Exception:
                 # One bad change must not sink the others: retry them one by one.
                 for change, done in batch:
                     try:
-                        await self.run(self.store.write, [change])
+                        _settle(done, await self.run(self.store.write, [change]))
                     except Exception as error:
                         done.set_exception(error)
-                    else:
-                        done.set_result(None)
             else:
-                for _, done in batch:
-                    done.set_result(None)
+                for change, done in batch:
+                    _settle(done, refused if change.game_id in refused else set())
 
     async def close(self) -> None:
         """Finish pending writes and stop the thread."""
@@ -68,3 +71,10 @@ class Database:
             with contextlib.suppress(Exception):
                 await self._flusher
         self._thread.shutdown(wait=True)
+
+
+def _settle(done: asyncio.Future[None], refused: set[str]) -> None:
+    if refused:
+        done.set_exception(StaleWriteError(f"game {next(iter(refused))} changed meanwhile"))
+    else:
+        done.set_result(None)

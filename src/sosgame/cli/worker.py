@@ -1,0 +1,43 @@
+"""``sosgame worker``: computer moves for the server processes that share a database and
+Redis (``sosgame serve --redis``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from sosgame.cli.language import t
+from sosgame.cli.serve import add_store_options, check_store_options
+from sosgame.errors import SosError
+from sosgame.extras import require
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    """Add the ``worker`` subcommand."""
+    parser = commands.add_parser(
+        "worker", help=t("cli.worker.help"), description=t("cli.worker.description")
+    )
+    add_store_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Make computer moves until interrupted."""
+    if arguments.redis is None:
+        raise SosError(t("cli.worker.need_redis"))
+    require("web", "sosgame worker")
+    import logging
+
+    from sosgame.web.bus import BusError
+    from sosgame.web.serving import run_worker
+
+    check_store_options(arguments)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    try:
+        asyncio.run(run_worker(arguments.database, arguments.redis))
+    except BusError as error:
+        raise SosError(t("cli.serve.unreachable", error=error)) from None
+    return 0

@@ -1,0 +1,66 @@
+"""Server processes as the command line starts them: the web app in each of ``serve
+--workers N``'s processes, and ``sosgame worker``, which only makes computer moves.
+
+``serve --workers N`` hands uvicorn an import string, so each process builds its app here
+from environment variables the command sets: ``SOSGAME_DATABASE``, ``SOSGAME_REDIS`` (may be
+unset) and ``SOSGAME_COMPUTERS`` (``0`` leaves computer moves to workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from sosgame.web.defaults import DEFAULT_DATABASE
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["app_from_environment", "run_worker", "serving_environment"]
+
+
+def serving_environment(database: str, redis: str | None, *, computers: bool) -> dict[str, str]:
+    """The variables :func:`app_from_environment` reads, for these settings."""
+    variables = {"SOSGAME_DATABASE": database, "SOSGAME_COMPUTERS": "1" if computers else "0"}
+    if redis is not None:
+        variables["SOSGAME_REDIS"] = redis
+    return variables
+
+
+def app_from_environment(environ: Mapping[str, str] | None = None) -> Starlette:
+    """The web app of one server process, set up from the environment."""
+    from sosgame.web.app import create_app
+
+    source = os.environ if environ is None else environ
+    return create_app(
+        source.get("SOSGAME_DATABASE", DEFAULT_DATABASE),
+        redis=source.get("SOSGAME_REDIS") or None,
+        computers=source.get("SOSGAME_COMPUTERS", "1") != "0",
+    )
+
+
+async def run_worker(database: str, redis: str, *, stop: asyncio.Event | None = None) -> None:
+    """Make the computer moves of the games every server process shares, until ``stop`` is
+    set (or SIGINT/SIGTERM arrives)."""
+    from sosgame.web.bus import RedisBus
+    from sosgame.web.config import ServerLimits
+    from sosgame.web.hub import Hub
+    from sosgame.web.store import Store
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(number, stop.set)
+    store = Store(database)
+    hub = Hub(store, limits=ServerLimits.from_environment(), bus=RedisBus(redis), computers=True)
+    try:
+        await hub.start()
+        await stop.wait()
+    finally:
+        await hub.close()
+        store.close()
