@@ -571,7 +571,8 @@ class Room:
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             self.thinking = None
             return
-        if self.computers_only and not len(self.channel) and not taken:
+        if self.computers_only and not len(self.channel) and not self.hub.bus.shared:
+            # (With other processes, the shared job knows whether anyone watches anywhere.)
             self.thinking = None
             return
         self.thinking = self.game.turn

@@ -1,0 +1,344 @@
+"""Several server processes serving the same games, on a real PostgreSQL and a real Redis.
+
+Every server here is a real ``sosgame serve`` (or ``sosgame worker``) process; clients talk
+to them over HTTP and WebSockets on loopback, as browsers would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis")
+pytest.importorskip("psycopg")
+pytest.importorskip("httpx")
+pytest.importorskip("websockets")
+
+import httpx
+from websockets.sync import client as websockets_sync
+
+from sos_services import (  # noqa: F401 (fixtures)
+    free_port,
+    postgres_server,
+    postgres_url,
+    redis_server,
+    redis_url,
+)
+from sosgame.cli import main
+from sosgame.web.store import Store
+
+Message = dict[str, Any]
+START_SECONDS = 90
+WAIT_SECONDS = 60
+"""A generous bound for a message that should come at once: the machine may be busy."""
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, game_id: str) -> Any:
+        return websockets_sync.connect(
+            f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", open_timeout=WAIT_SECONDS
+        )
+
+
+def _wait_for_health(server: Server) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise AssertionError(f"the server stopped: {server.log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{server.http}/api/health", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)  # polling for an event (the server up), not waiting out time
+    raise AssertionError(f"the server did not start: {server.log.read_text()[-2000:]}")
+
+
+@contextmanager
+def sosgame(
+    tmp_path: Path, command: str, *arguments: str, port: int | None = None
+) -> Iterator[Server]:
+    """A ``sosgame serve`` or ``sosgame worker`` process, stopped (or found dead) afterwards."""
+    port = free_port() if port is None else port
+    log = tmp_path / f"{command}-{port}-{time.monotonic_ns()}.log"
+    options = ["--port", str(port)] if command == "serve" else []
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "sosgame", command, *options, *arguments],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "SOSGAME_IDLE_SECONDS": "600"},
+        )
+    server = Server(process, port, log)
+    try:
+        if command == "serve":
+            _wait_for_health(server)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def until(socket: Any, check: Callable[[Message], bool], what: str) -> Message:
+    """The first message that passes ``check``."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        message: Message = json.loads(socket.recv(timeout=deadline - time.monotonic()))
+        if check(message):
+            return message
+    raise AssertionError(f"no message arrived: {what}")
+
+
+def at_ply(ply: int) -> Callable[[Message], bool]:
+    return lambda message: message["type"] == "state" and message["game"]["ply"] >= ply
+
+
+def hello(socket: Any, *tokens: str) -> Message:
+    socket.send(json.dumps({"v": 1, "type": "hello", "tokens": list(tokens)}))
+    until(socket, lambda message: message["type"] == "welcome", "welcome")
+    return until(socket, at_ply(0), "the first state")
+
+
+def move(socket: Any, text: str, ply: int) -> None:
+    socket.send(json.dumps({"v": 1, "type": "move", "move": text, "ply": ply}))
+
+
+def create(server: Server, **settings: Any) -> Message:
+    body = {"rows": 4, "cols": 4, **settings}
+    response = httpx.post(f"{server.http}/api/games", json=body, timeout=WAIT_SECONDS)
+    assert response.status_code == 201, response.text
+    created: Message = response.json()
+    return created
+
+
+@pytest.fixture
+def shared(postgres_url: str, redis_url: str) -> list[str]:  # noqa: F811
+    """The options that make processes share games: one database, one Redis."""
+    return ["--database", postgres_url, "--redis", redis_url]
+
+
+def test_a_move_made_through_one_process_reaches_the_others(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        seats = [{"name": "Ann"}, {"name": "Bao"}]
+        created = create(one, kind="online", seats=seats, public=True)
+        game = created["id"]
+        taken = httpx.post(f"{two.http}/api/games/{game}/seats/1", json={}, timeout=WAIT_SECONDS)
+        assert taken.status_code == 200, taken.text
+        with one.ws(game) as ann, two.ws(game) as bao, two.ws(game) as spectator:
+            assert hello(ann, created["token"])["game"]["status"] == "playing"
+            hello(bao, taken.json()["token"])
+            hello(spectator)
+            started = time.monotonic()
+            move(ann, "Sa1", 0)
+            seen = until(spectator, at_ply(1), "Ann's move, through the other process")
+            print(f"fan-out across processes: {1000 * (time.monotonic() - started):.1f} ms")
+            assert seen["game"]["actions"] == ["Sa1"]
+            until(bao, at_ply(1), "Ann's move, at Bao's")
+            move(bao, "Ob1", 1)
+            assert until(ann, at_ply(2), "Bao's move")["game"]["actions"] == ["Sa1", "Ob1"]
+            assert until(spectator, at_ply(2), "Bao's move")["game"]["board"][0] == "SO.."
+        # Both processes agree with the database.
+        for server in (one, two):
+            state = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
+            assert state["actions"] == ["Sa1", "Ob1"]
+
+
+def test_two_processes_never_both_accept_a_move_for_the_same_ply(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        created = create(one, rows=5, cols=5, seats=[{"name": "Ann"}, {"name": "Bao"}])
+        game, token = created["id"], created["token"]
+        answers: dict[int, list[Message]] = {0: [], 1: []}
+        with one.ws(game) as first, two.ws(game) as second:
+            hello(first, token)
+            hello(second, token)
+            cells = [f"{column}{row}" for row in range(1, 6) for column in "abcde"]
+            for ply in range(10):
+                # Both send a move for the same ply at once, each for another cell.
+                barrier = threading.Barrier(2)
+
+                def send(socket: Any, text: str, ply: int, barrier: threading.Barrier) -> None:
+                    barrier.wait()
+                    move(socket, text, ply)
+
+                senders = [
+                    threading.Thread(
+                        target=send, args=(socket, text + cells[2 * ply + number], ply, barrier)
+                    )
+                    for number, (socket, text) in enumerate(((first, "S"), (second, "O")))
+                ]
+                for sender in senders:
+                    sender.start()
+                for sender in senders:
+                    sender.join()
+                for number, socket in enumerate((first, second)):
+                    answers[number].append(
+                        until(socket, at_ply(ply + 1), f"the state after ply {ply + 1}")
+                    )
+                assert answers[0][-1]["game"]["actions"] == answers[1][-1]["game"]["actions"]
+        stored = Store(shared[1]).load(game)
+        assert stored is not None
+        # Exactly one move per ply was stored, each one of the two sent for that ply.
+        assert len(stored.actions) == 10
+        for ply, action in enumerate(stored.actions):
+            assert action in ("S" + cells[2 * ply], "O" + cells[2 * ply + 1])
+        assert answers[0][-1]["game"]["actions"] == stored.actions
+
+
+def test_kill_9_loses_no_acknowledged_move_and_another_process_makes_the_computer_move(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        seats = [{"name": "Ann"}, {"name": "Bot", "player": "hard"}]
+        created = create(one, rows=5, cols=5, seats=seats)
+        game, token = created["id"], created["token"]
+        with one.ws(game) as ann:
+            hello(ann, token)
+            move(ann, "Sc3", 0)
+            acknowledged = until(ann, at_ply(1), "Ann's move stored")
+            assert acknowledged["game"]["thinking"] == 1
+            # Process one holds the computer move (it pauses, then thinks for a second):
+            # it dies before making it.
+            os.kill(one.process.pid, signal.SIGKILL)
+            one.process.wait()
+        with two.ws(game) as again:
+            state = hello(again, token)
+            assert state["game"]["actions"][:1] == ["Sc3"]
+            answered = until(again, at_ply(2), "the computer's move, made by process two")
+            assert answered["game"]["turn"] == 0 or answered["game"]["extra_turn"]
+        stored = Store(shared[1]).load(game)
+        assert stored is not None
+        assert stored.actions[0] == "Sc3" and len(stored.actions) >= 2
+
+
+def test_a_worker_makes_the_computer_moves_of_web_processes_that_make_none(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with (
+        sosgame(tmp_path, "serve", *shared, "--no-computers") as web,
+        sosgame(tmp_path, "worker", *shared) as worker,
+    ):
+        seats = [{"name": "Ann"}, {"name": "Bot", "player": "easy"}]
+        created = create(web, rows=3, cols=3, seats=seats)
+        with web.ws(created["id"]) as ann:
+            hello(ann, created["token"])
+            move(ann, "Sb2", 0)
+            answered = until(ann, at_ply(2), "the worker's move")
+            assert answered["game"]["actions"][0] == "Sb2"
+        assert worker.process.poll() is None
+
+
+def test_a_game_of_computers_only_moves_while_watched_through_a_web_process(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with (
+        sosgame(tmp_path, "serve", *shared, "--no-computers") as web,
+        sosgame(tmp_path, "worker", *shared),
+    ):
+        seats = [{"name": "One", "player": "easy"}, {"name": "Two", "player": "random"}]
+        created = create(web, rows=3, cols=3, seats=seats)
+        with web.ws(created["id"]) as spectator:
+            hello(spectator)
+            finished = until(
+                spectator,
+                lambda message: (
+                    message["type"] == "state" and message["game"]["result"] is not None
+                ),
+                "the end of the computers' game",
+            )
+        assert len(finished["game"]["actions"]) == 9
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_serve_workers_starts_processes_on_one_port_that_carry_on_after_kill_9(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared, "--workers", "2") as site:
+        deadline = time.monotonic() + START_SECONDS
+        while len(workers := _children(site.process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) >= 2, workers
+        created = create(site, seats=[{"name": "Ann"}, {"name": "Bao"}])
+        game, token = created["id"], created["token"]
+        with site.ws(game) as socket:
+            hello(socket, token)
+            move(socket, "Sa1", 0)
+            until(socket, at_ply(1), "the first move")
+        os.kill(workers[0], signal.SIGKILL)
+        # Whichever process answers now (the other one, or the one started in its place)
+        # has the game as stored, and the game goes on.
+        with site.ws(game) as socket:
+            assert hello(socket, token)["game"]["actions"] == ["Sa1"]
+            move(socket, "Ob1", 1)
+            assert until(socket, at_ply(2), "the next move")["game"]["actions"] == ["Sa1", "Ob1"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["serve", "--workers", "0"], "--workers must be at least 1, not 0"),
+        (["serve", "--workers", "2"], "--workers 2 needs --redis"),
+        (["serve", "--no-computers"], "--no-computers needs --redis"),
+        (["worker"], "sosgame worker needs --redis"),
+        (["serve", "--redis", "localhost:6379"], "--redis 'localhost:6379' is not a Redis URL"),
+        (["worker", "--redis", "http://x"], "--redis 'http://x' is not a Redis URL"),
+    ],
+)
+def test_bad_process_options_are_refused_in_one_line(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(arguments) == 1
+    error = capsys.readouterr().err
+    assert message in error
+    assert error.count("\n") == 1
+
+
+def test_an_unreachable_redis_is_named_before_serving(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    assert main(["serve", "--database", "sqlite://", "--redis", url]) == 1
+    error = capsys.readouterr().err
+    assert f"cannot reach Redis at {url}" in error
+    assert error.count("\n") == 1
