@@ -15,10 +15,14 @@ Each scenario starts the server in a child process with a temporary SQLite datab
   ``easy`` in a game of their own: the time until the computer's answer arrives is measured
   before and during the flood.
 
+With ``--processes N`` (N > 1) the server is ``sosgame serve --workers N`` on one port, with
+a temporary PostgreSQL database and a temporary Redis server (Debian's packages, started and
+stopped by the benchmark, as the tests do) instead of SQLite.
+
 Every run is bounded in connections and by ``--seconds`` per scenario.
 
 Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|all]
-[--games N] [--think S] [--spectators N] [--flood N] [--json]``.
+[--games N] [--think S] [--spectators N] [--flood N] [--processes N] [--json]``.
 """
 
 from __future__ import annotations
@@ -469,30 +473,84 @@ def _cell_index(move: str, cols: int) -> int:
 
 
 @contextmanager
-def serve(environment: dict[str, str]) -> Iterator[tuple[str, int]]:
+def _store(processes: int) -> Iterator[list[str]]:
+    """The ``serve`` options for where games are kept: SQLite for one process; for several,
+    a temporary PostgreSQL and Redis."""
+    if processes == 1:
+        with tempfile.TemporaryDirectory() as folder:
+            yield ["--database", f"sqlite:///{Path(folder) / 'load.sqlite3'}"]
+        return
+    sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+    from sos_services import new_postgres_database, running_postgres, running_redis
+
+    with running_postgres() as postgres, running_redis() as redis:
+        database = new_postgres_database(postgres, "sosgame_load")
+        yield ["--database", database, "--redis", f"{redis}/0", "--workers", str(processes)]
+
+
+@contextmanager
+def serve(environment: dict[str, str], processes: int = 1) -> Iterator[tuple[str, int]]:
     """``sosgame serve`` in a child process on a free loopback port with a fresh database."""
     port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        database = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+    with _store(processes) as options:
         command = [sys.executable, "-m", "sosgame", "serve", "--host", "127.0.0.1"]
         server = subprocess.Popen(
-            [*command, "--port", str(port), "--database", database],
+            [*command, "--port", str(port), *options],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env={**os.environ, **environment},
         )
         try:
             url = f"http://127.0.0.1:{port}"
-            for _ in range(300):
+            for _ in range(600):
                 try:
                     httpx.get(f"{url}/api/health", timeout=1)
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+            while processes > 1 and len(_descendants(server.pid)) < processes:
+                time.sleep(0.1)
             yield url, server.pid
         finally:
             server.terminate()
-            server.wait(10)
+            server.wait(30)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, of in parents.items() if of == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and every process below it that is still running."""
+    total = 0.0
+    for member in [pid, *_descendants(pid)]:
+        try:
+            total += _cpu_seconds(member)
+        except OSError:
+            continue
+    return total
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy since boot (Linux)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split()[1:9]]
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 # Every connection of a scenario comes from 127.0.0.1, so its per-address cap is lifted.
@@ -500,18 +558,22 @@ _MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000"}
 
 
 def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve(_MANY) as (url, pid):
-        began = _cpu_seconds(pid)
+    with serve(_MANY, arguments.processes) as (url, pid):
+        began = _tree_cpu_seconds(pid)
+        machine_began = _machine_busy_seconds()
         client_began = time.process_time()
         result = asyncio.run(run(arguments, url))
-        result["server_cpu_seconds"] = round(_cpu_seconds(pid) - began, 2)
+        result["server_cpu_seconds"] = round(_tree_cpu_seconds(pid) - began, 2)
         result["client_cpu_seconds"] = round(time.process_time() - client_began, 2)
+        result["machine_busy_cpu_seconds"] = round(_machine_busy_seconds() - machine_began, 2)
+        result["processes"] = arguments.processes
+        result["store"] = "SQLite" if arguments.processes == 1 else "PostgreSQL + Redis"
     result["target"] = f"{TARGET_GAMES} games, p99 under {TARGET_P99_MS:g} ms"
     return result
 
 
 def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve(_MANY) as (url, pid):
+    with serve(_MANY, arguments.processes) as (url, pid):
         result = asyncio.run(crowd(arguments, url, pid))
     result["target"] = (
         f"move to every spectator under {TARGET_CROWD_MOVE_S:g} s, another game's move"
@@ -522,7 +584,7 @@ def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve({}) as (url, _pid):
+    with serve({}, arguments.processes) as (url, _pid):
         result = asyncio.run(flood(arguments, url))
     result["target"] = f"the person's move answered within {TARGET_FLOOD_ANSWER_S:g} s"
     return result
@@ -532,14 +594,16 @@ def report(name: str, result: dict[str, Any]) -> str:
     if name == "games":
         latency = result["latency_ms"]
         return (
-            f"web load: {result['games']} games ({result['connections']} WebSockets),"
+            f"web load, {result['processes']} process(es) on {result['store']}:"
+            f" {result['games']} games ({result['connections']} WebSockets),"
             f" {result['board']}, think {result['think_seconds']} s:"
             f" {result['games_per_second']} games/s, {result['moves_per_second']} moves/s;"
             f" send-to-everyone latency median {latency['median']} ms,"
             f" p99 {latency['p99']} ms, max {latency['max']} ms"
             f" ({result['games_finished']}/{result['games']} games finished"
             f" in {result['elapsed_seconds']} s; CPU seconds: server"
-            f" {result['server_cpu_seconds']}, clients {result['client_cpu_seconds']})"
+            f" {result['server_cpu_seconds']}, clients {result['client_cpu_seconds']},"
+            f" whole machine {result['machine_busy_cpu_seconds']})"
         )
     if name == "crowd":
         other = result["other_game_while_joining_ms"]
@@ -574,12 +638,20 @@ def main() -> int:
     parser.add_argument("--flood-moves", type=int, default=8, help="the person's moves")
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per scenario")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes: 1 on SQLite (default), more on PostgreSQL + Redis",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args()
     if not 1 <= arguments.games <= 2000 or not 3 <= arguments.size <= 15:
         parser.error("--games must be 1 to 2000 and --size 3 to 15")
     if not 1 <= arguments.spectators <= 2000 or not 1 <= arguments.flood <= 100:
         parser.error("--spectators must be 1 to 2000 and --flood 1 to 100")
+    if not 1 <= arguments.processes <= 16:
+        parser.error("--processes must be 1 to 16")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 4 * max(arguments.games, arguments.spectators) + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))

@@ -61,9 +61,9 @@ def _wait_until_listening(port: int, server: subprocess.Popen[bytes], what: str)
     raise RuntimeError(f"{what} did not start listening on port {port}")
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """A running PostgreSQL: the URL of its server, without a database name."""
+@contextlib.contextmanager
+def running_postgres() -> Iterator[str]:
+    """A PostgreSQL server, running until the block ends: its URL, without a database."""
     binaries = _postgres_bin()
     folder = Path(tempfile.mkdtemp(prefix="sosgame-postgres-"))
     data = folder / "data"
@@ -94,25 +94,36 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def new_postgres_database(server_url: str, name: str) -> str:
+    """Create database ``name`` on a running server; its URL."""
+    import psycopg
+
+    plain = server_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(f"{plain}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url}/{name}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A running PostgreSQL: the URL of its server, without a database name."""
+    with running_postgres() as url:
+        yield url
+
+
 @pytest.fixture
 def postgres_url(postgres_server: str) -> str:
     """A new, empty database on the session's PostgreSQL, for one test."""
-    import psycopg
-
-    name = f"sosgame_test_{os.getpid()}_{next(_databases)}"
-    plain = postgres_server.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(f"{plain}/postgres", autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    return f"{postgres_server}/{name}"
+    return new_postgres_database(postgres_server, f"sosgame_test_{os.getpid()}_{next(_databases)}")
 
 
 _redis_databases = itertools.count(0)
 REDIS_DATABASES = 16
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[str]:
-    """A running Redis: its URL, without a database number."""
+@contextlib.contextmanager
+def running_redis() -> Iterator[str]:
+    """A Redis server, running until the block ends: its URL, without a database number."""
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not Path(binary).exists():
         pytest.fail("Redis is not installed: `make test` installs Debian's redis-server")
@@ -131,6 +142,13 @@ def redis_server() -> Iterator[str]:
         server.terminate()
         server.wait(timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """A running Redis: its URL, without a database number."""
+    with running_redis() as url:
+        yield url
 
 
 @pytest.fixture

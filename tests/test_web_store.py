@@ -179,7 +179,9 @@ def test_a_computer_move_is_held_by_one_process_until_its_lease_runs_out(url: st
     store = Store(url)
     store.create(stored("g1"))
     job = Job(ready_ms=100, holder="a", lease_ms=5_100)
-    move = Change("g1", "playing", None, None, 100, texts=("Sa1",), version=0, job=job)
+    move = Change(
+        "g1", "playing", None, None, 100, texts=("Sa1",), version=0, job=job, hands_over=True
+    )
     assert store.write([move]) == set()
     assert store.claim_due("b", 1_000, 5_000, 10) == []
     assert not store.claim_job("g1", 1, "b", 1_000, 5_000)
@@ -191,12 +193,8 @@ def test_a_computer_move_is_held_by_one_process_until_its_lease_runs_out(url: st
     assert store.claim_due("c", 10_002, 5_000, 10) == []
     assert not store.claim_job("g1", 1, "a", 10_003, 5_000)
     # The move made, the job goes with it; a stale version cannot be claimed.
-    assert (
-        store.write(
-            [Change("g1", "playing", None, None, 11_000, first_ply=2, texts=("Ob1",), version=1)]
-        )
-        == set()
-    )
+    made = Change("g1", "playing", None, None, 11_000, 2, ("Ob1",), version=1, hands_over=True)
+    assert store.write([made]) == set()
     assert store.claim_due("c", 99_000, 5_000, 10) == []
     assert not store.claim_job("g1", 1, "c", 99_000, 5_000)
     store.close()

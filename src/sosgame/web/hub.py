@@ -498,6 +498,7 @@ class Hub:
                             now_ms=clocks.now_ms(),
                             version=room.version,
                             job=room.next_job(),
+                            hands_over=room.queues_computer_moves,
                         )
                     )
                 except StaleWriteError:

@@ -105,6 +105,11 @@ class Room:
         return not self.computers_only or bool(len(self.channel))
 
     @property
+    def queues_computer_moves(self) -> bool:
+        """Whether the room's computer moves go through the store's shared queue."""
+        return self.hub.bus.shared and self.has_computer
+
+    @property
     def computing(self) -> bool:
         """Whether this process is making (or about to make) the room's computer move."""
         return self._holding
@@ -336,6 +341,7 @@ class Room:
             texts=(text,),
             version=self.version,
             job=self.next_job(now),
+            hands_over=self.queues_computer_moves,
         )
         try:
             await self.hub.database.write(change)
@@ -481,6 +487,7 @@ class Room:
             keep=kept,
             version=self.version,
             job=self.next_job(),
+            hands_over=self.queues_computer_moves,
         )
         try:
             await self.hub.database.write(change)

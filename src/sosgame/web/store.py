@@ -86,8 +86,8 @@ class Change:
 
     With ``version`` set, the change is made only if the game is still at that version (no
     other change came first); it then moves the game to the next version. ``job`` is the
-    computer move the new position waits for, if any: it replaces the game's job, and a
-    change without one removes it.
+    computer move the new position waits for, if any: with ``hands_over``, it replaces the
+    game's queued job (a change without one removes it).
     """
 
     game_id: str
@@ -100,6 +100,9 @@ class Change:
     keep: int | None = None
     version: int | None = None
     job: Job | None = None
+    hands_over: bool = False
+    """Whether the game may have a computer move queued, which ``job`` replaces (so a game
+    of people only costs no statement for it)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,16 @@ def _load(text: str | None) -> dict[str, Any] | None:
         return None
     value = json.loads(text)
     return value if isinstance(value, dict) else None
+
+
+def _game_values(change: Change) -> dict[str, Any]:
+    return {
+        "game": change.game_id,
+        "new_status": change.status,
+        "new_result": _dump(change.result),
+        "new_clock": _dump(change.clock),
+        "now": change.now_ms,
+    }
 
 
 def migrate(engine: Engine) -> None:
@@ -248,10 +261,8 @@ class Store:
                 refused |= self.write([change])
             return refused
         with self._transaction() as db:
-            refused = self._claim_versions(db, changes)
+            refused = self._update_games(db, changes)
             changes = [change for change in changes if change.game_id not in refused]
-            if not changes:
-                return refused
             for change in changes:
                 if change.keep is not None:
                     db.execute(
@@ -271,44 +282,36 @@ class Store:
             ]
             if rows:
                 db.execute(actions.insert(), rows)
-            db.execute(
-                games.update()
-                .where(games.c.id == bindparam("game"))
-                .values(
-                    status=bindparam("new_status"),
-                    result=bindparam("new_result"),
-                    clock=bindparam("new_clock"),
-                    updated_ms=bindparam("now"),
-                ),
-                [
-                    {
-                        "game": change.game_id,
-                        "new_status": change.status,
-                        "new_result": _dump(change.result),
-                        "new_clock": _dump(change.clock),
-                        "now": change.now_ms,
-                    }
-                    for change in changes
-                ],
-            )
-            self._hand_over(db, [change for change in changes if change.version is not None])
+            self._hand_over(db, [change for change in changes if change.hands_over])
         return refused
 
     @staticmethod
-    def _claim_versions(db: Connection, changes: Sequence[Change]) -> set[str]:
-        """Move each checked change's game to its next version; the games that were no
-        longer at the version the change was made for."""
-        refused: set[str] = set()
-        for change in changes:
-            if change.version is None:
-                continue
-            moved = db.execute(
-                games.update()
-                .where(games.c.id == change.game_id, games.c.version == change.version)
-                .values(version=change.version + 1)
+    def _update_games(db: Connection, changes: Sequence[Change]) -> set[str]:
+        """Write each change's game row; the games whose change was for a version that is
+        no longer theirs (their rows are left alone)."""
+        values: dict[str, Any] = {
+            "status": bindparam("new_status"),
+            "result": bindparam("new_result"),
+            "clock": bindparam("new_clock"),
+            "updated_ms": bindparam("now"),
+        }
+        unchecked = [change for change in changes if change.version is None]
+        if unchecked:
+            db.execute(
+                games.update().where(games.c.id == bindparam("game")).values(**values),
+                [_game_values(change) for change in unchecked],
             )
-            if moved.rowcount != 1:
-                refused.add(change.game_id)
+        refused: set[str] = set()
+        checked = (
+            games.update()
+            .where(games.c.id == bindparam("game"), games.c.version == bindparam("seen"))
+            .values(**values, version=bindparam("seen") + 1)
+        )
+        for change in changes:
+            if change.version is not None:
+                moved = db.execute(checked, {**_game_values(change), "seen": change.version})
+                if moved.rowcount != 1:
+                    refused.add(change.game_id)
         return refused
 
     @staticmethod
