@@ -180,14 +180,19 @@ class RedisBus:
             await self._ready.wait()
             self._ready.clear()
             while self._outbox:
-                channel, text = self._outbox[0]
+                # Everything queued goes in one round trip (a pipeline), still in order.
+                batch = list(self._outbox)
                 try:
-                    await self._client.publish(channel, text)
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for channel, text in batch:
+                            pipe.publish(channel, text)
+                        await pipe.execute()
                 except Exception as error:
                     _log.warning("could not publish to Redis (%s); retrying", error)
                     await asyncio.sleep(RETRY_SECONDS)
                     continue
-                self._outbox.popleft()
+                for _ in batch:
+                    self._outbox.popleft()
 
     async def _read(self) -> None:
         while True:

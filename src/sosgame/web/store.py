@@ -16,7 +16,23 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, func, or_, select
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    Integer,
+    String,
+    Text,
+    and_,
+    bindparam,
+    column,
+    create_engine,
+    event,
+    func,
+    or_,
+    select,
+)
+from sqlalchemy import values as sa_values
 from sqlalchemy.engine import make_url
 
 from sosgame.web.defaults import DEFAULT_DATABASE
@@ -142,6 +158,46 @@ def _game_values(change: Change) -> dict[str, Any]:
     }
 
 
+def _update_checked_at_once(db: Connection, changes: Sequence[Change]) -> set[str]:
+    """The version-checked updates of many games in one statement (one round trip to a
+    database server), ``UPDATE ... FROM (VALUES ...) ... RETURNING``; the games refused."""
+    rows = sa_values(
+        column("game", String),
+        column("seen", Integer),
+        column("new_status", String),
+        column("new_result", Text),
+        column("new_clock", Text),
+        column("now", BigInteger),
+        name="change",
+    ).data(
+        [
+            (
+                change.game_id,
+                change.version,
+                change.status,
+                _dump(change.result),
+                _dump(change.clock),
+                change.now_ms,
+            )
+            for change in changes
+        ]
+    )
+    statement = (
+        games.update()
+        .where(games.c.id == rows.c.game, games.c.version == rows.c.seen)
+        .values(
+            status=rows.c.new_status,
+            result=rows.c.new_result,
+            clock=rows.c.new_clock,
+            updated_ms=rows.c.now,
+            version=rows.c.seen + 1,
+        )
+        .returning(games.c.id)
+    )
+    moved = set(db.execute(statement).scalars())
+    return {change.game_id for change in changes} - moved
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database's schema up to date with the migrations shipped in the package."""
     config = Config()
@@ -155,7 +211,10 @@ def migrate(engine: Engine) -> None:
 def _engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        # No ping before each use: it would double the round trips of every commit, and a
+        # connection the server dropped fails its first statement, after which the pool
+        # opens a new one (the writer retries the change once on its own).
+        return create_engine(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
@@ -301,17 +360,22 @@ class Store:
                 games.update().where(games.c.id == bindparam("game")).values(**values),
                 [_game_values(change) for change in unchecked],
             )
+        checked = [change for change in changes if change.version is not None]
+        if not checked:
+            return set()
+        if db.dialect.name == "postgresql":
+            return _update_checked_at_once(db, checked)
+        # In-process databases answer each statement at once: one per game costs little.
         refused: set[str] = set()
-        checked = (
+        statement = (
             games.update()
             .where(games.c.id == bindparam("game"), games.c.version == bindparam("seen"))
             .values(**values, version=bindparam("seen") + 1)
         )
-        for change in changes:
-            if change.version is not None:
-                moved = db.execute(checked, {**_game_values(change), "seen": change.version})
-                if moved.rowcount != 1:
-                    refused.add(change.game_id)
+        for change in checked:
+            moved = db.execute(statement, {**_game_values(change), "seen": change.version})
+            if moved.rowcount != 1:
+                refused.add(change.game_id)
         return refused
 
     @staticmethod
