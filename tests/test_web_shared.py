@@ -240,6 +240,33 @@ def test_kill_9_loses_no_acknowledged_move_and_another_process_makes_the_compute
         assert stored.actions[0] == "Sc3" and len(stored.actions) >= 2
 
 
+def test_a_flag_that_falls_in_two_processes_is_written_once(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        created = create(
+            one, seats=[{"name": "Ann"}, {"name": "Bao"}], clock={"initial": 1, "increment": 0}
+        )
+        game, token = created["id"], created["token"]
+        with one.ws(game) as first, two.ws(game) as second:
+            hello(first, token)
+            hello(second, token)
+            # Both processes have the game, and both arm its clock: Ann runs out of time.
+            for socket in (first, second):
+                over = until(
+                    socket,
+                    lambda message: (
+                        message["type"] == "state" and message["game"]["result"] is not None
+                    ),
+                    "the flag",
+                )
+                assert over["game"]["result"]["flagged"] == [0]
+        stored = Store(shared[1]).load(game)
+        assert stored is not None
+        assert stored.actions == ["resign:0"]
+        assert stored.result is not None and stored.result["winners"] == [1]
+
+
 def test_a_worker_makes_the_computer_moves_of_web_processes_that_make_none(
     tmp_path: Path, shared: list[str]
 ) -> None:
