@@ -165,6 +165,19 @@ def test_a_move_made_through_one_process_reaches_the_others(
             move(bao, "Ob1", 1)
             assert until(ann, at_ply(2), "Bao's move")["game"]["actions"] == ["Sa1", "Ob1"]
             assert until(spectator, at_ply(2), "Bao's move")["game"]["board"][0] == "SO.."
+            # Presence adds up the followers of every process.
+            with one.ws(game) as other_spectator:
+                hello(other_spectator)
+                for socket in (ann, spectator):
+                    until(
+                        socket,
+                        lambda message: (
+                            message["type"] == "presence"
+                            and message["spectators"] == 2
+                            and message["connected"] == [True, True]
+                        ),
+                        "both processes' spectators counted",
+                    )
         # Both processes agree with the database.
         for server in (one, two):
             state = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Final, Protocol
@@ -154,12 +155,25 @@ class Channel(Protocol):
         """Drop pending presence messages."""
 
 
-class LocalChannel:
-    """A channel whose followers are all connected to this process."""
+PRESENCE_TTL: Final = 30.0
+"""Seconds another process's presence counts stand without being announced again."""
 
-    def __init__(self, game_id: str, seat_count: int) -> None:
+
+class LocalChannel:
+    """A channel whose followers are connected to this process; with ``announce``, other
+    processes serve the same game, and the presence shown adds up what they announce."""
+
+    def __init__(
+        self,
+        game_id: str,
+        seat_count: int,
+        announce: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.game_id = game_id
         self._seat_count = seat_count
+        self._announce = announce
+        self._announced: tuple[int, list[int]] | None = None
+        self._elsewhere: dict[str, tuple[int, frozenset[int], float]] = {}
         self._members: set[Connection] = set()
         self._holders: Counter[int] = Counter()
         self._watchers = 0
@@ -190,10 +204,44 @@ class LocalChannel:
         self._presence_changed()
 
     def connected_seats(self) -> frozenset[int]:
-        return frozenset(seat for seat, count in self._holders.items() if count > 0)
+        here = frozenset(seat for seat, count in self._holders.items() if count > 0)
+        return here.union(*(seats for _, seats, _ in self._current_elsewhere()))
 
     def spectators(self) -> int:
-        return self._watchers
+        return self._watchers + sum(count for count, _, _ in self._current_elsewhere())
+
+    def _current_elsewhere(self) -> list[tuple[int, frozenset[int], float]]:
+        now = time.monotonic()
+        for origin, (_, _, heard) in list(self._elsewhere.items()):
+            if now - heard > PRESENCE_TTL:
+                del self._elsewhere[origin]
+        return list(self._elsewhere.values())
+
+    def heard(self, origin: str, presence: Any) -> None:
+        """Another process's followers of this game, as it announced them."""
+        if not isinstance(presence, dict):
+            return
+        spectators, seats = presence.get("spectators"), presence.get("seats")
+        if not isinstance(spectators, int) or not isinstance(seats, list):
+            return
+        counted = frozenset(seat for seat in seats if isinstance(seat, int))
+        before = self._elsewhere.get(origin)
+        self._elsewhere[origin] = (max(0, spectators), counted, time.monotonic())
+        if before is None or before[:2] != (spectators, counted):
+            self._presence_changed(local=False)
+
+    def announce(self, *, again: bool = False) -> None:
+        """Tell the other processes this one's followers (``again``: even if unchanged,
+        so that they do not expire)."""
+        if self._announce is None:
+            return
+        here = (
+            self._watchers,
+            sorted(seat for seat, count in self._holders.items() if count > 0),
+        )
+        if here != self._announced or again:
+            self._announced = here
+            self._announce({"spectators": here[0], "seats": here[1]})
 
     def publish(self, message: dict[str, Any]) -> None:
         text = dumps(message)
@@ -223,18 +271,19 @@ class LocalChannel:
             "v": PROTOCOL_VERSION,
             "type": "presence",
             "game": self.game_id,
-            "spectators": self._watchers,
+            "spectators": self.spectators(),
             "connected": [seat in seats for seat in range(self._seat_count)],
         }
 
-    def _presence_changed(self) -> None:
-        if self._presence is not None or not self._members:
+    def _presence_changed(self, *, local: bool = True) -> None:
+        if self._presence is not None or not (self._members or local):
             return
         loop = asyncio.get_running_loop()
         self._presence = loop.call_later(PRESENCE_DELAY, self._send_presence)
 
     def _send_presence(self) -> None:
         self._presence = None
+        self.announce()
         if self._members:
             self.publish(self.presence())
 

@@ -20,7 +20,7 @@ from sosgame.record import Record
 from sosgame.web import clock as clocks
 from sosgame.web.bus import Bus, LocalBus
 from sosgame.web.config import ServerLimits
-from sosgame.web.fanout import Channel, Connection, LocalChannel
+from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
 from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
 from sosgame.web.room import HUMAN, Room
 from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
@@ -74,12 +74,19 @@ class Hub:
         self._per_address: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._announced = 0.0
 
     # ------------------------------------------------------------------------ the seams
 
-    def channel(self, game_id: str, seats: int) -> Channel:
-        """Where a room's messages go; a publish/subscribe backend would return its own."""
-        return LocalChannel(game_id, seats)
+    def channel(self, game_id: str, seats: int) -> LocalChannel:
+        """Where a room's messages go (with other processes, it announces its followers
+        to them on the bus)."""
+        if not self.bus.shared:
+            return LocalChannel(game_id, seats)
+        bus = self.bus
+        return LocalChannel(
+            game_id, seats, lambda presence: bus.publish(game_id, {"presence": presence})
+        )
 
     async def db(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the database thread."""
@@ -161,6 +168,7 @@ class Hub:
         """Renew the leases this process holds, keep watched computer-only games moving,
         and take over computer moves nobody holds (their process died, or none took them)."""
         now = clocks.now_ms()
+        self._announce_presence()
         held = [room.id for room in self.rooms.values() if room.computing]
         watched = [
             room.id for room in self.rooms.values() if room.computers_only and len(room.channel)
@@ -180,6 +188,16 @@ class Hub:
             taken = await self.room(game_id)
             if taken is not None:
                 taken.take_over_computer(version)
+
+    def _announce_presence(self) -> None:
+        """Every so often, tell the other processes again who follows which game here."""
+        now = time.monotonic()
+        if now - self._announced < PRESENCE_TTL / 3:
+            return
+        self._announced = now
+        for room in self.rooms.values():
+            if len(room.channel):
+                room.channel.announce(again=True)
 
     async def take_computer_move(self, room: Room) -> bool:
         """Whether this process makes the computer move the room waits for now: always

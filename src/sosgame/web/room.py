@@ -396,7 +396,11 @@ class Room:
     # ------------------------------------------------------- changes from other processes
 
     def hear(self, event: dict[str, Any]) -> None:
-        """Another server process changed this game: catch up, in the order heard."""
+        """Another server process changed this game (catch up, in the order heard), or
+        told who follows it there."""
+        if "presence" in event:
+            self.channel.heard(str(event.get("origin")), event["presence"])
+            return
         task = asyncio.get_running_loop().create_task(self._catch_up(event))
         self._hearing.add(task)
         task.add_done_callback(self._hearing.discard)
