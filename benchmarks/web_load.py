@@ -341,6 +341,11 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
     }
 
 
+PROBE_PAUSE = 0.11
+"""Seconds between the probe's moves: under the server's rate limit of 10 messages a second
+(a faster probe runs out of its burst allowance and is refused, not answered)."""
+
+
 def probe(url: str, token: str, moves: list[str], ready: Any, stop: Any, answers: Any) -> None:
     """In a child process: move in a game until ``stop``; put the answer times (ms) on
     ``answers``. The first move is made before ``ready`` is set; the times start after."""
@@ -360,7 +365,7 @@ def probe(url: str, token: str, moves: list[str], ready: Any, stop: Any, answers
                     times.append((time.perf_counter() - began) * 1000)
                 else:
                     ready.set()
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(PROBE_PAUSE)
         return times
 
     answers.put(asyncio.run(play()))
