@@ -17,25 +17,21 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
-    BigInteger,
     Connection,
     Engine,
-    Integer,
-    String,
-    Text,
     and_,
     bindparam,
-    column,
     create_engine,
     event,
     func,
     or_,
     select,
 )
-from sqlalchemy import values as sa_values
 from sqlalchemy.engine import make_url
 
 from sosgame.web.defaults import DEFAULT_DATABASE
+from sosgame.web.group_commit import dump_json as _dump
+from sosgame.web.group_commit import update_checked_at_once, write_moves_at_once
 from sosgame.web.schema import actions, games, jobs, seats
 
 __all__ = [
@@ -137,10 +133,6 @@ class GameSummary:
     updated_ms: int
 
 
-def _dump(value: dict[str, Any] | None) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"))
-
-
 def _load(text: str | None) -> dict[str, Any] | None:
     if text is None:
         return None
@@ -156,46 +148,6 @@ def _game_values(change: Change) -> dict[str, Any]:
         "new_clock": _dump(change.clock),
         "now": change.now_ms,
     }
-
-
-def _update_checked_at_once(db: Connection, changes: Sequence[Change]) -> set[str]:
-    """The version-checked updates of many games in one statement (one round trip to a
-    database server), ``UPDATE ... FROM (VALUES ...) ... RETURNING``; the games refused."""
-    rows = sa_values(
-        column("game", String),
-        column("seen", Integer),
-        column("new_status", String),
-        column("new_result", Text),
-        column("new_clock", Text),
-        column("now", BigInteger),
-        name="change",
-    ).data(
-        [
-            (
-                change.game_id,
-                change.version,
-                change.status,
-                _dump(change.result),
-                _dump(change.clock),
-                change.now_ms,
-            )
-            for change in changes
-        ]
-    )
-    statement = (
-        games.update()
-        .where(games.c.id == rows.c.game, games.c.version == rows.c.seen)
-        .values(
-            status=rows.c.new_status,
-            result=rows.c.new_result,
-            clock=rows.c.new_clock,
-            updated_ms=rows.c.now,
-            version=rows.c.seen + 1,
-        )
-        .returning(games.c.id)
-    )
-    moved = set(db.execute(statement).scalars())
-    return {change.game_id for change in changes} - moved
 
 
 def migrate(engine: Engine) -> None:
@@ -238,6 +190,8 @@ class Store:
     def __init__(self, url: str = DEFAULT_DATABASE) -> None:
         self.url = url
         self._engine = _engine(url)
+        self._server_database = self._engine.dialect.name == "postgresql"
+        self._autocommit = self._engine.execution_options(isolation_level="AUTOCOMMIT")
         migrate(self._engine)
 
     def close(self) -> None:
@@ -319,6 +273,14 @@ class Store:
             for change in changes:
                 refused |= self.write([change])
             return refused
+        if self._server_database and all(
+            change.version is not None and change.keep is None and not change.hands_over
+            for change in changes
+        ):
+            # The usual group commit (moves of games of people): one statement, so one
+            # round trip to the database server, atomic on its own.
+            with self._autocommit.connect() as db:
+                return write_moves_at_once(db, changes)
         with self._transaction() as db:
             refused = self._update_games(db, changes)
             changes = [change for change in changes if change.game_id not in refused]
@@ -364,7 +326,7 @@ class Store:
         if not checked:
             return set()
         if db.dialect.name == "postgresql":
-            return _update_checked_at_once(db, checked)
+            return update_checked_at_once(db, checked)
         # In-process databases answer each statement at once: one per game costs little.
         refused: set[str] = set()
         statement = (
