@@ -119,6 +119,16 @@ def at_ply(ply: int) -> Callable[[Message], bool]:
     return lambda message: message["type"] == "state" and message["game"]["ply"] >= ply
 
 
+def counts_both_spectators(message: Message) -> bool:
+    """A presence or state message counting two spectators and both players connected."""
+    if message["type"] == "presence":
+        return bool(message["spectators"] == 2 and message["connected"] == [True, True])
+    if message["type"] != "state":
+        return False
+    game = message["game"]
+    return bool(game["spectators"] == 2 and [s["connected"] for s in game["seats"]] == [1, 1])
+
+
 def hello(socket: Any, *tokens: str) -> Message:
     socket.send(json.dumps({"v": 1, "type": "hello", "tokens": list(tokens)}))
     until(socket, lambda message: message["type"] == "welcome", "welcome")
@@ -169,15 +179,7 @@ def test_a_move_made_through_one_process_reaches_the_others(
             with one.ws(game) as other_spectator:
                 hello(other_spectator)
                 for socket in (ann, spectator):
-                    until(
-                        socket,
-                        lambda message: (
-                            message["type"] == "presence"
-                            and message["spectators"] == 2
-                            and message["connected"] == [True, True]
-                        ),
-                        "both processes' spectators counted",
-                    )
+                    until(socket, counts_both_spectators, "both processes' spectators counted")
         # Both processes agree with the database.
         for server in (one, two):
             state = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
