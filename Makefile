@@ -26,8 +26,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 # Debian packages the tests need: chromium for the browser tests (never a downloaded browser
-# build), PostgreSQL for the store's tests on a real server. Installed only when missing.
-SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql
+# build) with the Noto fonts its Hindi pages need, PostgreSQL for the store's tests on a real
+# server. Installed only when missing.
+SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql \
+  fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf
 system:
 	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
 	  test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \

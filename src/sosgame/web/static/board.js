@@ -238,13 +238,20 @@ function movesTable(seats, moves, options = {}) {
     el("table", { class: "moves", id: "moves", "data-testid": "moves" }, el("thead", {}, head), body));
 }
 
-// Keeps the newest move (or the chosen one) in view in a long move list.
+// Keeps the newest move (or the chosen one) in view in a long move list, scrolling the
+// list alone (never the page, which would take the board out of view on a phone).
 function scrollMoves(ply) {
   const box = document.querySelector(".moves-box");
   if (!box) return;
   const target = ply ? box.querySelector(`.move[data-ply="${ply}"]`) : null;
-  if (target) target.scrollIntoView({ block: "nearest" });
-  else box.scrollTop = box.scrollHeight;
+  if (!target) {
+    box.scrollTop = box.scrollHeight;
+    return;
+  }
+  const top = target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  if (top < box.scrollTop + 30 || top > box.scrollTop + box.clientHeight - 30) {
+    box.scrollTop = top - box.clientHeight / 2;
+  }
 }
 
 window.addEventListener("resize", () => requestAnimationFrame(fitBoard));

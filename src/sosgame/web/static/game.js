@@ -118,6 +118,9 @@ function play(letter, cell) {
   if (!state || !myTurn(state)) return;
   send({ type: "move", move: `${letter}${cell}`, ply: state.ply });
   app.selected = null;
+  app.focus = cell;
+  // A move made from the letter buttons gives the focus back to its cell once drawn.
+  app.refocus = Boolean(document.activeElement && document.activeElement.closest(".picker"));
 }
 
 function drawSeats(state, scores = state.scores) {
@@ -309,7 +312,8 @@ function drawGame() {
   const cell = parseCell(target);
   const node = document.querySelector(`.cell[data-cell="${target}"]`);
   if (node) node.tabIndex = 0;
-  if (focused) focusCell(cell.row, cell.col);
+  if (focused || app.refocus) focusCell(cell.row, cell.col);
+  app.refocus = false;
   tickClocks();
 }
 
