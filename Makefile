@@ -26,9 +26,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 # Debian packages the tests need: chromium for the browser tests (never a downloaded browser
-# build), PostgreSQL and Redis for the server's tests on real servers. Installed only when missing.
+# build) with the Noto fonts its Hindi pages need; PostgreSQL and Redis for the server's tests
+# on real servers. Installed only when missing.
 SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql \
-  redis-server:/usr/bin/redis-server
+  redis-server:/usr/bin/redis-server \
+  fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf
 system:
 	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
 	  test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \

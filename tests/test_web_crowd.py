@@ -390,8 +390,8 @@ def test_a_rematch_is_offered_to_everyone_and_keeps_every_seat(client: TestClien
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"rows": 16, "cols": 16, "moves": []}, "rows"),
-        ({"rows": 2, "cols": 3, "moves": []}, "rows"),
+        ({"rows": 27, "cols": 3, "moves": []}, "rows"),
+        ({"rows": 2, "cols": 2, "moves": []}, "rows"),
         ({"players": ["Ann", "Bao\u202e"]}, "players[1]"),
         ({"players": ["Ann", "\u0007"]}, "players[1]"),
         ({"players": ["Ann", "x" * 41]}, "players[1]"),

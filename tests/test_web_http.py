@@ -64,8 +64,9 @@ def test_a_new_local_game_gives_one_token_for_every_human_seat(client: TestClien
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"rows": 2, "cols": 3}, "rows"),
-        ({"rows": 3, "cols": 16}, "cols"),
+        ({"rows": 0, "cols": 3}, "rows"),
+        ({"rows": 2, "cols": 2}, "rows"),
+        ({"rows": 3, "cols": 27}, "cols"),
         ({"mode": "chess"}, "mode"),
         ({"kind": "mail"}, "kind"),
         ({"seats": [{"name": "Ann"}]}, "seats"),
@@ -86,6 +87,23 @@ def test_bad_settings_are_refused_naming_the_field(
     assert response.status_code == 400
     assert field in response.json()["error"]["message"]
     assert client.get("/api/games?list=playing").json()["games"] == []
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 3), (3, 1), (2, 26), (26, 26)])
+def test_new_games_and_uploads_take_every_size_the_engine_allows(
+    client: TestClient, rows: int, cols: int
+) -> None:
+    from sosgame import notation
+    from sosgame.web import limits
+
+    assert (limits.MIN_SIDE, limits.MAX_SIDE) == (notation.MIN_SIDE, notation.MAX_SIDE)
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    created = client.post("/api/games", json={"rows": rows, "cols": cols, "seats": seats})
+    assert created.status_code == 201, created.json()
+    state = client.get(f"/api/games/{created.json()['id']}").json()
+    assert (state["rows"], state["cols"]) == (rows, cols)
+    record = Record.from_game(Game(rows, cols), players=["Ann", "Bao"])
+    assert client.post("/api/records", json=record.to_dict()).status_code == 201
 
 
 def test_bad_json_and_oversized_bodies_are_refused(client: TestClient) -> None:
@@ -148,7 +166,10 @@ def test_every_web_text_has_the_same_placeholders_in_every_language(client: Test
 def test_the_front_end_uses_only_catalog_keys_that_exist(client: TestClient) -> None:
     import re
 
-    script = client.get("/static/app.js").text
+    page = client.get("/").text
+    scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
+    assert "/static/app.js" in scripts
+    script = "\n".join(client.get(path).text for path in scripts)
     catalog = client.get("/api/i18n").json()["catalog"]
     used = set(re.findall(r'\bt\("([a-z_.]+)"', script))
     assert used, "the script translates nothing"
@@ -286,6 +307,8 @@ def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
 def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     client: TestClient,
 ) -> None:
+    import re
+
     from sosgame.levels import LEVELS
     from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
     from sosgame.web import limits
@@ -295,8 +318,12 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     assert config["seats"]["colours"] == list(SEAT_COLOURS)
     assert config["seats"]["symbols"] == list(SEAT_SYMBOLS)
     assert config["limits"]["max_side"] == limits.MAX_SIDE
+    assert config["limits"]["min_long_side"] == limits.MIN_LONG_SIDE
     assert config["limits"]["max_name"] == limits.MAX_NAME
-    script = client.get("/static/app.js").text
+    page = client.get("/").text
+    scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
+    assert "/static/app.js" in scripts
+    script = "\n".join(client.get(path).text for path in scripts)
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script
     assert "app.config.levels" in script and "app.config.seats.colours" in script

@@ -53,7 +53,7 @@ def test_a_whole_local_game_by_clicks(page: Any, server: LiveServer) -> None:
     expect(page.locator("#status")).to_have_text("Ann to move.")
     for number, move in enumerate(GAME):
         click_move(page, move)
-        expect(page.locator("#moves li")).to_have_count(number + 1)
+        expect(page.locator("#moves .move")).to_have_count(number + 1)
         if move == "Sc1":
             expect(page.locator("#extra-turn")).to_contain_text("Ann")
             expect(page.locator(".lines line")).to_have_count(1)
@@ -174,7 +174,7 @@ def test_an_uploaded_record_continues_in_the_browser(
     expect(page.locator("#status")).to_have_text("Ann to move again: extra turn!")
     expect(page.locator(".lines line")).to_have_count(1)
     click_move(page, "Oc3")
-    expect(page.locator("#moves li")).to_have_count(4)
+    expect(page.locator("#moves .move")).to_have_count(4)
 
 
 def test_a_move_made_while_disconnected_is_sent_when_the_connection_is_back(

@@ -10,6 +10,7 @@ values; the others get the ``hard`` search's estimates.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -148,21 +149,31 @@ class _Judge:
         return (lines + value if after.turn == mover else -value), exact
 
 
-def analyze(game: Game, *, seconds: float = 0.5, seed: int = 0) -> list[MoveReport]:
+def analyze(
+    game: Game,
+    *,
+    seconds: float = 0.5,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MoveReport]:
     """Analyse every move of ``game`` from its start (the game itself is not changed).
 
     ``seconds`` is the search time per estimated position. Moves by a game of more than two
-    active seats get a best move from the search but no cost.
+    active seats get a best move from the search but no cost. ``progress``, if given, is
+    called after each move with the number of moves analysed so far and the number in all.
     """
     judge = _Judge(seconds, seed)
     replay = _start_of(game)
     reports: list[MoveReport] = []
+    total = sum(not isinstance(action, Resignation) for action in game.actions)
     for action in game.actions:
         if isinstance(action, Resignation):
             replay.resign(action.seat)
             continue
         reports.append(_report(judge, replay, action))
         replay.play(action)
+        if progress is not None:
+            progress(len(reports), total)
     return reports
 
 

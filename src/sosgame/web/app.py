@@ -26,8 +26,10 @@ from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
 from sosgame.web import limits
+from sosgame.web.analysis import Analyses
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
+from sosgame.web.computer import Position
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import dumps
 from sosgame.web.hub import Hub, TooManyError
@@ -42,7 +44,7 @@ from sosgame.web.protocol import (
     parse_json,
     parse_new_game,
 )
-from sosgame.web.replay import replay_frames
+from sosgame.web.replay import move_list, replay_frames
 from sosgame.web.room import Room
 from sosgame.web.store import Store
 
@@ -198,6 +200,7 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
+    analyses = Analyses()
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -327,6 +330,17 @@ def create_app(
     async def replay(request: Request) -> Response:
         room = await room_or_404(request)
         return JSONResponse(replay_frames(room.game, room.start))
+
+    async def moves(request: Request) -> Response:
+        room = await room_or_404(request)
+        return JSONResponse({"id": room.id, "moves": move_list(room.game, room.start)})
+
+    async def analysis(request: Request) -> Response:
+        room = await room_or_404(request)
+        game = room.game
+        actions = tuple(str(action) for action in game.actions)
+        position = Position(game.rows, game.cols, game.players, game.mode, room.start, actions)
+        return JSONResponse(analyses.request(room.id, position))
 
     async def upload(request: Request) -> Response:
         body = await _body(request)
@@ -468,6 +482,8 @@ def create_app(
         Route("/api/games/{game_id}/invites", invites),
         Route("/api/games/{game_id}/record", record),
         Route("/api/games/{game_id}/replay", replay),
+        Route("/api/games/{game_id}/moves", moves),
+        Route("/api/games/{game_id}/analysis", analysis),
         Route("/api/records", upload, methods=["POST"]),
         Route("/openapi.json", schema),
         WebSocketRoute("/ws/games/{game_id}", play),

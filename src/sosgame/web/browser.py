@@ -7,7 +7,14 @@ from typing import Any
 
 from sosgame.levels import LEVELS
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
-from sosgame.web.limits import MAX_NAME, MAX_PLAYERS, MAX_SIDE, MIN_PLAYERS, MIN_SIDE
+from sosgame.web.limits import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_SIDE,
+    MIN_LONG_SIDE,
+    MIN_PLAYERS,
+    MIN_SIDE,
+)
 
 __all__ = ["browser_config"]
 
@@ -24,6 +31,7 @@ def browser_config() -> dict[str, Any]:
         "limits": {
             "min_side": MIN_SIDE,
             "max_side": MAX_SIDE,
+            "min_long_side": MIN_LONG_SIDE,
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
             "max_name": MAX_NAME,

@@ -9,22 +9,27 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
+from sosgame import notation
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = [
     "MAX_NAME",
     "MAX_PLAYERS",
     "MAX_SIDE",
+    "MIN_LONG_SIDE",
     "MIN_PLAYERS",
     "MIN_SIDE",
     "SettingsError",
     "check_name",
     "check_seat_count",
     "check_side",
+    "check_size",
 ]
 
-MIN_SIDE: Final = 3
-MAX_SIDE: Final = 15
+MIN_SIDE: Final = notation.MIN_SIDE
+MAX_SIDE: Final = notation.MAX_SIDE
+MIN_LONG_SIDE: Final = notation.MIN_LONG_SIDE
+"""Every board the engine allows: sides from 1 to 26, the longer one at least 3."""
 MAX_NAME: Final = 40
 
 
@@ -37,6 +42,15 @@ def check_side(value: object, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
         raise SettingsError(f"field {where!r} must be a whole number from {MIN_SIDE} to {MAX_SIDE}")
     return value
+
+
+def check_size(rows: int, cols: int) -> None:
+    """A board whose longer side holds a line of three (each side already checked)."""
+    if max(rows, cols) < MIN_LONG_SIDE:
+        raise SettingsError(
+            f"fields 'rows' and 'cols': a {rows}x{cols} board is too small,"
+            f" the longer side must be at least {MIN_LONG_SIDE}"
+        )
 
 
 def check_seat_count(count: int, where: str) -> int:

@@ -179,6 +179,25 @@ def openapi() -> dict[str, Any]:
                     "responses": {"200": {"description": "Frames"}, "404": _ERROR},
                 }
             },
+            "/api/games/{game_id}/moves": {
+                "get": {
+                    "summary": "Every action with the seat that made it and the points it scored",
+                    "parameters": [_game_id()],
+                    "responses": {"200": {"description": "Moves"}, "404": _ERROR},
+                }
+            },
+            "/api/games/{game_id}/analysis": {
+                "get": {
+                    "summary": "What each move cost and the best move, exact where the solver"
+                    " finishes: the result once done, else the progress (starting the analysis"
+                    " if none of this game is under way)",
+                    "parameters": [_game_id()],
+                    "responses": {
+                        "200": {"description": "status queued, running, done or failed"},
+                        "404": _ERROR,
+                    },
+                }
+            },
             "/api/records": {
                 "post": {
                     "summary": "Upload a sosgame-record/1 record to replay or continue it",

@@ -154,6 +154,7 @@ def parse_new_game(data: object) -> NewGame:
     try:
         rows = limits.check_side(body.get("rows"), "rows")
         cols = limits.check_side(body.get("cols"), "cols")
+        limits.check_size(rows, cols)
     except limits.SettingsError as error:
         raise ProtocolError("bad_field", str(error)) from None
     mode = body.get("mode", "general")

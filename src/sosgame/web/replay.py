@@ -5,16 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame.game import Game
+from sosgame.notation import Resignation
 from sosgame.web.computer import Position, build_game
 
-__all__ = ["replay_frames"]
+__all__ = ["move_list", "replay_frames"]
+
+
+def move_list(game: Game, start: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every action with the seat that made it and the points it scored, worked out by the
+    engine: ``[{"action": "Sc1", "seat": 0, "points": 1}, ...]``."""
+    replaying = build_game(Position(game.rows, game.cols, game.players, game.mode, start, ()))
+    moves = []
+    for action in game.actions:
+        seat = action.seat if isinstance(action, Resignation) else replaying.turn
+        lines = replaying.apply(action)
+        moves.append({"action": str(action), "seat": seat, "points": len(lines)})
+    return moves
 
 
 def replay_frames(game: Game, start: dict[str, Any] | None) -> dict[str, Any]:
     """Frame 0 is the start; frame ``n`` is the game after its ``n``-th action.
 
     Each frame gives the board, scores, turn, extra-turn flag, result and how many of
-    ``lines`` (every line, in the order made) are on the board by then.
+    ``lines`` (every line, in the order made) are on the board by then; ``moves`` is
+    :func:`move_list`.
     """
     replaying = build_game(Position(game.rows, game.cols, game.players, game.mode, start, ()))
     actions = [str(action) for action in game.actions]
@@ -27,6 +41,7 @@ def replay_frames(game: Game, start: dict[str, Any] | None) -> dict[str, Any]:
         "cols": game.cols,
         "mode": game.mode,
         "actions": actions,
+        "moves": move_list(game, start),
         "lines": [
             {"owner": line.owner, "ply": line.ply, "cells": [str(cell) for cell in line.cells]}
             for line in replaying.lines

@@ -21,6 +21,11 @@ const app = {
   leaving: null,
   pending: null, // a move made while the connection was down, sent once it is back
   invites: null,
+  zoom: 1, // the board's zoom over the size that fits the window
+  moveList: null, // {id, moves: [{action, seat, points}]} of the game on screen
+  animate: false, // draw the newest lines growing (once, as they are made)
+  sound: null, // the AudioContext, made on the first sound
+  route: 0, // counts page changes, so that a page's late answers find it gone
 };
 
 // ------------------------------------------------------------------------------- helpers
@@ -149,8 +154,11 @@ function resultText(result, seats) {
 
 function route() {
   closeSocket();
+  app.route += 1;
+  app.zoom = 1;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) showGame(parts[1]);
+  else if (parts[0] === "analysis" && parts[1]) showAnalysis(parts[1]);
   else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
   else showHome();
@@ -165,6 +173,43 @@ function translateStatic() {
   document.documentElement.lang = app.lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   document.title = t("web.title");
+  drawSoundToggle();
+}
+
+// ---------------------------------------------------------------------------------- sound
+
+// Sounds are off until the player turns them on; the choice is kept in this browser.
+function soundOn() {
+  return localStorage.getItem("sos.sound") === "on";
+}
+
+function drawSoundToggle() {
+  const toggle = document.getElementById("sound");
+  toggle.setAttribute("aria-pressed", String(soundOn()));
+  toggle.textContent = soundOn() ? t("web.sound_on") : t("web.sound_off");
+}
+
+// Short tones made by WebAudio, no sound files: a move, an SOS, the end of the game.
+function beep(kind) {
+  if (!soundOn()) return;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  app.sound = app.sound || new Context();
+  const notes = { move: [587], line: [659, 880], end: [523, 659, 784] }[kind];
+  const start = app.sound.currentTime;
+  notes.forEach((frequency, index) => {
+    const at = start + index * 0.12;
+    const tone = app.sound.createOscillator();
+    const gain = app.sound.createGain();
+    tone.type = "sine";
+    tone.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(0.2, at + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.16);
+    tone.connect(gain).connect(app.sound.destination);
+    tone.start(at);
+    tone.stop(at + 0.18);
+  });
 }
 
 // ----------------------------------------------------------------------------- start page
@@ -223,6 +268,7 @@ async function loadLists(openList, archiveList) {
       el("li", {},
         el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
         el("a", { href: `#/replay/${game.id}`, text: t("web.replay") }),
+        el("a", { href: `#/analysis/${game.id}`, text: t("web.analysis") }),
         el("a", { href: `/api/games/${game.id}/record`, download: `sos-${game.id}.json`, text: t("web.download") }),
       )) : [el("li", { text: t("web.no_archive") })]));
   } catch (error) {
@@ -232,6 +278,7 @@ async function loadLists(openList, archiveList) {
 
 function sizeSelect(id, value) {
   const select = el("select", { id });
+  // Every size the engine allows, from the server's limits.
   const { min_side: least, max_side: most } = app.config.limits;
   for (let side = least; side <= most; side += 1) {
     select.append(el("option", { value: side, selected: side === value, text: String(side) }));
@@ -279,6 +326,12 @@ function newGameForm() {
   const publicOn = el("input", { type: "checkbox", id: "public" });
   const minutes = el("input", { type: "number", id: "clock-minutes", min: 1, max: 180, value: 5 });
   const increment = el("input", { type: "number", id: "clock-increment", min: 0, max: 180, value: 3 });
+  const clockFields = el("div", { id: "clock-fields", hidden: true },
+    el("label", { class: "field" }, el("span", { text: t("web.clock_minutes") }), minutes),
+    el("label", { class: "field" }, el("span", { text: t("web.clock_increment") }), increment));
+  clockOn.addEventListener("change", () => { clockFields.hidden = !clockOn.checked; });
+  const publicField = el("label", { class: "field", hidden: true }, publicOn, el("span", { text: t("web.public") }));
+  kind.addEventListener("change", () => { publicField.hidden = kind.value !== "online"; });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { id: "new-game" },
     el("label", { class: "field" }, el("span", { text: t("web.rows") }), rows),
@@ -287,15 +340,19 @@ function newGameForm() {
     el("label", { class: "field" }, el("span", { text: t("web.kind") }), kind),
     el("label", { class: "field" }, el("span", { text: t("web.seats") }), count),
     seatBox,
-    el("label", { class: "field" }, publicOn, el("span", { text: t("web.public") })),
+    publicField,
     el("label", { class: "field" }, clockOn, el("span", { text: t("web.clock") })),
-    el("label", { class: "field" }, el("span", { text: t("web.clock_minutes") }), minutes),
-    el("label", { class: "field" }, el("span", { text: t("web.clock_increment") }), increment),
+    clockFields,
     el("button", { type: "submit", class: "primary", id: "start", text: t("web.start") }),
     error,
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const least = app.config.limits.min_long_side;
+    if (Math.max(Number(rows.value), Number(cols.value)) < least) {
+      error.textContent = t("web.board_too_small", { least });
+      return;
+    }
     const seats = [...seatBox.querySelectorAll(".seat")].map((row) => ({
       name: row.querySelector("input").value,
       player: row.querySelector("select").value,
@@ -368,412 +425,6 @@ async function showJoin(id, seat, invite) {
   name.focus();
 }
 
-// ------------------------------------------------------------------------------ game page
-
-function closeSocket() {
-  if (app.socket) {
-    app.leaving = app.socket;
-    app.socket.close();
-  }
-  app.socket = null;
-  app.state = null;
-  app.seats = [];
-  app.selected = null;
-  app.hint = null;
-  app.error = "";
-  app.pending = null;
-  app.invites = null;
-  app.rematch = null;
-  clearInterval(app.clockTimer);
-  notice("");
-}
-
-// Sends a message; a move made while the connection is down is kept (the latest one only)
-// and sent when it is back if the game is still at the same ply, else the player is told.
-function send(message) {
-  if (app.socket && app.socket.readyState === WebSocket.OPEN) {
-    app.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
-    return true;
-  }
-  if (message.type === "move") {
-    app.pending = message;
-    notice(t("web.move_queued", { move: message.move }));
-  }
-  return false;
-}
-
-function sendPending(state) {
-  const pending = app.pending;
-  if (!pending) return;
-  app.pending = null;
-  if (pending.ply === state.ply && myTurn(state)) send(pending);
-  else app.error = t("web.move_dropped", { move: pending.move });
-}
-
-function showGame(id, attempt = 0) {
-  app.render = () => app.state && drawGame();
-  if (!app.state) view().replaceChildren(el("p", { text: t("web.connecting") }));
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}`);
-  app.socket = socket;
-  socket.addEventListener("open", () => {
-    notice("");
-    socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
-  });
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "welcome") {
-      app.seats = message.seats;
-      attempt = 0;
-    } else if (message.type === "state") {
-      const before = app.state;
-      app.state = message.game;
-      if (!before || before.ply !== app.state.ply) {
-        app.hint = null;
-        app.selected = null;
-      }
-      app.error = "";
-      if (!before || before.id !== app.state.id) app.rematch = app.state.rematch;
-      sendPending(app.state);
-      drawGame();
-      if (app.state.kind === "online" && app.seats.length && app.invites === null) loadInvites(id);
-    } else if (message.type === "presence") {
-      if (app.state) {
-        app.state.spectators = message.spectators;
-        message.connected.forEach((on, seat) => { if (app.state.seats[seat]) app.state.seats[seat].connected = on; });
-        drawGame();
-      }
-    } else if (message.type === "hint") {
-      app.hint = message.move;
-      drawGame();
-    } else if (message.type === "rematch") {
-      // Each player's tokens open the same seats in the rematch.
-      for (const token of tokensFor(id)) saveToken(message.game, token);
-      app.rematch = message.game;
-      drawGame();
-    } else if (message.type === "error") {
-      if (message.code === "no_game") {
-        view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
-        app.socket = null;
-        return;
-      }
-      app.error = errorText(message.code, message.message);
-      if (app.state) drawGame();
-    }
-  });
-  socket.addEventListener("close", () => {
-    if (app.leaving === socket || app.socket !== socket) return;
-    notice(t("web.reconnecting"));
-    const delay = Math.min(5000, 300 * 2 ** attempt);
-    setTimeout(() => {
-      if (app.socket === socket) showGame(id, attempt + 1);
-    }, delay);
-  });
-}
-
-function myTurn(state) {
-  return state.status === "playing" && !state.result && app.seats.includes(state.turn)
-    && state.seats[state.turn].player === "human";
-}
-
-function play(letter, cell) {
-  const state = app.state;
-  if (!state || !myTurn(state)) return;
-  send({ type: "move", move: `${letter}${cell}`, ply: state.ply });
-  app.selected = null;
-}
-
-function drawBoard(state, options) {
-  const { interactive, lineCount } = options;
-  const wrap = el("div", { class: "board-wrap" });
-  const board = el("div", {
-    class: "board", id: "board", role: "grid",
-    "aria-label": t("web.board", { rows: state.rows, cols: state.cols }),
-  });
-  board.style.setProperty("--cols", state.cols);
-  wrap.style.setProperty("--cols", Math.max(state.cols, state.rows));
-  const last = state.actions && state.actions.length ? state.actions[state.actions.length - 1] : "";
-  for (let row = 0; row < state.rows; row += 1) {
-    const line = el("div", { role: "row", class: "visually-hidden-row" });
-    line.style.setProperty("display", "contents");
-    for (let col = 0; col < state.cols; col += 1) {
-      const name = cellName(row, col);
-      const letter = state.board[row][col];
-      const filled = letter !== ".";
-      const classes = ["cell"];
-      if (filled) classes.push("filled");
-      if (last.slice(1) === name) classes.push("last");
-      if (app.selected === name) classes.push("selected");
-      if (app.hint && app.hint.slice(1) === name) classes.push("hint");
-      const cell = el("button", {
-        type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
-        "aria-label": filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name }),
-        "aria-disabled": filled || !interactive ? "true" : null,
-        tabindex: "-1", text: filled ? letter : "",
-      });
-      if (interactive) {
-        cell.addEventListener("click", () => {
-          if (filled || !myTurn(app.state)) return;
-          app.selected = name;
-          drawGame();
-          const picker = document.querySelector(".picker button.letter");
-          if (picker) picker.focus();
-        });
-        cell.addEventListener("keydown", (event) => boardKey(event, row, col));
-      }
-      line.append(cell);
-    }
-    board.append(line);
-  }
-  const overlay = svg("svg", { class: "lines", viewBox: `0 0 ${state.cols} ${state.rows}`, preserveAspectRatio: "none", "aria-hidden": "true" });
-  const lines = lineCount === undefined ? state.lines : state.lines.slice(0, lineCount);
-  for (const found of lines) {
-    const a = parseCell(found.cells[0]);
-    const b = parseCell(found.cells[2]);
-    const colour = found.owner === null ? app.config.seats.unowned_colour : app.config.seats.colours[found.owner];
-    overlay.append(svg("line", {
-      x1: a.col + 0.5, y1: a.row + 0.5, x2: b.col + 0.5, y2: b.row + 0.5, stroke: colour,
-      "data-owner": found.owner === null ? "" : found.owner,
-    }));
-  }
-  wrap.append(board, overlay);
-  return wrap;
-}
-
-function focusCell(row, col) {
-  const cell = document.querySelector(`.cell[data-cell="${cellName(row, col)}"]`);
-  if (!cell) return;
-  for (const other of document.querySelectorAll(".cell")) other.tabIndex = -1;
-  cell.tabIndex = 0;
-  cell.focus();
-  app.focus = cellName(row, col);
-}
-
-function boardKey(event, row, col) {
-  const state = app.state;
-  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  if (event.key in moves) {
-    event.preventDefault();
-    const [dr, dc] = moves[event.key];
-    focusCell(Math.min(state.rows - 1, Math.max(0, row + dr)), Math.min(state.cols - 1, Math.max(0, col + dc)));
-  } else if (event.key === "s" || event.key === "S" || event.key === "o" || event.key === "O") {
-    event.preventDefault();
-    if (state.board[row][col] === ".") play(event.key.toUpperCase(), cellName(row, col));
-  }
-}
-
-function drawSeats(state) {
-  const list = el("ul", { class: "seats", id: "seats" });
-  const clock = state.clock;
-  state.seats.forEach((seat, index) => {
-    const turn = !state.result && state.status === "playing" && state.turn === index;
-    const details = [playerLabel(seat)];
-    if (app.seats.includes(index)) details.push(t("web.you"));
-    if (seat.resigned) details.push(t("web.resigned"));
-    if (state.thinking === index) details.push(t("web.thinking"));
-    const presence = seat.player === "human" && state.kind === "online"
-      ? el("span", { class: `presence ${seat.connected ? "on" : "off"}`,
-        text: seat.taken ? (seat.connected ? t("web.connected") : t("web.not_connected")) : t("web.free_seat") })
-      : null;
-    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-    swatch.style.setProperty("background", app.config.seats.colours[index]);
-    const item = el("li", { class: turn ? "turn" : "", "data-seat": index },
-      swatch,
-      el("span", {}, el("strong", { text: seat.name }), " ", el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence),
-      clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(clock.remaining[index]) }) : el("span"),
-      el("span", { class: "score", "aria-label": t("web.points", { name: seat.name, count: state.scores[index] }), text: String(state.scores[index]) }));
-    list.append(item);
-  });
-  return list;
-}
-
-function tickClocks() {
-  clearInterval(app.clockTimer);
-  const state = app.state;
-  if (!state || !state.clock || state.clock.running === null) return;
-  const started = performance.now();
-  const seat = state.clock.running;
-  const left = state.clock.remaining[seat];
-  app.clockTimer = setInterval(() => {
-    const node = document.querySelector(`.clock[data-seat="${seat}"]`);
-    if (!node) return;
-    const now = left - (performance.now() - started);
-    node.textContent = formatClock(now);
-    node.classList.toggle("low", now < 10000);
-  }, 250);
-}
-
-function statusLine(state) {
-  if (state.result) return "";
-  if (state.status === "open") return t("web.waiting");
-  const name = state.seats[state.turn].name;
-  return state.extra_turn ? t("to_move_again", { name }) : t("to_move", { name });
-}
-
-function drawGame() {
-  const state = app.state;
-  if (!state) return;
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.cell : null;
-  const local = state.kind === "local";
-  const mine = app.seats.length > 0;
-  const over = Boolean(state.result);
-  const controls = el("div", { class: "controls" });
-  const button = (id, label, action, enabled = true) => controls.append(
-    el("button", { type: "button", id, text: label, disabled: !enabled, onclick: action }));
-  if (local && mine) {
-    button("undo", t("web.undo"), () => send({ type: "undo", ply: state.ply }), state.can_undo);
-    button("redo", t("web.redo"), () => send({ type: "redo", ply: state.ply }), state.can_redo);
-    button("hint", t("web.hint"), () => send({ type: "hint" }), myTurn(state));
-  }
-  if (mine && !over) {
-    button("resign", t("web.resign"), () => {
-      if (confirm(t("web.resign_confirm"))) {
-        send({ type: "resign", ply: state.ply, seat: local ? state.turn : app.seats[0] });
-      }
-    }, state.status === "playing" && (!local || myTurn(state)));
-  }
-  if (mine && over && !app.rematch) button("rematch", t("web.rematch"), rematch);
-  if (app.rematch) {
-    controls.append(el("a", {
-      href: `#/game/${app.rematch}`, id: "rematch-link",
-      text: mine ? t("web.rematch_play") : t("web.rematch_offered"),
-    }));
-  }
-  button("new-game", t("web.new_game"), () => go("#/"));
-  controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download") }));
-  if (over) controls.append(el("a", { href: `#/replay/${state.id}`, id: "replay", text: t("web.replay") }));
-
-  const picker = el("div", { class: "picker", id: "picker" });
-  if (app.selected && myTurn(state)) {
-    picker.append(
-      el("span", { text: t("web.pick_letter", { cell: app.selected }) }),
-      el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", app.selected) }),
-      el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", app.selected) }),
-      el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: () => { app.selected = null; drawGame(); } }));
-  } else if (app.hint) {
-    picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: app.hint }) }));
-  }
-
-  const extra = state.extra_turn && !over
-    ? el("div", { class: "extra", id: "extra-turn", role: "alert", text: t("web.extra_turn", { name: state.seats[state.turn].name }) })
-    : null;
-  const result = over ? el("div", { class: "result", id: "result", role: "alert", text: resultText(state.result, state.seats) }) : null;
-  const moves = el("ol", { class: "moves", id: "moves" }, state.actions.map((action) => el("li", { text: action })));
-  let links = null;
-  if (state.kind === "online" && mine && location) {
-    const base = `${location.origin}/#`;
-    const invites = app.invites || [];
-    const rows = state.seats.map((seat, index) => (seat.player === "human" && !seat.taken && invites[index]
-      ? linkRow(t("web.invite_seat", { number: index + 1, name: seat.name }), invites[index], `invite-${index}`)
-      : null));
-    rows.push(linkRow(t("web.spectator_link"), `${base}/game/${state.id}`, "spectate"));
-    links = el("section", { class: "panel links", id: "links" }, el("h2", { text: t("web.invite") }), rows);
-  }
-  const header = el("h1", { text: t("web.game_title", { rows: state.rows, cols: state.cols, mode: t(`mode.${state.mode}`) }) });
-  view().replaceChildren(
-    header,
-    el("div", { class: "game" },
-      el("div", {},
-        el("p", { class: "status", id: "status", "aria-live": "polite", text: statusLine(state) }),
-        extra, result,
-        drawBoard(state, { interactive: true }),
-        picker,
-        el("p", { class: "error", id: "error", role: "alert", text: app.error }),
-        controls),
-      el("div", {},
-        el("section", { class: "panel" }, el("h2", { text: t("web.players") }), drawSeats(state),
-          state.spectators ? el("p", { class: "meta", id: "spectators", text: t("web.spectators", { count: state.spectators }) }) : null),
-        links,
-        el("section", { class: "panel" }, el("h2", { text: t("web.moves") }), moves))),
-  );
-  const target = focused || app.focus || "a1";
-  const cell = parseCell(target);
-  const node = document.querySelector(`.cell[data-cell="${target}"]`);
-  if (node) node.tabIndex = 0;
-  if (focused) focusCell(cell.row, cell.col);
-  tickClocks();
-}
-
-function linkRow(label, url, id) {
-  const input = el("input", { type: "text", readonly: true, value: url, id, "aria-label": label });
-  return el("div", { class: "field" }, el("span", { text: label }), input,
-    el("button", { type: "button", text: t("web.copy"), onclick: async (event) => {
-      input.select();
-      try { await navigator.clipboard.writeText(url); } catch { document.execCommand("copy"); }
-      event.target.textContent = t("web.copied");
-    } }));
-}
-
-async function loadInvites(id) {
-  app.invites = [];
-  try {
-    const data = await api("GET", `/api/games/${id}/invites`, undefined, tokensFor(id)[0]);
-    if (app.state && app.state.id === id) {
-      app.invites = data.seats;
-      drawGame();
-    }
-  } catch {
-    app.invites = [];
-  }
-}
-
-async function rematch() {
-  const state = app.state;
-  try {
-    const created = await api("POST", `/api/games/${state.id}/rematch`, {}, tokensFor(state.id)[0]);
-    for (const token of tokensFor(state.id)) saveToken(created.id, token);
-    go(`#/game/${created.id}`);
-  } catch (error) {
-    app.error = error.message;
-    drawGame();
-  }
-}
-
-// ---------------------------------------------------------------------------- replay page
-
-async function showReplay(id) {
-  let data;
-  try {
-    data = await api("GET", `/api/games/${id}/replay`);
-  } catch {
-    view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
-    return;
-  }
-  const game = await api("GET", `/api/games/${id}`);
-  let ply = data.frames.length - 1;
-  const draw = () => {
-    app.render = draw;
-    const frame = data.frames[ply];
-    const state = {
-      rows: data.rows, cols: data.cols, board: frame.board, lines: data.lines,
-      actions: data.actions.slice(0, ply),
-    };
-    const seats = game.seats;
-    const status = frame.result ? resultText({ ...frame.result, flagged: ply === data.frames.length - 1 && game.result ? game.result.flagged : [] }, seats)
-      : (frame.extra_turn ? t("to_move_again", { name: seats[frame.turn].name }) : t("to_move", { name: seats[frame.turn].name }));
-    const step = (to) => () => { ply = Math.max(0, Math.min(data.frames.length - 1, to)); draw(); };
-    view().replaceChildren(
-      el("h1", { text: t("web.replay_title") }),
-      el("p", { class: "status", id: "status", "aria-live": "polite", text: status }),
-      el("p", { id: "replay-ply", text: t("web.ply_of", { ply, total: data.frames.length - 1 }) }),
-      drawBoard(state, { interactive: false, lineCount: frame.lines }),
-      el("div", { class: "controls" },
-        el("button", { type: "button", id: "replay-first", text: t("web.first"), onclick: step(0) }),
-        el("button", { type: "button", id: "replay-prev", text: t("web.prev"), onclick: step(ply - 1) }),
-        el("button", { type: "button", id: "replay-next", text: t("web.next"), onclick: step(ply + 1) }),
-        el("button", { type: "button", id: "replay-last", text: t("web.last"), onclick: step(data.frames.length - 1) }),
-        el("a", { href: `/api/games/${id}/record`, download: `sos-${id}.json`, text: t("web.download") }),
-        el("a", { href: "#/", text: t("web.home") })),
-      el("ul", { class: "seats" }, seats.map((seat, index) => {
-        const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-        swatch.style.setProperty("background", app.config.seats.colours[index]);
-        return el("li", {}, swatch, el("strong", { text: seat.name }), el("span"), el("span", { class: "score", text: String(frame.scores[index]) }));
-      })),
-    );
-  };
-  draw();
-}
-
 // ------------------------------------------------------------------------------- starting
 
 async function start() {
@@ -793,6 +444,11 @@ async function start() {
     localStorage.setItem("sos.lang", app.lang);
     translateStatic();
     if (app.render) app.render();
+  });
+  document.getElementById("sound").addEventListener("click", () => {
+    localStorage.setItem("sos.sound", soundOn() ? "off" : "on");
+    drawSoundToggle();
+    beep("move");
   });
   translateStatic();
   window.addEventListener("hashchange", route);

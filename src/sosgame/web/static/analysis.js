@@ -1,0 +1,270 @@
+// The analysis page: what each move cost, the best move at every ply, mistakes and blunders.
+// The server analyses (exact where its solver finishes, its strongest search elsewhere);
+// this page asks until the analysis is done, showing how far it has gone.
+"use strict";
+
+const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
+const POLL_MS = 700;
+
+function formatCost(value) {
+  return new Intl.NumberFormat(app.lang, { maximumFractionDigits: 2 }).format(value);
+}
+
+async function showAnalysis(id) {
+  const route = app.route;
+  view().replaceChildren(el("p", { text: t("web.connecting") }));
+  let data;
+  let game;
+  try {
+    [data, game] = await Promise.all([api("GET", `/api/games/${id}/replay`), api("GET", `/api/games/${id}`)]);
+  } catch {
+    if (route === app.route) view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
+    return;
+  }
+  if (route !== app.route) return;
+  const page = { id, data, game, analysis: null, ply: null, error: "", progress: null };
+  app.render = () => drawAnalysis(page);
+  drawAnalysis(page);
+  pollAnalysis(page, route);
+}
+
+async function pollAnalysis(page, route) {
+  while (route === app.route) {
+    let answer;
+    try {
+      answer = await api("GET", `/api/games/${page.id}/analysis`);
+    } catch (error) {
+      answer = { status: "failed", error: error.message };
+    }
+    if (route !== app.route) return;
+    if (answer.status === "done") {
+      if (answer.ply !== page.data.actions.length) {
+        // The game went on since the replay was read: read it again to match.
+        page.data = await api("GET", `/api/games/${page.id}/replay`);
+        if (route !== app.route) return;
+      }
+      page.analysis = answer;
+      const flagged = answer.moves.find((report) => report.flag === "blunder")
+        || answer.moves.find((report) => report.flag === "mistake");
+      page.ply = (flagged || answer.moves[0] || { ply: null }).ply;
+      drawAnalysis(page);
+      return;
+    }
+    if (answer.status === "failed") {
+      page.error = t("web.analysis_failed", { message: answer.error || "" });
+      drawAnalysis(page);
+      return;
+    }
+    page.progress = answer;
+    drawProgress(page);
+    await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
+  }
+}
+
+function progressBox(page) {
+  const progress = page.progress || { status: "queued", done: 0, total: 0 };
+  const text = progress.status === "running"
+    ? t("web.analysis_progress", { done: progress.done, total: progress.total })
+    : t("web.analysis_queued");
+  return el("div", { class: "progress", id: "analysis-progress", "data-testid": "analysis-progress" },
+    el("label", { for: "analysis-bar", text }),
+    el("progress", { id: "analysis-bar", max: Math.max(1, progress.total), value: progress.done }));
+}
+
+function drawProgress(page) {
+  const box = document.getElementById("analysis-progress");
+  if (box) box.replaceWith(progressBox(page));
+}
+
+function reportsByPly(page) {
+  const found = {};
+  for (const report of page.analysis ? page.analysis.moves : []) found[report.ply] = report;
+  return found;
+}
+
+function drawAnalysis(page) {
+  const { data, game } = page;
+  const seats = game.seats;
+  const reports = page.analysis ? page.analysis.moves : [];
+  const byPly = reportsByPly(page);
+  const report = page.ply ? byPly[page.ply] : null;
+  const select = (ply) => {
+    page.ply = ply;
+    const focusId = document.activeElement && document.activeElement.id;
+    drawAnalysis(page);
+    const again = focusId && document.getElementById(focusId);
+    if (again) again.focus();
+  };
+  const ply = report ? report.ply : data.frames.length - 1;
+  const frame = report ? data.frames[ply - 1] : data.frames[data.frames.length - 1];
+  const marks = {};
+  if (report) {
+    const played = report.played.slice(1);
+    const best = report.best.slice(1);
+    marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
+    const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
+    if (best === played) {
+      marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
+    } else marks[best] = bestMark;
+  }
+  const state = { rows: data.rows, cols: data.cols, board: frame.board, lines: data.lines };
+  const previous = ply > 1 ? data.actions[ply - 2] : "";
+  const last = report && previous && !previous.startsWith("resign") ? previous.slice(1) : "";
+  const flags = {};
+  for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
+  const plies = reports.map((item) => item.ply);
+  const at = plies.indexOf(page.ply);
+  const step = (delta) => () => { if (at + delta >= 0 && at + delta < plies.length) select(plies[at + delta]); };
+  const nextFlag = (delta) => () => {
+    for (let index = at + delta; index >= 0 && index < plies.length; index += delta) {
+      if (flags[plies[index]]) { select(plies[index]); return; }
+    }
+  };
+  const column = el("div", { class: "board-column" },
+    el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
+    el("div", { class: "banner", id: "banner", "data-testid": "banner" },
+      el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
+    drawBoard(state, { interactive: false, lineCount: frame.lines, marks, last }),
+    el("div", { class: "picker-row", "data-reserve": "" },
+      el("span", { class: "legend" },
+        el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
+        el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),
+      zoomControls()),
+    el("div", { class: "controls", "data-reserve": "" },
+      el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
+      el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
+      el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
+      el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
+      el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
+      el("a", { href: `#/replay/${page.id}`, text: t("web.replay") })));
+  const chartPanel = el("section", { class: "panel chart-panel", "aria-labelledby": "chart-title" },
+    el("h2", { id: "chart-title", text: page.analysis ? t(`web.chart_title.${page.analysis.mode}`) : t("web.chart_pending") }),
+    page.error ? el("p", { class: "error", role: "alert", id: "analysis-error", text: page.error })
+      : page.analysis ? drawChart(page, reports, select) : progressBox(page));
+  const side = el("div", { class: "side" },
+    el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
+      el("h2", { id: "players-title", text: t("web.players") }), summaryTable(page)),
+    chartPanel,
+    el("section", { class: "panel", "aria-labelledby": "moves-title" },
+      el("h2", { id: "moves-title", text: t("web.moves") }),
+      movesTable(seats, data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
+  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" }, column, side));
+  document.title = t("web.title_analysis");
+  fitBoard();
+  scrollMoves(page.ply);
+}
+
+// "Move 5, Bao: Ob2 cost 4 points (a blunder). Best: Sb2." with exact or estimated.
+function moveVerdict(page, report) {
+  const name = page.game.seats[report.seat].name;
+  const parts = [t("web.move_by", { ply: report.ply, name, move: report.played })];
+  if (report.cost === null) parts.push(t("web.not_costed"));
+  else if (report.cost === 0) parts.push(t("web.cost_none"));
+  else parts.push(t("web.cost_of", { cost: formatCost(report.cost) }));
+  if (report.flag) parts.push(t(`web.flag.${report.flag}`));
+  if (report.played !== report.best || report.cost) parts.push(t("web.best_is", { move: report.best }));
+  parts.push(report.exact ? t("web.exact") : t("web.estimated"));
+  return parts.join(" · ");
+}
+
+function summaryTable(page) {
+  const seats = page.game.seats;
+  const players = page.analysis ? page.analysis.players : null;
+  const scores = page.data.frames[page.data.frames.length - 1].scores;
+  const head = el("tr", {}, el("th", { scope: "col", text: t("web.player_column") }),
+    el("th", { scope: "col", text: t("web.score_column") }),
+    players ? [el("th", { scope: "col", text: t("web.total_cost") }),
+      el("th", { scope: "col", text: t("web.mistakes") }), el("th", { scope: "col", text: t("web.blunders") })] : null);
+  const rows = seats.map((seat, index) => {
+    const summary = players ? players[index] : null;
+    return el("tr", { "data-seat": index },
+      el("th", { scope: "row" }, seatMark(index), " ", seat.name),
+      el("td", { class: "score", text: String(scores[index]) }),
+      summary ? [el("td", { class: "total-cost", text: formatCost(summary.total_cost) }),
+        el("td", { class: "mistakes", text: String(summary.mistakes) }),
+        el("td", { class: "blunders", text: String(summary.blunders) })] : null);
+  });
+  return el("div", { class: "table-box" },
+    el("table", { class: "summary", id: "analysis-summary", "data-testid": "analysis-summary" },
+      el("thead", {}, head), el("tbody", {}, rows)));
+}
+
+// The chart: a bar per analysed move, as high as it cost, in the mover's colour, with "?" over
+// a mistake and "??" over a blunder, and dashed lines at the two thresholds. It is a slider:
+// the arrow keys (or a click) choose the move shown on the board.
+function drawChart(page, reports, select) {
+  const { width, height, top, bottom, left, right } = CHART;
+  const thresholds = page.analysis.thresholds;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const most = Math.max(thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
+  const y = (value) => top + plotHeight - (value / most) * plotHeight;
+  const slot = plotWidth / Math.max(1, reports.length);
+  const bar = Math.max(0.6, Math.min(slot * 0.72, 40));
+  const current = reports.find((report) => report.ply === page.ply);
+  const chart = svg("svg", {
+    class: "chart", viewBox: `0 0 ${width} ${height}`, role: "slider", tabindex: 0, id: "analysis-chart",
+    "data-testid": "analysis-chart", "aria-label": t(`web.chart_title.${page.analysis.mode}`),
+    "aria-valuemin": reports.length ? reports[0].ply : 0,
+    "aria-valuemax": reports.length ? reports[reports.length - 1].ply : 0,
+    "aria-valuenow": page.ply || 0,
+    "aria-valuetext": current ? moveVerdict(page, current) : "",
+  });
+  const axis = svg("g", { class: "axis" });
+  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
+  const label = (x, yy, text, attrs = {}) => {
+    const node = svg("text", { x, y: yy, ...attrs });
+    node.textContent = text;
+    return node;
+  };
+  axis.append(label(left - 6, y(0) + 4, formatCost(0), { "text-anchor": "end" }));
+  axis.append(label(left - 6, y(most) + 4, formatCost(Number(most.toFixed(1))), { "text-anchor": "end" }));
+  for (const kind of ["mistake", "blunder"]) {
+    const at = y(thresholds[kind]);
+    axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
+    axis.append(label(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
+  }
+  // Move numbers under the axis, about ten of them whatever the game's length.
+  const every = Math.max(1, Math.ceil(reports.length / 10));
+  reports.forEach((report, index) => {
+    if (index % every === 0 || index === reports.length - 1) {
+      axis.append(label(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
+    }
+  });
+  chart.append(axis);
+  reports.forEach((report, index) => {
+    const x = left + index * slot;
+    const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
+    group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
+    const cost = report.cost || 0;
+    const barHeight = report.cost === null ? 0 : Math.max(1.5, y(0) - y(cost));
+    const drawn = svg("rect", {
+      class: `bar${report.flag ? ` ${report.flag}` : ""}${report.cost === null ? " unknown" : ""}`,
+      x: x + (slot - bar) / 2, y: y(0) - Math.max(barHeight, report.cost === null ? 3 : 0),
+      width: bar, height: Math.max(barHeight, report.cost === null ? 3 : 0),
+      fill: report.cost === null ? "#9a9a9a" : seatColour(report.seat),
+    });
+    const tip = svg("title");
+    tip.textContent = moveVerdict(page, report);
+    drawn.append(tip);
+    group.append(drawn);
+    if (report.flag) {
+      group.append(label(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
+        { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
+    }
+    chart.append(group);
+  });
+  chart.addEventListener("click", (event) => {
+    const group = event.target.closest("[data-ply]");
+    if (group) select(Number(group.dataset.ply));
+  });
+  chart.addEventListener("keydown", (event) => {
+    const plies = reports.map((report) => report.ply);
+    const at = plies.indexOf(page.ply);
+    const to = { ArrowLeft: at - 1, ArrowDown: at - 1, ArrowRight: at + 1, ArrowUp: at + 1, Home: 0, End: plies.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    select(plies[Math.max(0, Math.min(plies.length - 1, to))]);
+  });
+  return chart;
+}

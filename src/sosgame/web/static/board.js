@@ -1,0 +1,257 @@
+// The board and the move list, drawn the same on the game, replay and analysis pages.
+"use strict";
+
+const MIN_PHONE_CELL = 22; // px: about a fingertip; bigger boards zoom and pan instead
+const MIN_CELL = 14;
+const MAX_CELL = 168;
+const ZOOMS = [1, 1.25, 1.5, 2, 2.5, 3];
+// A dash pattern per seat (in cell widths), so that lines differ by more than colour.
+const LINE_DASHES = ["", "0.42 0.16", "0.01 0.2", "0.42 0.14 0.01 0.14", "0.2 0.12",
+  "0.6 0.12 0.12 0.12", "0.01 0.12 0.01 0.3", "0.3 0.3"];
+
+function seatColour(seat) {
+  return seat === null || seat === undefined ? app.config.seats.unowned_colour : app.config.seats.colours[seat];
+}
+
+function seatSymbol(seat) {
+  return app.config.seats.symbols[seat] || "";
+}
+
+// The seat's symbol in its colour: shown wherever a seat is named, beside the name.
+function seatMark(seat) {
+  const mark = el("span", { class: "seat-mark", "aria-hidden": "true", text: seatSymbol(seat) });
+  mark.style.setProperty("color", seatColour(seat));
+  return mark;
+}
+
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// The board: an ARIA grid of cell buttons with the lines drawn over it in an SVG.
+// options: interactive, lineCount (lines on the board), fresh (lines to animate),
+// last (the cell of the last move), marks ({cell: class} for the analysis page).
+function drawBoard(state, options) {
+  const { interactive, lineCount } = options;
+  const lines = lineCount === undefined ? state.lines : state.lines.slice(0, lineCount);
+  const fresh = new Set(options.fresh || []);
+  const freshCells = new Map();
+  for (const found of fresh) for (const cell of found.cells) freshCells.set(cell, found.owner);
+  const frame = el("div", { class: "board-frame", "data-testid": "board-frame" });
+  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols });
+  const board = el("div", {
+    class: "board", id: "board", role: "grid", "data-testid": "board",
+    "aria-label": t("web.board", { rows: state.rows, cols: state.cols }),
+  });
+  board.style.setProperty("--cols", state.cols);
+  board.style.setProperty("--rows", state.rows);
+  const last = options.last || "";
+  const marks = options.marks || {};
+  for (let row = 0; row < state.rows; row += 1) {
+    const line = el("div", { role: "row", class: "board-row" });
+    for (let col = 0; col < state.cols; col += 1) {
+      const name = cellName(row, col);
+      const letter = state.board[row][col];
+      const filled = letter !== ".";
+      const classes = ["cell"];
+      if (filled) classes.push("filled");
+      if (last === name) classes.push("last");
+      if (app.selected === name) classes.push("selected");
+      if (app.hint && app.hint.slice(1) === name) classes.push("hint");
+      if (freshCells.has(name)) classes.push("scored");
+      if (marks[name]) classes.push(...marks[name].classes);
+      let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
+      if (last === name) label += `, ${t("web.last_move")}`;
+      if (marks[name]) label += `, ${marks[name].label}`;
+      const cell = el("button", {
+        type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
+        "aria-label": label,
+        "aria-disabled": filled || !interactive ? "true" : null,
+        tabindex: "-1", text: filled ? letter : (marks[name] && marks[name].ghost) || "",
+      });
+      if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
+      if (interactive) {
+        cell.addEventListener("click", () => {
+          if (filled || !myTurn(app.state)) return;
+          app.selected = name;
+          app.focus = name;
+          drawGame();
+          const picker = document.querySelector(".picker button.letter");
+          if (picker) picker.focus();
+        });
+      }
+      cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, interactive));
+      line.append(cell);
+    }
+    board.append(line);
+  }
+  const overlay = svg("svg", { class: "lines", viewBox: `0 0 ${state.cols} ${state.rows}`, preserveAspectRatio: "none", "aria-hidden": "true" });
+  const animate = !reducedMotion();
+  for (const found of lines) {
+    const a = parseCell(found.cells[0]);
+    const b = parseCell(found.cells[2]);
+    const dash = found.owner === null ? "0.1 0.1" : LINE_DASHES[found.owner % LINE_DASHES.length];
+    const x1 = a.col + 0.5;
+    const y1 = a.row + 0.5;
+    const x2 = b.col + 0.5;
+    const y2 = b.row + 0.5;
+    const drawn = svg("line", {
+      x1, y1, x2, y2, stroke: seatColour(found.owner), class: fresh.has(found) ? "fresh" : "",
+      "data-owner": found.owner === null ? "" : found.owner,
+    });
+    if (dash) drawn.setAttribute("stroke-dasharray", dash);
+    if (fresh.has(found) && animate) {
+      // The line grows from its first cell to its last: a short stroke of the pen.
+      drawn.append(svg("animate", { attributeName: "x2", from: x1, to: x2, dur: "0.35s", fill: "freeze" }));
+      drawn.append(svg("animate", { attributeName: "y2", from: y1, to: y2, dur: "0.35s", fill: "freeze" }));
+    }
+    overlay.append(drawn);
+  }
+  wrap.append(board, overlay);
+  frame.append(wrap);
+  return frame;
+}
+
+// Zoom buttons for boards bigger than the space: the frame then pans (scrolls).
+function zoomControls() {
+  const index = ZOOMS.indexOf(app.zoom);
+  const change = (step) => () => {
+    app.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
+    fitBoard();
+    const fresh = zoomControls();
+    document.querySelector(".zoom").replaceWith(fresh);
+    const again = fresh.querySelector(step < 0 ? "#zoom-out" : "#zoom-in");
+    (again.disabled ? fresh.querySelector("button:not([disabled])") : again).focus();
+  };
+  return el("span", { class: "zoom" },
+    el("button", { type: "button", id: "zoom-out", "aria-label": t("web.zoom_out"), text: "−",
+      disabled: index <= 0, onclick: change(-1) }),
+    el("button", { type: "button", id: "zoom-in", "aria-label": t("web.zoom_in"), text: "+",
+      disabled: index >= ZOOMS.length - 1, onclick: change(1) }));
+}
+
+// Sizes the board from the space it has: the width of its column and the height left in
+// the window below what stands above it, less what stands below it in the same column.
+function fitBoard() {
+  const frame = document.querySelector(".board-frame");
+  if (!frame) return;
+  const wrap = frame.firstElementChild;
+  const rows = Number(wrap.dataset.rows);
+  const cols = Number(wrap.dataset.cols);
+  const column = frame.parentElement;
+  const phone = window.matchMedia("(max-width: 760px)").matches;
+  let below = 0;
+  for (let node = frame.nextElementSibling; node; node = node.nextElementSibling) {
+    if (node.dataset.reserve !== undefined) below += node.getBoundingClientRect().height + 8;
+  }
+  const top = frame.getBoundingClientRect().top + window.scrollY;
+  const width = column.clientWidth - 4;
+  const height = Math.max(phone ? 200 : 120, window.innerHeight - top - below - 12);
+  const fitted = Math.floor(Math.min(width / cols, height / rows, MAX_CELL));
+  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (app.zoom || 1));
+  wrap.style.setProperty("--cell", `${cell}px`);
+  frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
+  frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);
+  frame.classList.toggle("pans", cell * cols > width || cell * rows > height);
+}
+
+function focusCell(row, col) {
+  const cell = document.querySelector(`.cell[data-cell="${cellName(row, col)}"]`);
+  if (!cell) return;
+  for (const other of document.querySelectorAll(".cell[tabindex='0']")) other.tabIndex = -1;
+  cell.tabIndex = 0;
+  cell.focus();
+  app.focus = cellName(row, col);
+}
+
+// The grid's keys: arrows, Home/End (row), PageUp/PageDown (column) move; S and O write.
+function boardKey(event, state, row, col, interactive) {
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  let target = null;
+  if (event.key in moves) {
+    const [dr, dc] = moves[event.key];
+    target = [row + dr, col + dc];
+  } else if (event.key === "Home") target = [event.ctrlKey ? 0 : row, 0];
+  else if (event.key === "End") target = [event.ctrlKey ? state.rows - 1 : row, state.cols - 1];
+  else if (event.key === "PageUp") target = [0, col];
+  else if (event.key === "PageDown") target = [state.rows - 1, col];
+  if (target) {
+    event.preventDefault();
+    focusCell(Math.min(state.rows - 1, Math.max(0, target[0])), Math.min(state.cols - 1, Math.max(0, target[1])));
+  } else if (interactive && "sSoO".includes(event.key) && event.key.length === 1) {
+    event.preventDefault();
+    if (state.board[row][col] === ".") play(event.key.toUpperCase(), cellName(row, col));
+  }
+}
+
+// The lines the last action made (on the game page, from the state alone). The engine
+// numbers a line by the moves made so far, resignations apart.
+function newestLines(state) {
+  const actions = state.actions;
+  if (!actions.length || actions[actions.length - 1].startsWith("resign")) return [];
+  const moves = actions.filter((action) => !action.startsWith("resign")).length;
+  return state.lines.filter((found) => found.ply === moves && found.owner !== null);
+}
+
+function moveText(entry) {
+  return entry.action.startsWith("resign") ? t("web.move_resigns") : entry.action;
+}
+
+// The move list: a column per player, one row per round (a row ends when a player moves
+// again, as after an extra turn); each move shows its points and, after an analysis, its flag.
+// options: selected (ply), onSelect (makes moves buttons), flags ({ply: "mistake"|"blunder"}).
+function movesTable(seats, moves, options = {}) {
+  const head = el("tr", {}, el("th", { scope: "col", class: "round", text: "#" }),
+    seats.map((seat, index) => el("th", { scope: "col", "data-seat": index }, seatMark(index), " ", seat.name)));
+  const body = el("tbody");
+  let row = null;
+  let lastSeat = Infinity;
+  let round = 0;
+  const flags = options.flags || {};
+  moves.forEach((entry, index) => {
+    const ply = index + 1;
+    if (row === null || entry.seat <= lastSeat) {
+      round += 1;
+      row = el("tr", {}, el("th", { scope: "row", class: "round", text: String(round) }),
+        seats.map(() => el("td")));
+      body.append(row);
+    }
+    lastSeat = entry.seat;
+    const flag = flags[ply];
+    const parts = [el("span", { class: "played", text: moveText(entry) })];
+    if (entry.points > 0) {
+      parts.push(el("span", { class: "points", "aria-label": t("web.move_points", { count: entry.points }), text: `+${entry.points}` }));
+    }
+    if (flag) {
+      parts.push(el("span", { class: `flag ${flag}`, title: t(`web.flag.${flag}`), "aria-label": t(`web.flag.${flag}`),
+        text: flag === "blunder" ? "??" : "?" }));
+    }
+    const attrs = { class: `move${ply === options.selected ? " current" : ""}${flag ? ` ${flag}` : ""}`, "data-ply": ply,
+      "data-seat": entry.seat };
+    const item = options.onSelect
+      ? el("button", { type: "button", ...attrs, id: `move-${ply}`, "aria-current": ply === options.selected ? "true" : null,
+        onclick: () => options.onSelect(ply) }, parts)
+      : el("span", attrs, parts);
+    row.children[entry.seat + 1].append(item);
+  });
+  return el("div", { class: "moves-box", "data-testid": "moves-box" },
+    el("table", { class: "moves", id: "moves", "data-testid": "moves" }, el("thead", {}, head), body));
+}
+
+// Keeps the newest move (or the chosen one) in view in a long move list, scrolling the
+// list alone (never the page, which would take the board out of view on a phone).
+function scrollMoves(ply) {
+  const box = document.querySelector(".moves-box");
+  if (!box) return;
+  const target = ply ? box.querySelector(`.move[data-ply="${ply}"]`) : null;
+  if (!target) {
+    box.scrollTop = box.scrollHeight;
+    return;
+  }
+  const top = target.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  if (top < box.scrollTop + 30 || top > box.scrollTop + box.clientHeight - 30) {
+    box.scrollTop = top - box.clientHeight / 2;
+  }
+}
+
+window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
