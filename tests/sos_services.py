@@ -61,6 +61,22 @@ def _wait_until_listening(port: int, server: subprocess.Popen[bytes], what: str)
     raise RuntimeError(f"{what} did not start listening on port {port}")
 
 
+def _wait_until_accepting(port: int, server: subprocess.Popen[bytes]) -> None:
+    """Wait until PostgreSQL takes connections: its port opens before it has finished
+    starting up ("the database system is starting up")."""
+    import psycopg
+
+    deadline = time.monotonic() + _START_SECONDS
+    while True:
+        try:
+            psycopg.connect(f"postgresql://postgres@127.0.0.1:{port}/postgres").close()
+            return
+        except psycopg.OperationalError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)  # polling for an event (the server ready), not waiting out time
+
+
 @contextlib.contextmanager
 def running_postgres() -> Iterator[str]:
     """A PostgreSQL server, running until the block ends: its URL, without a database."""
@@ -87,6 +103,7 @@ def running_postgres() -> Iterator[str]:
     )
     try:
         _wait_until_listening(port, server, "PostgreSQL")
+        _wait_until_accepting(port, server)
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
     finally:
         server.terminate()
