@@ -169,7 +169,7 @@ class Hub:
         and take over computer moves nobody holds (their process died, or none took them)."""
         now = clocks.now_ms()
         self._announce_presence()
-        held = [room.id for room in self.rooms.values() if room.computing]
+        held = [room.id for room in self.rooms.values() if room.computer.computing]
         watched = [
             room.id for room in self.rooms.values() if room.computers_only and len(room.channel)
         ]
@@ -177,7 +177,7 @@ class Hub:
             await self.db(self.store.renew_jobs, self.bus.origin, held, watched, now, LEASE_MS)
         for room in list(self.rooms.values()):
             if room.waits_for_computer:
-                room.retry_computer()
+                room.computer.retry()
         if not self.makes_computer_moves:
             return
         room_for = max(0, 2 * self.computers.workers - len(held))
@@ -187,7 +187,7 @@ class Hub:
         for game_id, version in claimed:
             taken = await self.room(game_id)
             if taken is not None:
-                taken.take_over_computer(version)
+                taken.later(taken.computer.take_over(version))
 
     def _announce_presence(self) -> None:
         """Every so often, tell the other processes again who follows which game here."""
@@ -266,7 +266,7 @@ class Hub:
                     room = Room(self, stored)
                     self.rooms[game_id] = room
                     room.arm_timer()
-                    room.start_computer()
+                    room.computer.start()
         room.touched = time.monotonic()
         return room
 
@@ -474,7 +474,7 @@ class Hub:
             return None
         self.rooms[stored.id] = room
         room.arm_timer()
-        room.start_computer()
+        room.computer.start()
         return room
 
     async def take_seat(self, room: Room, seat: int, name: str | None, invite: str | None) -> str:

@@ -10,15 +10,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.notation import Move
 from sosgame.web import clock as clocks
+from sosgame.web.autoplay import ComputerTurns
 from sosgame.web.computer import Position, build_game
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
-from sosgame.web.store import Change, Job, StoredGame
+from sosgame.web.store import HUMAN, Change, Job, StoredGame
 from sosgame.web.tokens import seats_opened
 from sosgame.web.writer import StaleWriteError
 
@@ -29,9 +31,6 @@ __all__ = ["HINT_LEVEL", "HUMAN", "Room"]
 
 _log = logging.getLogger(__name__)
 HINT_LEVEL: Final = "medium"
-_ASK_AGAIN: Final = 5.0
-"""Seconds before a process asks again for a shared computer move it did not get."""
-HUMAN: Final = "human"
 
 
 class Room:
@@ -66,14 +65,11 @@ class Room:
         self.redo: list[str] = []
         self.channel = hub.channel(stored.id, len(stored.seats))
         self.lock = asyncio.Lock()
-        self.thinking: int | None = None
+        self.computer = ComputerTurns(self)
         self.touched = time.monotonic()
         self._state_text: str | None = None
-        self._computer: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
-        self._holding = False
-        self._asked = 0.0
-        self._hearing: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------------- reading
 
@@ -110,17 +106,12 @@ class Room:
         return self.hub.bus.shared and self.has_computer
 
     @property
-    def computing(self) -> bool:
-        """Whether this process is making (or about to make) the room's computer move."""
-        return self._holding
-
-    @property
     def idle(self) -> bool:
         """Nobody follows the game, no computer works on it and no clock runs."""
         running = clocks.view(self.clock, self.game.turn if self.playable else None)
         return (
             not len(self.channel)
-            and (self._computer is None or self._computer.done())
+            and not self.computer.busy
             and (running is None or running["running"] is None)
             and not self.lock.locked()
         )
@@ -196,7 +187,7 @@ class Room:
                 "extra_turn": game.extra_turn,
                 "result": self.result(),
                 "clock": self.clock_view(),
-                "thinking": self.thinking,
+                "thinking": self.computer.thinking,
                 "can_undo": self.kind == "local" and bool(game.actions),
                 "can_redo": self.kind == "local" and bool(self.redo),
                 "spectators": self.channel.spectators(),
@@ -214,6 +205,10 @@ class Room:
         if view is None or view["running"] is None:
             self._state_text = text
         return text
+
+    def forget_state(self) -> None:
+        """The cached state text is out of date (something it shows changed)."""
+        self._state_text = None
 
     def publish_state(self) -> None:
         """Send the state, serialised once, to every follower."""
@@ -243,7 +238,7 @@ class Room:
         self.channel.add(connection)
         connection.deliver(self.state_text())
         if self.computers_only:
-            self.start_computer()
+            self.computer.start()
 
     def leave(self, connection: Connection) -> None:
         """A connection went away."""
@@ -401,9 +396,13 @@ class Room:
         if "presence" in event:
             self.channel.heard(str(event.get("origin")), event["presence"])
             return
-        task = asyncio.get_running_loop().create_task(self._catch_up(event))
-        self._hearing.add(task)
-        task.add_done_callback(self._hearing.discard)
+        self.later(self._catch_up(event))
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of this room (stopped with it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _catch_up(self, event: dict[str, Any]) -> None:
         async with self.lock:
@@ -468,7 +467,7 @@ class Room:
         game = self.game
         if not game.actions:
             raise ProtocolError("nothing_to_undo", "there is nothing to undo")
-        self._cancel_computer()
+        self.computer.cancel()
         taken: list[str] = []
         with contextlib.suppress(NothingToUndoError):
             taken.append(str(game.undo()))
@@ -508,7 +507,7 @@ class Room:
     async def _redo(self) -> None:
         if not self.redo:
             raise ProtocolError("nothing_to_redo", "there is nothing to redo")
-        self._cancel_computer()
+        self.computer.cancel()
         await self.commit(self.redo.pop(), redo=True)
         while self.redo and self.playable and self.seats[self.game.turn].player != HUMAN:
             await self.commit(self.redo.pop(), redo=True)
@@ -530,7 +529,7 @@ class Room:
         """After any change: restart the clock timer, start a computer move, tell everybody."""
         self.touched = time.monotonic()
         self.arm_timer()
-        self.start_computer()
+        self.computer.start()
         self.publish_state()
 
     def arm_timer(self) -> None:
@@ -559,101 +558,10 @@ class Room:
             with contextlib.suppress(ProtocolError):  # another process flagged it first
                 await self.commit(f"resign:{seat}", flagged=seat)
 
-    def _cancel_computer(self) -> None:
-        if self._computer is not None and self._computer is not asyncio.current_task():
-            self._computer.cancel()
-        self._computer = None
-        self.thinking = None
-
-    def start_computer(self, *, taken: bool = False) -> None:
-        """Start the computer move if a computer seat is to move (``taken``: this process
-        already holds the game's shared job).
-
-        A game with only computer seats moves only while someone watches it.
-        """
-        current = asyncio.current_task()
-        if (
-            self._computer is not None
-            and self._computer is not current
-            and not self._computer.done()
-        ):
-            return
-        self._computer = None
-        if not self.playable or self.seats[self.game.turn].player == HUMAN:
-            self.thinking = None
-            return
-        if self.computers_only and not len(self.channel) and not self.hub.bus.shared:
-            # (With other processes, the shared job knows whether anyone watches anywhere.)
-            self.thinking = None
-            return
-        self.thinking = self.game.turn
-        self._state_text = None
-        self._computer = asyncio.get_running_loop().create_task(
-            self._computer_move(len(self.game.actions), taken=taken)
-        )
-
-    def retry_computer(self) -> None:
-        """Ask again for the shared computer move this room waits for, unless asked a
-        moment ago (its holder may have died, or a watcher arrived)."""
-        if time.monotonic() - self._asked >= _ASK_AGAIN and not self.computing:
-            self.start_computer()
-
-    def take_over_computer(self, version: int) -> None:
-        """This process took the game's shared job from the queue: make the move."""
-        task = asyncio.get_running_loop().create_task(self._take_over(version))
-        self._hearing.add(task)
-        task.add_done_callback(self._hearing.discard)
-
-    async def _take_over(self, version: int) -> None:
-        async with self.lock:
-            if self.version != version:
-                await self.hub.reload(self)
-        if self.version == version:
-            self._cancel_computer()
-            self.start_computer(taken=True)
-        else:
-            await self.hub.db(self.hub.store.release_job, self.id, self.hub.bus.origin)
-
-    async def _computer_move(self, ply: int, *, taken: bool) -> None:
-        seat = self.game.turn
-        if not taken:
-            self._asked = time.monotonic()
-            if not await self.hub.take_computer_move(self):
-                return  # another process makes it (``thinking`` stays shown)
-        self._holding = True
-        try:
-            await self._think_and_play(ply, seat, pause=not taken)
-        finally:
-            self._holding = False
-
-    async def _think_and_play(self, ply: int, seat: int, *, pause: bool) -> None:
-        if pause:
-            await asyncio.sleep(self.hub.computer_pause)
-        try:
-            text = await self.hub.computers.think(
-                self.seats[seat].player,
-                self.position(),
-                owner=self.owner,
-                interactive=not self.computers_only,
-            )
-        except ProtocolError as error:
-            _log.warning("computer move in game %s failed: %s", self.id, error.message)
-            self.thinking = None
-            self.channel.publish(error_message(error.code, error.message))
-            self.publish_state()
-            return
-        async with self.lock:
-            if len(self.game.actions) != ply or not self.playable or self.game.turn != seat:
-                return
-            self.thinking = None
-            try:
-                await self.commit(text)
-            except ProtocolError as error:
-                _log.info("computer move %s in game %s refused: %s", text, self.id, error)
-
     def close(self) -> None:
         """Stop this room's pending tasks."""
-        for task in (self._computer, self._timer, *self._hearing):
+        self.computer.close()
+        for task in (self._timer, *self._tasks):
             if task is not None:
                 task.cancel()
         self.channel.close()

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
@@ -36,6 +36,7 @@ from sosgame.web.schema import actions, games, jobs, seats
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "HUMAN",
     "Change",
     "GameSummary",
     "Job",
@@ -44,6 +45,10 @@ __all__ = [
     "StoredGame",
     "migrate",
 ]
+
+
+HUMAN: Final = "human"
+"""A seat's ``player`` when a person sits there (otherwise it names a computer level)."""
 
 
 @dataclass
@@ -544,7 +549,7 @@ class Store:
             free: dict[str, list[int]] = {game_id: [] for game_id in ids}
             for seat in seat_rows:
                 names[seat["game_id"]].append(seat["name"])
-                if seat["player"] == "human" and seat["token_hash"] is None:
+                if seat["player"] == HUMAN and seat["token_hash"] is None:
                     free[seat["game_id"]].append(seat["seat"])
             return [
                 GameSummary(

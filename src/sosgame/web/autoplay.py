@@ -1,0 +1,140 @@
+"""The computer moves of one game: when to make one, who makes it, and playing it.
+
+With one server process the room's own task makes every computer move. With several, a
+move is made by whichever process takes the game's shared job (:mod:`sosgame.web.store`'s
+queue); the others show the seat as thinking and hear the move when it is made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Final
+
+from sosgame.web.protocol import ProtocolError, error_message
+from sosgame.web.store import HUMAN
+
+if TYPE_CHECKING:
+    from sosgame.web.room import Room
+
+__all__ = ["ComputerTurns"]
+
+_log = logging.getLogger(__name__)
+ASK_AGAIN: Final = 5.0
+"""Seconds before a process asks again for a shared computer move it did not get."""
+
+
+class ComputerTurns:
+    """Makes a room's computer moves, one at a time."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.thinking: int | None = None
+        """The computer seat whose move is awaited (by this process or another)."""
+        self._task: asyncio.Task[None] | None = None
+        self._holding = False
+        self._asked = 0.0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a computer move is under way here."""
+        return self._task is not None and not self._task.done()
+
+    @property
+    def computing(self) -> bool:
+        """Whether this process makes (or is about to make) the room's computer move."""
+        return self._holding
+
+    def cancel(self) -> None:
+        """Give up the move under way (the position changed)."""
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+        self._task = None
+        self.thinking = None
+
+    def start(self, *, taken: bool = False) -> None:
+        """Start the computer move if a computer seat is to move (``taken``: this process
+        already holds the game's shared job).
+
+        A game with only computer seats moves only while someone watches it.
+        """
+        room = self.room
+        task = self._task
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            return
+        self._task = None
+        if not room.playable or room.seats[room.game.turn].player == HUMAN:
+            self.thinking = None
+            return
+        if room.computers_only and not len(room.channel) and not room.hub.bus.shared:
+            # (With other processes, the shared job knows whether anyone watches anywhere.)
+            self.thinking = None
+            return
+        self.thinking = room.game.turn
+        room.forget_state()
+        self._task = asyncio.get_running_loop().create_task(
+            self._move(len(room.game.actions), taken=taken)
+        )
+
+    def retry(self) -> None:
+        """Ask again for the shared computer move the room waits for, unless asked a
+        moment ago (its holder may have died, or a watcher arrived)."""
+        if time.monotonic() - self._asked >= ASK_AGAIN and not self.computing:
+            self.start()
+
+    async def take_over(self, version: int) -> None:
+        """This process took the game's shared job from the queue: make the move."""
+        room = self.room
+        async with room.lock:
+            if room.version != version:
+                await room.hub.reload(room)
+        if room.version == version:
+            self.cancel()
+            self.start(taken=True)
+        else:
+            await room.hub.db(room.hub.store.release_job, room.id, room.hub.bus.origin)
+
+    async def _move(self, ply: int, *, taken: bool) -> None:
+        seat = self.room.game.turn
+        if not taken:
+            self._asked = time.monotonic()
+            if not await self.room.hub.take_computer_move(self.room):
+                return  # another process makes it (``thinking`` stays shown)
+        self._holding = True
+        try:
+            await self._think_and_play(ply, seat, pause=not taken)
+        finally:
+            self._holding = False
+
+    async def _think_and_play(self, ply: int, seat: int, *, pause: bool) -> None:
+        room = self.room
+        if pause:
+            await asyncio.sleep(room.hub.computer_pause)
+        try:
+            text = await room.hub.computers.think(
+                room.seats[seat].player,
+                room.position(),
+                owner=room.owner,
+                interactive=not room.computers_only,
+            )
+        except ProtocolError as error:
+            _log.warning("computer move in game %s failed: %s", room.id, error.message)
+            self.thinking = None
+            room.channel.publish(error_message(error.code, error.message))
+            room.publish_state()
+            return
+        async with room.lock:
+            game = room.game
+            if len(game.actions) != ply or not room.playable or game.turn != seat:
+                return
+            self.thinking = None
+            try:
+                await room.commit(text)
+            except ProtocolError as error:
+                _log.info("computer move %s in game %s refused: %s", text, room.id, error)
+
+    def close(self) -> None:
+        """Stop the move under way."""
+        if self._task is not None:
+            self._task.cancel()
