@@ -186,6 +186,31 @@ def test_a_move_made_through_one_process_reaches_the_others(
             assert state["actions"] == ["Sa1", "Ob1"]
 
 
+def test_a_change_whose_announcement_was_lost_is_caught_up_from_the_database(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    # Process two listens on another Redis database: it hears nothing of process one.
+    database, heard = shared[:2], shared[3]
+    server, number = heard.rsplit("/", 1)
+    deaf = f"{server}/{(int(number) + 1) % 16}"
+    with (
+        sosgame(tmp_path, "serve", *database, "--redis", heard) as one,
+        sosgame(tmp_path, "serve", *database, "--redis", deaf) as two,
+    ):
+        created = create(two, seats=[{"name": "Ann"}, {"name": "Bao"}])
+        game, token = created["id"], created["token"]
+        with two.ws(game) as watcher, one.ws(game) as player:
+            hello(watcher)
+            hello(player, token)
+            move(player, "Sa1", 0)
+            until(player, at_ply(1), "the move, where it was made")
+            # A newcomer on process two sees the game as stored ...
+            with two.ws(game) as newcomer:
+                assert hello(newcomer, token)["game"]["actions"] == ["Sa1"]
+            # ... and two's followers get it too, from its regular check.
+            assert until(watcher, at_ply(1), "the move, caught up")["game"]["actions"] == ["Sa1"]
+
+
 def test_two_processes_never_both_accept_a_move_for_the_same_ply(
     tmp_path: Path, shared: list[str]
 ) -> None:

@@ -238,7 +238,10 @@ def test_every_size_fits_above_the_players_on_a_phone(phone: Any, server: LiveSe
 def test_the_form_offers_every_size_the_engine_allows(desktop: Any, server: LiveServer) -> None:
     limits = server.get("/api/config")["limits"]
     desktop.goto(server.url)
+    sides = limits["max_side"] - limits["min_side"] + 1
     for field in ("#rows", "#cols"):
+        # The options are made once the page has the limits from the server.
+        expect(desktop.locator(f"{field} option")).to_have_count(sides)
         values = desktop.locator(f"{field} option").evaluate_all("nodes => nodes.map(n => n.value)")
         assert values == [str(side) for side in range(limits["min_side"], limits["max_side"] + 1)]
     assert (limits["min_side"], limits["max_side"]) == (1, 26)

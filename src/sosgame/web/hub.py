@@ -36,6 +36,10 @@ LEASE_MS: Final = 5000
 """How long a process holds a computer move before others may take it, unless it renews
 the lease (it does so every sweep, about once a second, while it thinks)."""
 SHARED_SWEEP_SECONDS: Final = 1.0
+CHECK_SECONDS: Final = 5.0
+"""How often a process compares its rooms' versions with the database's (with other
+processes): a change whose announcement was lost (its process died just after writing it,
+or Redis dropped it) is caught up within that time."""
 
 
 class TooManyError(ProtocolError):
@@ -75,6 +79,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._announced = 0.0
+        self._checked = time.monotonic()
 
     # ------------------------------------------------------------------------ the seams
 
@@ -169,6 +174,7 @@ class Hub:
         and take over computer moves nobody holds (their process died, or none took them)."""
         now = clocks.now_ms()
         self._announce_presence()
+        await self._check_versions()
         held = [room.id for room in self.rooms.values() if room.computer.computing]
         watched = [
             room.id for room in self.rooms.values() if room.computers_only and len(room.channel)
@@ -227,11 +233,46 @@ class Hub:
             watched_ms=now + LEASE_MS if room.computers_only else None,
         )
 
+    async def make_current(self, room: Room) -> None:
+        """Before a newcomer sees a room: with other processes, compare its version with
+        the database's and read the game again if it is behind. Newcomers that arrive
+        while a check is under way share it (a crowd costs a few queries, not one each)."""
+        if not self.bus.shared:
+            return
+        if room.checking is None or room.checking.done():
+            room.checking = asyncio.get_running_loop().create_task(self._check_room(room))
+        await asyncio.shield(room.checking)
+
+    async def _check_room(self, room: Room) -> None:
+        versions = await self.db(self.store.versions, [room.id])
+        room.checked = time.monotonic()
+        if versions.get(room.id, room.version) != room.version:
+            await self._catch_up(room)
+
+    async def _check_versions(self) -> None:
+        """Catch up every room whose version is behind the database's."""
+        now = time.monotonic()
+        if now - self._checked < CHECK_SECONDS or not self.rooms:
+            return
+        self._checked = now
+        rooms = list(self.rooms.values())
+        versions = await self.db(self.store.versions, [room.id for room in rooms])
+        for room in rooms:
+            room.checked = now
+            if versions.get(room.id, room.version) != room.version:
+                await self._catch_up(room)
+
+    async def _catch_up(self, room: Room) -> None:
+        async with room.lock:
+            await self.reload(room)
+        room.changed()
+
     async def reload(self, room: Room) -> None:
         """Read a room's game again from the store (after another process changed it)."""
         stored = await self.db(self.store.load, room.id)
         if stored is not None:
             room.refresh(stored)
+            room.checked = time.monotonic()
 
     def drop_idle(self) -> int:
         """Drop rooms idle for longer than the limit (they stay in the store); how many."""

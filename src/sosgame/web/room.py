@@ -65,6 +65,9 @@ class Room:
         self.redo: list[str] = []
         self.channel = hub.channel(stored.id, len(stored.seats))
         self.lock = asyncio.Lock()
+        self.checking: asyncio.Task[None] | None = None
+        self.checked = time.monotonic()
+        """When the room's version was last known to be the database's."""
         self.computer = ComputerTurns(self)
         self.touched = time.monotonic()
         self._state_text: str | None = None

@@ -489,6 +489,14 @@ class Store:
             )
             return True
 
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The current version of each of these games (that exists)."""
+        with self._transaction() as db:
+            rows = db.execute(
+                select(games.c.id, games.c.version).where(games.c.id.in_(list(game_ids)))
+            )
+            return {row.id: row.version for row in rows}
+
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or ``None`` if there is none with this id."""
         with self._transaction() as db:
