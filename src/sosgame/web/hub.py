@@ -73,7 +73,7 @@ class Hub:
         self.database = Database(store)
         self.computers = ComputerPool(self.limits.computer_workers, computer)
         self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loads: dict[str, asyncio.Task[Room | None]] = {}
         self._per_game: Counter[str] = Counter()
         self._per_address: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
@@ -218,8 +218,8 @@ class Hub:
         ):
             return True
         offered = await self.db(self.store.offer_job, room.id, room.version, self.job(room, now))
-        if offered and not mine:
-            self.bus.wake()
+        if not mine:
+            self.bus.wake()  # the job is up (offered now, or left by the change): take it
         return offered and mine
 
     def job(self, room: Room, now: int, *, pause: float = 0.0) -> Job:
@@ -295,20 +295,31 @@ class Hub:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""
         room = self.rooms.get(game_id)
         if room is None:
-            async with self._loading:
-                room = self.rooms.get(game_id)
-                if room is None:
-                    # Following first, then reading: no change can fall in between.
-                    await self.bus.follow(game_id)
-                    stored = await self.db(self.store.load, game_id)
-                    if stored is None:
-                        await self.bus.unfollow(game_id)
-                        return None
-                    room = Room(self, stored)
-                    self.rooms[game_id] = room
-                    room.arm_timer()
-                    room.computer.start()
+            # One load per game at a time; loads of different games go on side by side.
+            loading = self._loads.get(game_id)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self._load(game_id))
+                self._loads[game_id] = loading
+                loading.add_done_callback(lambda _done: self._loads.pop(game_id, None))
+            room = await asyncio.shield(loading)
+            if room is None:
+                return None
         room.touched = time.monotonic()
+        return room
+
+    async def _load(self, game_id: str) -> Room | None:
+        # Following first, then reading: no change can fall in between.
+        await self.bus.follow(game_id)
+        stored = await self.db(self.store.load, game_id)
+        if stored is None:
+            await self.bus.unfollow(game_id)
+            return None
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = Room(self, stored)
+            self.rooms[game_id] = room
+            room.arm_timer()
+            room.computer.start()
         return room
 
     def _check_computer_games(self, seats: list[SeatRow], owner: str) -> None:
