@@ -14,6 +14,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
+from sosgame.game import Game, Mode
 from sosgame.notation import Move
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
@@ -33,6 +34,15 @@ _log = logging.getLogger(__name__)
 HINT_LEVEL: Final = "medium"
 
 
+def _replayed(stored: StoredGame) -> Game:
+    """The stored game, replayed through the engine."""
+    mode: Mode = "simple" if stored.mode == "simple" else "general"
+    position = Position(
+        stored.rows, stored.cols, len(stored.seats), mode, stored.start, tuple(stored.actions)
+    )
+    return build_game(position)
+
+
 class Room:
     """One game with its seats, clock, channel of followers and pending computer move."""
 
@@ -48,16 +58,7 @@ class Room:
         self.rematch_id = stored.rematch
         self.version = stored.version
         self.owner = owner or f"game:{stored.id}"
-        self.game = build_game(
-            Position(
-                stored.rows,
-                stored.cols,
-                len(stored.seats),
-                "simple" if stored.mode == "simple" else "general",
-                stored.start,
-                tuple(stored.actions),
-            )
-        )
+        self.game = _replayed(stored)
         self.clock = stored.clock
         if self.clock is not None and self.clock.get("since") is not None:
             # The clocks stand still while the game is not in memory (a restart).
@@ -444,16 +445,7 @@ class Room:
         actions = tuple(str(action) for action in self.game.actions)
         if tuple(stored.actions) != actions or stored.start != self.start:
             self.start = stored.start
-            self.game = build_game(
-                Position(
-                    stored.rows,
-                    stored.cols,
-                    len(stored.seats),
-                    "simple" if stored.mode == "simple" else "general",
-                    stored.start,
-                    tuple(stored.actions),
-                )
-            )
+            self.game = _replayed(stored)
             self.redo.clear()
         self.seats = stored.seats
         self.status = stored.status
