@@ -139,13 +139,14 @@ REDIS_DATABASES = 16
 
 
 @contextlib.contextmanager
-def running_redis() -> Iterator[str]:
-    """A Redis server, running until the block ends: its URL, without a database number."""
+def running_redis(port: int | None = None) -> Iterator[str]:
+    """A Redis server (on ``port``, or a free one), running until the block ends: its URL,
+    without a database number."""
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not Path(binary).exists():
         pytest.fail("Redis is not installed: `make test` installs Debian's redis-server")
     folder = Path(tempfile.mkdtemp(prefix="sosgame-redis-"))
-    port = free_port()
+    port = free_port() if port is None else port
     options = ["--save", "", "--appendonly", "no", "--databases", str(REDIS_DATABASES)]
     server = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), *options],

@@ -35,6 +35,7 @@ from sos_services import (  # noqa: F401 (fixtures)
     postgres_url,
     redis_server,
     redis_url,
+    running_redis,
 )
 from sosgame.cli import main
 from sosgame.web.store import Store
@@ -209,6 +210,42 @@ def test_a_change_whose_announcement_was_lost_is_caught_up_from_the_database(
                 assert hello(newcomer, token)["game"]["actions"] == ["Sa1"]
             # ... and two's followers get it too, from its regular check.
             assert until(watcher, at_ply(1), "the move, caught up")["game"]["actions"] == ["Sa1"]
+
+
+def test_the_processes_carry_on_when_redis_comes_back(
+    tmp_path: Path,
+    postgres_url: str,  # noqa: F811 (a fixture)
+) -> None:
+    port = free_port()
+    first: Any = running_redis(port)
+    redis = first.__enter__()
+    options = ["--database", postgres_url, "--redis", f"{redis}/0"]
+    try:
+        with (
+            sosgame(tmp_path, "serve", *options) as one,
+            sosgame(tmp_path, "serve", *options) as two,
+        ):
+            created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+            game, token = created["id"], created["token"]
+            with one.ws(game) as player, two.ws(game) as watcher:
+                hello(player, token)
+                hello(watcher)
+                move(player, "Sa1", 0)
+                until(watcher, at_ply(1), "the first move")
+                first.__exit__(None, None, None)
+                first = None
+                # Without Redis the database still takes moves ...
+                move(player, "Ob1", 1)
+                until(player, at_ply(2), "a move while Redis is away")
+                with running_redis(port):
+                    # ... and once it is back, the other process catches up and hears again.
+                    until(watcher, at_ply(2), "the move made while Redis was away")
+                    move(player, "Sc1", 2)
+                    seen = until(watcher, at_ply(3), "a move through Redis again")
+                    assert seen["game"]["actions"] == ["Sa1", "Ob1", "Sc1"]
+    finally:
+        if first is not None:
+            first.__exit__(None, None, None)
 
 
 def test_two_processes_never_both_accept_a_move_for_the_same_ply(
