@@ -32,7 +32,17 @@ RUN_WITHOUT = str(HERE / "run_without.py")
 BROUGHT_BY = {
     "fast": ("numba", "llvmlite", "numpy", "tqdm"),
     "tui": ("textual",),
-    "web": ("starlette", "uvicorn", "sqlalchemy", "alembic", "redis", "psycopg"),
+    "web": (
+        "starlette",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "redis",
+        "psycopg",
+        "argon2",
+        "itsdangerous",
+        "openskill",
+    ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),
 }
 EVERY_OPTIONAL = frozenset(name for names in BROUGHT_BY.values() for name in names)

@@ -20,7 +20,16 @@ Extra: TypeAlias = Literal["fast", "tui", "web", "envs"]
 EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
     "fast": ("numba", "numpy"),
     "tui": ("textual",),
-    "web": ("starlette", "uvicorn", "sqlalchemy", "alembic", "redis"),
+    "web": (
+        "starlette",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "redis",
+        "argon2",
+        "itsdangerous",
+        "openskill",
+    ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
 }
 """The modules each extra brings that the code imports by name."""

@@ -9,6 +9,7 @@ import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, Final
@@ -26,6 +27,7 @@ from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.record import Record
 from sosgame.web import limits
+from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
@@ -201,6 +203,7 @@ def create_app(
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
     analyses = Analyses()
+    accounts = Accounts()
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -215,6 +218,7 @@ def create_app(
         )
         try:
             await state["hub"].start()
+            await accounts.start(state["hub"])
         except BaseException:
             store.close()
             raise
@@ -273,7 +277,17 @@ def create_app(
 
     async def new_game(request: Request) -> Response:
         settings = parse_new_game(await _body(request))
+        player = await accounts.current(request) if settings.kind == "online" else None
+        mine = next((n for n, row in enumerate(settings.seats) if row.player == "human"), None)
+        if player is not None and mine is not None:
+            # A named player's seat carries their name (and, linked, their rating).
+            named = replace(settings.seats[mine], name=player.name)
+            settings = replace(
+                settings, seats=(*settings.seats[:mine], named, *settings.seats[mine + 1 :])
+            )
         room, token, seats = await hub().create(settings, owner=_address(request))
+        if mine is not None:
+            await accounts.link(room.id, mine, player)
         return _created(request, room, token, seats)
 
     async def get_game(request: Request) -> Response:
@@ -300,7 +314,11 @@ def create_app(
         invite = body.get("invite")
         if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
             raise ProtocolError("bad_field", "field 'invite' must be the invite link's secret")
+        player = await accounts.current(request)
+        if player is not None:
+            name = player.name
         token = await hub().take_seat(room, int(seat_text), name, invite)
+        await accounts.link(room.id, int(seat_text), player)
         return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
 
     async def rematch(request: Request) -> Response:
@@ -309,6 +327,8 @@ def create_app(
         if token is None or not room.controlled(token):
             raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
         new, mine, fresh = await hub().rematch(room, token, owner=_address(request))
+        if fresh:
+            await accounts.copy_links(room.id, new.id)
         response = _created(request, new, token, mine)
         response.status_code = 201 if fresh else 200
         return response
@@ -464,6 +484,10 @@ def create_app(
             "not_allowed": 403,
             "bad_invite": 403,
             "too_many_games": 429,
+            "rate_limited": 429,
+            "name_taken": 409,
+            "wrong_password": 401,
+            "no_player": 404,
         }.get(error.code, 400)
         return _error(status, error.code, error.message)
 
@@ -486,6 +510,7 @@ def create_app(
         Route("/api/games/{game_id}/moves", moves),
         Route("/api/games/{game_id}/analysis", analysis),
         Route("/api/records", upload, methods=["POST"]),
+        *accounts.routes(),
         Route("/openapi.json", schema),
         WebSocketRoute("/ws/games/{game_id}", play),
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),

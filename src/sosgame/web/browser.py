@@ -9,9 +9,11 @@ from sosgame.levels import LEVELS
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
 from sosgame.web.limits import (
     MAX_NAME,
+    MAX_PASSWORD,
     MAX_PLAYERS,
     MAX_SIDE,
     MIN_LONG_SIDE,
+    MIN_PASSWORD,
     MIN_PLAYERS,
     MIN_SIDE,
 )
@@ -35,5 +37,7 @@ def browser_config() -> dict[str, Any]:
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
             "max_name": MAX_NAME,
+            "min_password": MIN_PASSWORD,
+            "max_password": MAX_PASSWORD,
         },
     }

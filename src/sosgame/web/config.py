@@ -33,6 +33,9 @@ class ServerLimits:
     """How long a room nobody is connected to stays in memory."""
     send_backlog: int = 64
     """Messages waiting for one slow connection before it is closed."""
+    login_attempts_per_minute: int = 10
+    """Attempts to log in or claim a name one client address may make in a minute (counted
+    in the database, so over every server process)."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

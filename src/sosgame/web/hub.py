@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from typing import Any, Final
 
@@ -70,7 +71,9 @@ class Hub:
         self._wake = asyncio.Event()
         self.limits = limits or ServerLimits()
         self.computer_pause = computer_pause
-        self.database = Database(store)
+        self.database = Database(store, on_finished=self._finished)
+        self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
+        """Run (in the background) for each game a change of this process finished."""
         self.computers = ComputerPool(self.limits.computer_workers, computer)
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room | None]] = {}
@@ -92,6 +95,13 @@ class Hub:
         return LocalChannel(
             game_id, seats, lambda presence: bus.publish(game_id, {"presence": presence})
         )
+
+    def _finished(self, game_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        for hook in self.finished_hooks:
+            task = loop.create_task(hook(game_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def db(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the database thread."""
@@ -587,6 +597,8 @@ class Hub:
                 await self._sweeper
         for room in self.rooms.values():
             room.close()
+        if self._background:  # such as the rating of a game just finished
+            await asyncio.wait(set(self._background), timeout=5)
         await self.database.close()
         await self.bus.close()
         self.computers.close()

@@ -14,13 +14,16 @@ from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = [
     "MAX_NAME",
+    "MAX_PASSWORD",
     "MAX_PLAYERS",
     "MAX_SIDE",
     "MIN_LONG_SIDE",
+    "MIN_PASSWORD",
     "MIN_PLAYERS",
     "MIN_SIDE",
     "SettingsError",
     "check_name",
+    "check_password",
     "check_seat_count",
     "check_side",
     "check_size",
@@ -31,6 +34,9 @@ MAX_SIDE: Final = notation.MAX_SIDE
 MIN_LONG_SIDE: Final = notation.MIN_LONG_SIDE
 """Every board the engine allows: sides from 1 to 26, the longer one at least 3."""
 MAX_NAME: Final = 40
+MIN_PASSWORD: Final = 8
+MAX_PASSWORD: Final = 128
+"""A password's length, in characters."""
 
 
 class SettingsError(ValueError):
@@ -73,3 +79,19 @@ def check_name(value: object, where: str) -> str:
             f"field {where!r} must not hold control characters or bidirectional overrides"
         )
     return name
+
+
+def check_password(value: object, name: str) -> str:
+    """A password for the name ``name``: ``MIN_PASSWORD`` to ``MAX_PASSWORD`` characters, not
+    the name itself and not one character repeated."""
+    if not isinstance(value, str):
+        raise SettingsError("field 'password' must be text")
+    if len(value) > MAX_PASSWORD:
+        raise SettingsError(f"the password is too long: at most {MAX_PASSWORD} characters")
+    if len(value) < MIN_PASSWORD:
+        raise SettingsError(f"the password is too weak: use at least {MIN_PASSWORD} characters")
+    if value.casefold() == name.casefold() or len(set(value)) == 1:
+        raise SettingsError(
+            "the password is too weak: it must not be the name or one character repeated"
+        )
+    return value

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame import __version__
-from sosgame.web.limits import MAX_NAME, MAX_PLAYERS, MAX_SIDE, MIN_PLAYERS, MIN_SIDE
+from sosgame.web.limits import (
+    MAX_NAME,
+    MAX_PASSWORD,
+    MAX_PLAYERS,
+    MAX_SIDE,
+    MIN_PASSWORD,
+    MIN_PLAYERS,
+    MIN_SIDE,
+)
 from sosgame.web.protocol import COMPUTER_LEVELS
 
 __all__ = ["openapi"]
@@ -38,6 +46,132 @@ def _json(schema: str, description: str) -> dict[str, Any]:
 
 def _game_id() -> dict[str, Any]:
     return {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _player_paths() -> dict[str, Any]:
+    """Named players, ratings and the lobby (``sosgame.web.accounts``)."""
+    credentials = {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Credentials"}}},
+    }
+    limited = _refused(
+        "Too many attempts to log in or claim a name from this address (rate_limited)"
+    )
+    session = _json("Session", "The player, logged in: the sos_session cookie is set")
+    return {
+        "/api/players": {
+            "get": {
+                "summary": "The leaderboard: named players by rating, and the computer levels'"
+                " fixed ratings",
+                "responses": {"200": _json("Leaderboard", "Best rating first")},
+            },
+            "post": {
+                "summary": "Claim a name with a password (and log in)",
+                "requestBody": credentials,
+                "responses": {
+                    "201": session,
+                    "400": _refused("A bad name (bad_field) or password (weak_password)"),
+                    "409": _refused("Somebody has the name already (name_taken)"),
+                    "429": limited,
+                },
+            },
+        },
+        "/api/players/{name}": {
+            "get": {
+                "summary": "A player's rating, games (newest first) and rating history",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": _json("PlayerPage", "The player"),
+                    "404": _refused("Nobody has claimed the name (no_player)"),
+                },
+            }
+        },
+        "/api/session": {
+            "get": {
+                "summary": "Who is logged in here (player null: a guest)",
+                "responses": {"200": _json("Session", "The player, or null")},
+            },
+            "post": {
+                "summary": "Log in with a claimed name and its password",
+                "requestBody": credentials,
+                "responses": {
+                    "200": session,
+                    "400": _ERROR,
+                    "401": _refused("Wrong name or password (wrong_password)"),
+                    "429": limited,
+                },
+            },
+            "delete": {
+                "summary": "Log out (the cookie is removed)",
+                "responses": {"200": _json("Session", "player: null")},
+            },
+        },
+        "/api/lobby": {
+            "get": {
+                "summary": "Public online games waiting for players: size, mode, clock, and"
+                " each seat with its player's rating",
+                "responses": {"200": _json("Lobby", "Newest first")},
+            }
+        },
+    }
+
+
+def _player_schemas() -> dict[str, Any]:
+    rating = {
+        "rating": {"type": "number", "description": "mu - 3 sigma, shown on the leaderboard"},
+        "mu": {"type": "number"},
+        "sigma": {"type": "number"},
+    }
+    player = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, **rating, "rated_games": {"type": "integer"}},
+    }
+    return {
+        "Credentials": {
+            "type": "object",
+            "required": ["name", "password"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                "password": {
+                    "type": "string",
+                    "minLength": MIN_PASSWORD,
+                    "maxLength": MAX_PASSWORD,
+                    "description": "not the name, not one character repeated",
+                },
+            },
+        },
+        "Player": player,
+        "Session": {
+            "type": "object",
+            "properties": {"player": {"oneOf": [player, {"type": "null"}]}},
+        },
+        "Leaderboard": {
+            "type": "object",
+            "properties": {
+                "players": {"type": "array", "items": player},
+                "computers": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"level": {"enum": list(COMPUTER_LEVELS)}, **rating},
+                    },
+                },
+            },
+        },
+        "PlayerPage": {
+            "type": "object",
+            "description": "A Player with 'games' (id, rows, cols, mode, status, seat, names,"
+            " result, rating after it or null) and 'history' (game, at, rating, mu, sigma)",
+        },
+        "Lobby": {
+            "type": "object",
+            "description": "'games': id, rows, cols, mode, clock (initial, increment in"
+            " seconds, or null), open_seats, created, and seats (seat, name, player, free,"
+            " named, rating or null)",
+        },
+    }
 
 
 def openapi() -> dict[str, Any]:
@@ -207,6 +341,7 @@ def openapi() -> dict[str, Any]:
                     "responses": {"201": created, "400": _ERROR, "413": _TOO_LARGE},
                 }
             },
+            **_player_paths(),
         },
         "components": {
             "securitySchemes": {
@@ -294,6 +429,7 @@ def openapi() -> dict[str, Any]:
                     "type": "object",
                     "properties": {"games": {"type": "array", "items": {"type": "object"}}},
                 },
+                **_player_schemas(),
             },
         },
     }

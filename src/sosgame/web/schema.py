@@ -11,6 +11,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -19,7 +20,19 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["METADATA", "actions", "games", "jobs", "seats"]
+__all__ = [
+    "METADATA",
+    "actions",
+    "games",
+    "jobs",
+    "login_attempts",
+    "player_seats",
+    "players",
+    "rated_games",
+    "rating_history",
+    "seats",
+    "server_secrets",
+]
 
 METADATA: Final = MetaData()
 
@@ -84,3 +97,67 @@ not before ``ready_ms``; the process named ``holder`` works on it until ``lease_
 renews the lease while it thinks, so a process that dies leaves it to another). A game with
 only computer seats moves only while watched: ``watched_ms`` is until when (``NULL`` for a
 game with a person in it, which always moves)."""
+
+players: Final = Table(
+    "players",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, unique=True),
+    Column("name", String(100), nullable=False),
+    Column("password_hash", String(200), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False, default=0),
+    Column("created_ms", BigInteger, nullable=False),
+)
+"""A claimed name: ``key`` is the name case-folded (so "Ann" and "ANN" are one name), the
+password's argon2 hash, and the OpenSkill rating (``mu``, ``sigma``) after ``games`` rated
+games."""
+
+player_seats: Final = Table(
+    "player_seats",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+)
+"""Which seats named players took (the others are guests' or computers')."""
+
+rated_games: Final = Table(
+    "rated_games",
+    METADATA,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("rated_ms", BigInteger, nullable=False),
+)
+"""A finished game whose rating is done (``rated`` false: it was not a rated game). Inserted
+in the same transaction as the new ratings, so a game is rated once however many server
+processes finish or catch up with it."""
+
+rating_history: Final = Table(
+    "rating_history",
+    METADATA,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rated_ms", BigInteger, nullable=False, index=True),
+)
+"""A player's rating after each rated game."""
+
+server_secrets: Final = Table(
+    "server_secrets",
+    METADATA,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(200), nullable=False),
+)
+"""Secrets every server process shares, such as the key that signs session cookies."""
+
+login_attempts: Final = Table(
+    "login_attempts",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("at_ms", BigInteger, nullable=False, index=True),
+)
+"""Recent attempts to log in or claim a name, per address, for the shared rate limit."""

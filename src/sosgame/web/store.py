@@ -199,6 +199,11 @@ class Store:
         self._autocommit = self._engine.execution_options(isolation_level="AUTOCOMMIT")
         migrate(self._engine)
 
+    @property
+    def engine(self) -> Engine:
+        """The database (for the players' tables, :mod:`sosgame.web.players`)."""
+        return self._engine
+
     def close(self) -> None:
         """Release the database connections."""
         self._engine.dispose()

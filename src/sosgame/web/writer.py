@@ -25,8 +25,10 @@ class StaleWriteError(Exception):
 class Database:
     """Asynchronous access to a :class:`Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, on_finished: Callable[[str], None] | None = None) -> None:
         self.store = store
+        self.on_finished = on_finished
+        """Called with a game's id when a change this process committed finished it."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sosgame-db")
         self._pending: list[tuple[Change, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -48,6 +50,8 @@ class Database:
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush())
         await done
+        if change.status == "finished" and self.on_finished is not None:
+            self.on_finished(change.game_id)
 
     async def _flush(self) -> None:
         while self._pending:

@@ -26,6 +26,7 @@ const app = {
   animate: false, // draw the newest lines growing (once, as they are made)
   sound: null, // the AudioContext, made on the first sound
   route: 0, // counts page changes, so that a page's late answers find it gone
+  player: null, // the named player logged in here (null: a guest), from GET /api/session
 };
 
 // ------------------------------------------------------------------------------- helpers
@@ -161,6 +162,10 @@ function route() {
   else if (parts[0] === "analysis" && parts[1]) showAnalysis(parts[1]);
   else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
+  else if (parts[0] === "login") showLogin();
+  else if (parts[0] === "lobby") showLobby();
+  else if (parts[0] === "players" && parts[1]) showPlayer(decodeURIComponent(parts[1]));
+  else if (parts[0] === "players") showPlayers();
   else showHome();
 }
 
@@ -174,6 +179,7 @@ function translateStatic() {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   document.title = t("web.title");
   drawSoundToggle();
+  drawAccount();
 }
 
 // ---------------------------------------------------------------------------------- sound
@@ -399,7 +405,9 @@ async function showJoin(id, seat, invite) {
       el("a", { href: `#/game/${id}`, text: t("web.watch") }));
     return;
   }
-  const name = el("input", { type: "text", id: "join-name", maxlength: app.config.limits.max_name, value: info.name });
+  // A named player plays under their name (the server sets it).
+  const name = el("input", { type: "text", id: "join-name", maxlength: app.config.limits.max_name,
+    value: app.player ? app.player.name : info.name, disabled: Boolean(app.player) });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { class: "panel", id: "join" },
     el("h1", { text: t("web.join_title", { number: seat + 1 }) }),
@@ -451,6 +459,7 @@ async function start() {
     beep("move");
   });
   translateStatic();
+  await loadSession();
   window.addEventListener("hashchange", route);
   route();
 }

@@ -1,0 +1,435 @@
+"""Named players in the store: claimed names, the seats they take, their ratings and history,
+the lobby, the shared session key and the login rate limit.
+
+Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s (the
+server makes them from its database thread). Rating is once per game whatever happens: the
+``rated_games`` row goes in with the new ratings, so a second attempt (another process, or the
+catch-up at start) finds it and fails as a whole.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import Connection, and_, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from sosgame.web.ratings import COMPUTER_RATINGS, NEW_PLAYER, Rating, new_ratings, places
+from sosgame.web.schema import (
+    actions,
+    games,
+    login_attempts,
+    player_seats,
+    players,
+    rated_games,
+    rating_history,
+    seats,
+    server_secrets,
+)
+from sosgame.web.store import Store
+
+__all__ = ["Account", "NameTakenError", "Players", "name_key"]
+
+HUMAN: Final = "human"
+SESSION_KEY: Final = "session"
+_TRIES: Final = 5
+
+
+class NameTakenError(Exception):
+    """Somebody has claimed that name already."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A claimed name, its password's hash and its rating."""
+
+    id: int
+    name: str
+    password_hash: str
+    rating: Rating
+    games: int
+
+    def to_json(self) -> dict[str, Any]:
+        """What the API tells about the player (never the hash)."""
+        return {"name": self.name, **self.rating.to_json(), "rated_games": self.games}
+
+
+def name_key(name: str) -> str:
+    """The form in which two names count as the same ("Ann", "ANN" and "ann")."""
+    return name.casefold()
+
+
+def _account(row: Any) -> Account:
+    return Account(
+        row["id"], row["name"], row["password_hash"], Rating(row["mu"], row["sigma"]), row["games"]
+    )
+
+
+class Players:
+    """The players' tables of the store's database."""
+
+    def __init__(self, store: Store) -> None:
+        self._engine = store.engine
+        self._locks = self._engine.dialect.name == "postgresql"
+
+    # ------------------------------------------------------------------------ accounts
+
+    def claim(self, name: str, password_hash: str, now_ms: int) -> Account:
+        """Claim ``name``; :class:`NameTakenError` if it is somebody's already."""
+        try:
+            with self._engine.begin() as db:
+                key = db.execute(
+                    players.insert().values(
+                        key=name_key(name),
+                        name=name,
+                        password_hash=password_hash,
+                        mu=NEW_PLAYER.mu,
+                        sigma=NEW_PLAYER.sigma,
+                        games=0,
+                        created_ms=now_ms,
+                    )
+                ).inserted_primary_key
+        except IntegrityError:
+            raise NameTakenError(name) from None
+        assert key is not None
+        return Account(int(key[0]), name, password_hash, NEW_PLAYER, 0)
+
+    def find(self, name: str) -> Account | None:
+        """The account of ``name`` (in any case), if claimed."""
+        with self._engine.begin() as db:
+            row = db.execute(select(players).where(players.c.key == name_key(name)))
+            found = row.mappings().first()
+            return None if found is None else _account(found)
+
+    def get(self, player_id: int) -> Account | None:
+        """The account with this id."""
+        with self._engine.begin() as db:
+            found = db.execute(select(players).where(players.c.id == player_id)).mappings().first()
+            return None if found is None else _account(found)
+
+    def secret(self) -> str:
+        """The key that signs session cookies, made by the first process that asks."""
+        with self._engine.begin() as db:
+            value = db.execute(
+                select(server_secrets.c.value).where(server_secrets.c.name == SESSION_KEY)
+            ).scalar_one_or_none()
+        if value is not None:
+            return str(value)
+        try:
+            with self._engine.begin() as db:
+                db.execute(
+                    server_secrets.insert().values(name=SESSION_KEY, value=secrets.token_hex(32))
+                )
+        except IntegrityError:
+            pass  # another process made it first: use that one
+        return self.secret()
+
+    def attempt(self, address: str, now_ms: int, window_ms: int, most: int) -> int:
+        """Count a login attempt from ``address``; 0 if allowed, else the milliseconds until
+        the oldest attempt in the window expires (the attempt is then not counted)."""
+        since = now_ms - window_ms
+        with self._engine.begin() as db:
+            db.execute(login_attempts.delete().where(login_attempts.c.at_ms < since))
+            times = (
+                db.execute(
+                    select(login_attempts.c.at_ms)
+                    .where(login_attempts.c.address == address)
+                    .order_by(login_attempts.c.at_ms)
+                )
+                .scalars()
+                .all()
+            )
+            if len(times) >= most:
+                return max(1, int(times[len(times) - most]) - since)
+            db.execute(login_attempts.insert().values(address=address, at_ms=now_ms))
+            return 0
+
+    # --------------------------------------------------------------------------- seats
+
+    def link(self, game_id: str, seat: int, player_id: int) -> None:
+        """Note that the player took this seat."""
+        with self._engine.begin() as db:
+            db.execute(
+                player_seats.insert().values(game_id=game_id, seat=seat, player_id=player_id)
+            )
+
+    def copy_links(self, old_id: str, new_id: str) -> None:
+        """A rematch: the same players in the same seats (those not linked yet)."""
+        with self._engine.begin() as db:
+            done = set(
+                db.execute(
+                    select(player_seats.c.seat).where(player_seats.c.game_id == new_id)
+                ).scalars()
+            )
+            rows = [
+                {"game_id": new_id, "seat": row.seat, "player_id": row.player_id}
+                for row in db.execute(select(player_seats).where(player_seats.c.game_id == old_id))
+                if row.seat not in done
+            ]
+            if rows:
+                db.execute(player_seats.insert(), rows)
+
+    # -------------------------------------------------------------------------- rating
+
+    def rate(self, game_id: str, now_ms: int) -> bool:
+        """Rate a finished game if it is a rated one and not yet rated; whether this call
+        rated it. A game is rated when it was played online, every person in it took their
+        seat as a named player (each a different one) and at least one did; computer seats
+        count with their fixed ratings, which do not change."""
+        for attempt in range(_TRIES):
+            try:
+                with self._engine.begin() as db:
+                    return self._rate(db, game_id, now_ms)
+            except IntegrityError:
+                return False  # rated meanwhile, by another process
+            except OperationalError:
+                # SQLite refuses a transaction that read before another's write; again.
+                if attempt == _TRIES - 1:
+                    raise
+        return False
+
+    def _rate(self, db: Connection, game_id: str, now_ms: int) -> bool:
+        game = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        if game is None or game["status"] != "finished" or game["result"] is None:
+            return False
+        done = db.execute(select(rated_games.c.game_id).where(rated_games.c.game_id == game_id))
+        if done.first() is not None:
+            return False
+        seat_rows = db.execute(
+            select(seats.c.seat, seats.c.player).where(seats.c.game_id == game_id).order_by("seat")
+        ).all()
+        linked = dict(
+            db.execute(
+                select(player_seats.c.seat, player_seats.c.player_id).where(
+                    player_seats.c.game_id == game_id
+                )
+            ).all()
+        )
+        people = [row.seat for row in seat_rows if row.player == HUMAN]
+        ids = [linked.get(seat) for seat in people]
+        rated = (
+            game["kind"] == "online"
+            and bool(people)
+            and None not in ids
+            and len(set(ids)) == len(ids)
+            and len(seat_rows) >= 2
+        )
+        # The row that says it is done, before any rating: a second attempt stops here (on
+        # PostgreSQL it waits for this transaction, then fails on the key).
+        db.execute(rated_games.insert().values(game_id=game_id, rated=rated, rated_ms=now_ms))
+        if not rated:
+            return False
+        query = select(players).where(players.c.id.in_(linked.values())).order_by(players.c.id)
+        if self._locks:
+            query = query.with_for_update()  # two games of one player, rated at once
+        accounts = {row["id"]: _account(row) for row in db.execute(query).mappings()}
+        before = [
+            accounts[linked[row.seat]].rating
+            if row.player == HUMAN
+            else COMPUTER_RATINGS.get(row.player, NEW_PLAYER)
+            for row in seat_rows
+        ]
+        resigned = [
+            int(text.split(":")[1])
+            for text in db.execute(
+                select(actions.c.action).where(
+                    actions.c.game_id == game_id, actions.c.action.like("resign:%")
+                )
+            ).scalars()
+        ]
+        after = new_ratings(before, places(json.loads(game["result"]), resigned))
+        for seat in people:
+            rating = after[seat]
+            player_id = linked[seat]
+            db.execute(
+                players.update()
+                .where(players.c.id == player_id)
+                .values(mu=rating.mu, sigma=rating.sigma, games=players.c.games + 1)
+            )
+            db.execute(
+                rating_history.insert().values(
+                    player_id=player_id,
+                    game_id=game_id,
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    rated_ms=now_ms,
+                )
+            )
+        return True
+
+    def unrated(self, limit: int = 1000) -> list[str]:
+        """Finished games with a named player that are not rated yet (oldest first)."""
+        query = (
+            select(games.c.id)
+            .where(
+                games.c.status == "finished",
+                games.c.id.in_(select(player_seats.c.game_id)),
+                ~games.c.id.in_(select(rated_games.c.game_id)),
+            )
+            .order_by(games.c.updated_ms)
+            .limit(limit)
+        )
+        with self._engine.begin() as db:
+            return list(db.execute(query).scalars())
+
+    def catch_up(self, now_ms: int) -> int:
+        """Rate every finished game left unrated (a process stopped before it did); how
+        many were rated."""
+        return sum(self.rate(game_id, now_ms) for game_id in self.unrated())
+
+    # ------------------------------------------------------------------------- reading
+
+    def leaderboard(self, limit: int = 100) -> list[Account]:
+        """Players with rated games, best rating (``mu - 3 sigma``) first."""
+        query = (
+            select(players)
+            .where(players.c.games > 0)
+            .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.key)
+            .limit(limit)
+        )
+        with self._engine.begin() as db:
+            return [_account(row) for row in db.execute(query).mappings()]
+
+    def history(self, player_id: int, limit: int = 200) -> list[dict[str, Any]]:
+        """The player's games, newest first: each with its seat, names, result and, if it
+        was rated, the rating after it."""
+        with self._engine.begin() as db:
+            rows = (
+                db.execute(
+                    select(games, player_seats.c.seat.label("my_seat"))
+                    .join(player_seats, player_seats.c.game_id == games.c.id)
+                    .where(player_seats.c.player_id == player_id)
+                    .order_by(games.c.updated_ms.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            ids = [row["id"] for row in rows]
+            names: dict[str, list[str]] = {game_id: [] for game_id in ids}
+            for seat in db.execute(
+                select(seats.c.game_id, seats.c.name)
+                .where(seats.c.game_id.in_(ids))
+                .order_by(seats.c.seat)
+            ):
+                names[seat.game_id].append(seat.name)
+            after = {
+                row.game_id: Rating(row.mu, row.sigma)
+                for row in db.execute(
+                    select(rating_history).where(
+                        rating_history.c.player_id == player_id,
+                        rating_history.c.game_id.in_(ids),
+                    )
+                )
+            }
+        return [
+            {
+                "id": row["id"],
+                "rows": row["rows"],
+                "cols": row["cols"],
+                "mode": row["mode"],
+                "status": row["status"],
+                "seat": row["my_seat"],
+                "names": names[row["id"]],
+                "result": None if row["result"] is None else json.loads(row["result"]),
+                "rating": None if row["id"] not in after else after[row["id"]].to_json(),
+                "updated": row["updated_ms"],
+            }
+            for row in rows
+        ]
+
+    def ratings_over_time(self, player_id: int, limit: int = 500) -> list[dict[str, Any]]:
+        """The player's rating after each rated game, oldest first."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(rating_history)
+                .where(rating_history.c.player_id == player_id)
+                .order_by(rating_history.c.rated_ms.desc(), rating_history.c.game_id)
+                .limit(limit)
+            ).all()
+        return [
+            {"game": row.game_id, "at": row.rated_ms, **Rating(row.mu, row.sigma).to_json()}
+            for row in reversed(rows)
+        ]
+
+    def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public online games waiting for players, newest first: settings, clock, and each
+        seat with its player's rating (a named player's, or a computer level's)."""
+        with self._engine.begin() as db:
+            rows = (
+                db.execute(
+                    select(games)
+                    .where(
+                        games.c.status == "open",
+                        games.c.public.is_(True),
+                        games.c.kind == "online",
+                    )
+                    .order_by(games.c.updated_ms.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            ids = [row["id"] for row in rows]
+            seat_rows = db.execute(
+                select(seats, players.c.mu, players.c.sigma, players.c.games)
+                .select_from(
+                    seats.outerjoin(
+                        player_seats,
+                        and_(
+                            player_seats.c.game_id == seats.c.game_id,
+                            player_seats.c.seat == seats.c.seat,
+                        ),
+                    ).outerjoin(players, players.c.id == player_seats.c.player_id)
+                )
+                .where(seats.c.game_id.in_(ids))
+                .order_by(seats.c.game_id, seats.c.seat)
+            ).mappings()
+            listed: dict[str, list[dict[str, Any]]] = {game_id: [] for game_id in ids}
+            for seat in seat_rows:
+                listed[seat["game_id"]].append(_lobby_seat(seat))
+        return [
+            {
+                "id": row["id"],
+                "rows": row["rows"],
+                "cols": row["cols"],
+                "mode": row["mode"],
+                "clock": _clock(row["clock"]),
+                "seats": listed[row["id"]],
+                "open_seats": [seat["seat"] for seat in listed[row["id"]] if seat["free"]],
+                "created": row["created_ms"],
+            }
+            for row in rows
+        ]
+
+    def count_players(self) -> int:
+        """How many names are claimed."""
+        with self._engine.begin() as db:
+            return int(db.execute(select(func.count()).select_from(players)).scalar_one())
+
+
+def _lobby_seat(seat: Any) -> dict[str, Any]:
+    rating: Rating | None = None
+    if seat["player"] != HUMAN:
+        rating = COMPUTER_RATINGS.get(seat["player"])
+    elif seat["mu"] is not None:
+        rating = Rating(seat["mu"], seat["sigma"])
+    return {
+        "seat": seat["seat"],
+        "name": seat["name"],
+        "player": seat["player"],
+        "free": seat["player"] == HUMAN and seat["token_hash"] is None,
+        "named": seat["mu"] is not None,
+        "rating": None if rating is None else rating.to_json(),
+    }
+
+
+def _clock(text: str | None) -> dict[str, int] | None:
+    """A clock's settings, in seconds (as a new game gives them)."""
+    if text is None:
+        return None
+    clock = json.loads(text)
+    return {"initial": clock["initial"] // 1000, "increment": clock["increment"] // 1000}

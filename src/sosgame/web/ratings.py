@@ -1,0 +1,147 @@
+"""OpenSkill ratings: a finished game's order of places, the new ratings it brings, and the
+fixed ratings of the computer levels, measured with ``sosgame arena``.
+
+A rating is OpenSkill's (full-pairing Bradley-Terry) ``mu`` (skill) and ``sigma`` (how
+unsure that is); the one number shown is the cautious ``mu - 3 sigma``, which starts at 0 for
+a new player. The model takes any number of seats (3 to 8 players, too) and ties (draws).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from openskill.models import BradleyTerryFull
+
+__all__ = [
+    "ARENA_COMMAND",
+    "ARENA_MATCHES",
+    "COMPUTER_RATINGS",
+    "NEW_PLAYER",
+    "ArenaMatch",
+    "Rating",
+    "fit_computer_ratings",
+    "new_ratings",
+    "places",
+]
+
+MODEL: Final = BradleyTerryFull()
+"""Every seat compared with every other: Plackett-Luce, OpenSkill's default, gives a seat
+just behind a tie for first the winners' gain in games of four."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An OpenSkill rating; ``shown`` is the number a leaderboard shows (``mu - 3 sigma``)."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def shown(self) -> float:
+        """The cautious estimate, rounded to one decimal."""
+        return round(self.mu - 3 * self.sigma, 1)
+
+    def to_json(self) -> dict[str, float]:
+        """The rating as the API sends it."""
+        return {"rating": self.shown, "mu": round(self.mu, 3), "sigma": round(self.sigma, 3)}
+
+
+NEW_PLAYER: Final = Rating(MODEL.mu, MODEL.sigma)
+"""Where every named player starts."""
+
+
+def places(result: dict[str, Any], out: Sequence[int]) -> list[int]:
+    """Each seat's place (0 best; equal places are a tie) in a finished game: the winners
+    first, then the seats still in the game, then those who resigned or ran out of time
+    (``out``), each group by points."""
+    scores = list(result["scores"])
+    winners = set(result["winners"])
+    gone = set(out) | set(result.get("flagged", []))
+    keys = [
+        (seat in winners, seat not in gone, scores[seat]) for seat in range(len(scores))
+    ]  # fmt: skip
+    order = sorted(set(keys), reverse=True)
+    return [order.index(key) for key in keys]
+
+
+def new_ratings(ratings: Sequence[Rating], result_places: Sequence[int]) -> list[Rating]:
+    """The seats' ratings after a game in which they took ``result_places``."""
+    teams = [[MODEL.rating(mu=rating.mu, sigma=rating.sigma)] for rating in ratings]
+    rated = MODEL.rate(teams, ranks=[float(place) for place in result_places])
+    return [Rating(team[0].mu, team[0].sigma) for team in rated]
+
+
+# ------------------------------------------------------------------- the computer levels
+
+
+@dataclass(frozen=True)
+class ArenaMatch:
+    """One ``sosgame arena LEVEL_A LEVEL_B`` match: A's wins, draws and losses."""
+
+    level_a: str
+    level_b: str
+    wins: int
+    draws: int
+    losses: int
+
+
+ARENA_COMMAND: Final = (
+    "sosgame arena LEVEL_A LEVEL_B --size 5 --mode general --games K --seconds 0.5 --seed 13 --json"
+)
+"""How :data:`ARENA_MATCHES` were measured (K = 200 for the one-move levels, 60 for hard
+against medium, 40 for perfect against hard)."""
+
+ARENA_MATCHES: Final = (
+    ArenaMatch("easy", "random", 200, 0, 0),
+    ArenaMatch("medium", "easy", 200, 0, 0),
+    ArenaMatch("medium", "random", 200, 0, 0),
+    ArenaMatch("hard", "medium", 54, 4, 2),
+    ArenaMatch("perfect", "hard", 21, 16, 3),
+)
+"""The measured matches (docs/ai.md, "Ratings of the computer levels")."""
+
+
+def _spread(match: ArenaMatch) -> list[tuple[int, int]]:
+    """The match's games as places (A, B), wins, draws and losses spread evenly."""
+    results = [(0, 1)] * match.wins + [(0, 0)] * match.draws + [(1, 0)] * match.losses
+    total = len(results)
+    # Every k-th game, k coprime with the count, so no kind of result comes in a run.
+    step = next(k for k in range(total // 2 + 1, total + 1) if _coprime(k, total))
+    return [results[(index * step) % total] for index in range(total)]
+
+
+def _coprime(a: int, b: int) -> bool:
+    while b:
+        a, b = b, a % b
+    return a == 1
+
+
+def fit_computer_ratings(matches: Sequence[ArenaMatch] = ARENA_MATCHES) -> dict[str, Rating]:
+    """Every level's rating after the arena games, played through the same model as people's
+    games (from a new player's rating, the matches' games taken in turn)."""
+    levels = sorted({level for match in matches for level in (match.level_a, match.level_b)})
+    ratings = {level: NEW_PLAYER for level in levels}
+    games = [_spread(match) for match in matches]
+    for index in range(max(len(each) for each in games)):
+        for match, each in zip(matches, games, strict=True):
+            if index < len(each):
+                pair = [ratings[match.level_a], ratings[match.level_b]]
+                ratings[match.level_a], ratings[match.level_b] = new_ratings(pair, each[index])
+    return {
+        level: Rating(round(rating.mu, 3), round(rating.sigma, 3))
+        for level, rating in ratings.items()
+    }
+
+
+COMPUTER_RATINGS: Final = {
+    "random": Rating(-16.026, 3.3),
+    "easy": Rating(11.956, 2.609),
+    "medium": Rating(37.213, 2.611),
+    "hard": Rating(41.971, 2.633),
+    "perfect": Rating(45.455, 3.435),
+}
+"""The computer levels' fixed ratings: :func:`fit_computer_ratings` of the measured matches
+(a test checks that they agree). A game against the computer moves the person's rating
+only."""

@@ -1,0 +1,237 @@
+// Named players: logging in or claiming a name, the leaderboard, a player's page with their
+// rating history as a chart, and the lobby of public games. The server keeps the session in
+// a signed, HttpOnly cookie; this page only asks who is logged in.
+"use strict";
+
+const RATING_CHART = { width: 440, height: 180, top: 14, bottom: 24, left: 40, right: 12 };
+
+function formatRating(value) {
+  return new Intl.NumberFormat(app.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+}
+
+function clockText(clock) {
+  if (!clock) return t("web.clock_off");
+  return t("web.clock_setting", { minutes: Math.round(clock.initial / 60), increment: clock.increment });
+}
+
+// ------------------------------------------------------------------------------ the session
+
+async function loadSession() {
+  try {
+    app.player = (await api("GET", "/api/session")).player;
+  } catch {
+    app.player = null;
+  }
+  drawAccount();
+}
+
+function drawAccount() {
+  const box = document.getElementById("account");
+  if (!box) return;
+  if (app.player) {
+    const out = el("button", { type: "button", id: "logout", class: "sound", text: t("web.logout") });
+    out.addEventListener("click", async () => {
+      await api("DELETE", "/api/session");
+      app.player = null;
+      drawAccount();
+      if (app.render) app.render();
+    });
+    box.replaceChildren(
+      el("a", { href: `#/players/${encodeURIComponent(app.player.name)}`, id: "me", class: "nav",
+        text: t("web.logged_in_as", { name: app.player.name }) }),
+      out);
+  } else {
+    box.replaceChildren(el("a", { href: "#/login", id: "login-link", class: "nav", text: t("web.login") }));
+  }
+}
+
+function loginError(failure) {
+  const { min_password: least, max_password: most } = app.config.limits;
+  const known = { name_taken: {}, wrong_password: {}, weak_password: { least, most }, rate_limited: {} };
+  if (failure.code in known) return t(`web.login.${failure.code}`, known[failure.code]);
+  return errorText(failure.code, failure.message);
+}
+
+function showLogin() {
+  app.render = showLogin;
+  document.title = t("web.title_login");
+  const name = el("input", { type: "text", id: "login-name", autocomplete: "username", maxlength: app.config.limits.max_name });
+  const password = el("input", { type: "password", id: "login-password", autocomplete: "current-password",
+    maxlength: app.config.limits.max_password });
+  const error = el("p", { class: "error", role: "alert", id: "login-error" });
+  const send = async (path) => {
+    error.textContent = "";
+    try {
+      app.player = (await api("POST", path, { name: name.value, password: password.value })).player;
+      drawAccount();
+      go(`#/players/${encodeURIComponent(app.player.name)}`);
+    } catch (failure) {
+      error.textContent = loginError(failure);
+    }
+  };
+  const claim = el("button", { type: "button", id: "claim", text: t("web.claim") });
+  claim.addEventListener("click", () => send("/api/players"));
+  const form = el("form", { class: "panel narrow", id: "login" },
+    el("h1", { text: t("web.account_title") }),
+    el("p", { class: "meta", text: t("web.account_help") }),
+    el("label", { class: "field" }, el("span", { text: t("web.name") }), name),
+    el("label", { class: "field" }, el("span", { text: t("web.password") }), password),
+    el("p", { class: "meta", text: t("web.password_rule", { least: app.config.limits.min_password }) }),
+    el("div", { class: "buttons" },
+      el("button", { type: "submit", class: "primary", id: "login-button", text: t("web.login") }), " ", claim),
+    error);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/api/session");
+  });
+  view().replaceChildren(form);
+  name.focus();
+}
+
+// --------------------------------------------------------------------------- the leaderboard
+
+async function showPlayers() {
+  const route = app.route;
+  app.render = showPlayers;
+  document.title = t("web.title_players");
+  let data;
+  try {
+    data = await api("GET", "/api/players");
+  } catch (error) {
+    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    return;
+  }
+  if (route !== app.route) return;
+  const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col", text: name }))));
+  const board = el("table", { class: "table", "data-testid": "leaderboard", id: "leaderboard" },
+    el("caption", { text: t("web.leaderboard") }),
+    head(t("web.rank"), t("web.name"), t("web.rating"), t("web.rated_games")),
+    el("tbody", {}, data.players.length ? data.players.map((player, index) => el("tr", {},
+      el("td", { text: String(index + 1) }),
+      el("td", {}, el("a", { href: `#/players/${encodeURIComponent(player.name)}`, text: player.name })),
+      el("td", { class: "number", text: formatRating(player.rating) }),
+      el("td", { class: "number", text: String(player.rated_games) }),
+    )) : [el("tr", {}, el("td", { colspan: 4, text: t("web.no_players") }))]));
+  const computers = el("table", { class: "table", id: "computer-ratings" },
+    el("caption", { text: t("web.computer_ratings") }),
+    head(t("web.level"), t("web.rating")),
+    el("tbody", {}, data.computers.map((computer) => el("tr", {},
+      el("td", { text: t(`web.player.${computer.level}`) }),
+      el("td", { class: "number", text: formatRating(computer.rating) })))));
+  view().replaceChildren(
+    el("h1", { text: t("web.leaderboard") }),
+    el("div", { class: "home" },
+      el("section", { class: "panel scroll" }, board),
+      el("section", { class: "panel scroll" }, computers,
+        el("p", { class: "meta", text: t("web.rating_help") }))));
+}
+
+// ------------------------------------------------------------------------ a player's page
+
+function ratingChart(history) {
+  const { width, height, top, bottom, left, right } = RATING_CHART;
+  const values = history.map((point) => point.rating);
+  const low = Math.min(0, ...values);
+  const high = Math.max(low + 1, ...values);
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const x = (index) => left + (history.length < 2 ? plotWidth / 2 : (index / (history.length - 1)) * plotWidth);
+  const y = (value) => top + plotHeight - ((value - low) / (high - low)) * plotHeight;
+  const chart = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "data-testid": "rating-chart", id: "rating-chart", "aria-label": t("web.rating_chart") });
+  const label = (lx, ly, text, attrs = {}) => {
+    const node = svg("text", { x: lx, y: ly, ...attrs });
+    node.textContent = text;
+    return node;
+  };
+  const axis = svg("g", { class: "axis" });
+  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(low), y2: y(low) }));
+  axis.append(svg("line", { x1: left, x2: left, y1: top, y2: top + plotHeight }));
+  axis.append(label(left - 4, y(high) + 4, formatRating(high), { "text-anchor": "end" }));
+  axis.append(label(left - 4, y(low) + 4, formatRating(low), { "text-anchor": "end" }));
+  axis.append(label(left + plotWidth / 2, height - 4, t("web.rated_games"), { "text-anchor": "middle", class: "tick" }));
+  chart.append(axis);
+  const points = history.map((point, index) => `${x(index).toFixed(1)},${y(point.rating).toFixed(1)}`);
+  chart.append(svg("polyline", { class: "rating-line", points: points.join(" ") }));
+  history.forEach((point, index) => {
+    const dot = svg("circle", { class: "rating-point", cx: x(index), cy: y(point.rating), r: 3.5 });
+    const tip = svg("title");
+    tip.textContent = `${index + 1}: ${formatRating(point.rating)}`;
+    dot.append(tip);
+    chart.append(dot);
+  });
+  return chart;
+}
+
+function outcomeText(game) {
+  if (!game.result) return t("web.in_progress");
+  const won = game.result.winners.includes(game.seat);
+  if (won && game.result.winners.length > 1) return t("web.drew");
+  return won ? t("web.won") : t("web.lost");
+}
+
+async function showPlayer(name) {
+  const route = app.route;
+  app.render = () => showPlayer(name);
+  document.title = t("web.title_player", { name });
+  let data;
+  try {
+    data = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+  } catch {
+    if (route === app.route) view().replaceChildren(el("p", { class: "error", text: t("web.no_player") }));
+    return;
+  }
+  if (route !== app.route) return;
+  const games = el("ul", { class: "list", id: "player-games" }, data.games.length ? data.games.map((game) =>
+    el("li", {},
+      el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
+      el("span", { class: "meta", text: outcomeText(game) }),
+      el("span", { class: "meta", text: game.rating ? t("web.rating_after", { rating: formatRating(game.rating.rating) }) : t("web.unrated") }),
+      el("a", { href: game.status === "finished" ? `#/replay/${game.id}` : `#/game/${game.id}`,
+        text: game.status === "finished" ? t("web.replay") : t("web.watch") }),
+    )) : [el("li", { text: t("web.no_games") })]);
+  view().replaceChildren(
+    el("h1", { id: "player-name", text: data.name }),
+    el("p", { class: "meta", id: "player-rating",
+      text: t("web.player_rating", { rating: formatRating(data.rating), count: data.rated_games }) }),
+    el("div", { class: "home" },
+      el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
+        data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
+      el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)));
+}
+
+// ------------------------------------------------------------------------------ the lobby
+
+function seatText(seat) {
+  const who = seat.free ? t("web.free_seat") : seat.name;
+  if (!seat.rating) return who;
+  return `${who} (${formatRating(seat.rating.rating)})`;
+}
+
+async function showLobby() {
+  const route = app.route;
+  app.render = showLobby;
+  document.title = t("web.title_lobby");
+  let data;
+  try {
+    data = await api("GET", "/api/lobby");
+  } catch (error) {
+    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    return;
+  }
+  if (route !== app.route) return;
+  const list = el("ul", { class: "list", "data-testid": "lobby", id: "lobby" }, data.games.length ? data.games.map((game) =>
+    el("li", { "data-game": game.id },
+      el("strong", { text: `${game.rows}x${game.cols}` }),
+      el("span", { text: t(`mode.${game.mode}`) }),
+      el("span", { class: "meta", text: clockText(game.clock) }),
+      el("span", { text: game.seats.map(seatText).join(", ") }),
+      game.open_seats.map((seat) => el("a", { href: `#/join/${game.id}/${seat}`, class: "join",
+        text: t("web.join_seat_number", { number: seat + 1 }) })),
+    )) : [el("li", { text: t("web.lobby_empty") })]);
+  view().replaceChildren(
+    el("h1", { text: t("web.lobby") }),
+    el("section", { class: "panel" },
+      el("p", { class: "meta", text: app.player ? t("web.lobby_named", { name: app.player.name }) : t("web.lobby_guest") }),
+      list));
+}

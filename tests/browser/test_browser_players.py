@@ -1,0 +1,193 @@
+"""Named players, ratings and the lobby as a player sees them, at desktop (1280x900) and phone
+(390x844) sizes: claiming a name and logging in (with their refusals), a rated game joined from
+the lobby, the leaderboard, a player's rating chart, private games kept out of the lobby, and
+the pages' texts in Vietnamese and Hindi."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sos_live_server import (  # noqa: F401 (fixtures)
+    ARTIFACTS,
+    LiveServer,
+    browser_fixture,
+    server_fixture,
+)
+
+pytest.importorskip("playwright")
+pytest.importorskip("websockets")
+
+from playwright.sync_api import expect
+from test_browser_app import CONTRAST, DESKTOP, MISSING_GLYPHS, PHONE
+from websockets.sync.client import connect
+
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@pytest.fixture(params=list(SIZES))
+def context(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A browser context (its own cookies) at desktop or phone size."""
+    opened = browser.new_context(viewport=SIZES[request.param], locale="en-US")
+    opened.set_default_timeout(30_000)
+    yield opened
+    opened.close()
+
+
+def _page(context: Any) -> Any:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _claim(context: Any, server: LiveServer, name: str) -> None:
+    """Claim a name from this context (its cookie jar keeps the session)."""
+    answer = context.request.post(
+        f"{server.url}/api/players", data={"name": name, "password": "a good password"}
+    )
+    assert answer.status == 201, answer.text()
+
+
+def _resign(server: LiveServer, game_id: str, token: str) -> None:
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as socket:
+        socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        socket.send(json.dumps({"v": 1, "type": "resign", "ply": 0}))
+        for _ in range(20):
+            message = json.loads(socket.recv(timeout=20))
+            if message["type"] == "state" and message["game"]["status"] == "finished":
+                return
+    raise AssertionError("the game did not finish")
+
+
+def test_claiming_a_name_and_logging_in_with_clear_refusals(
+    context: Any, server: LiveServer
+) -> None:
+    page = _page(context)
+    page.goto(f"{server.url}/#/login")
+    page.fill("#login-name", "Ann")
+    page.fill("#login-password", "short")
+    page.click("#claim")
+    expect(page.locator("#login-error")).to_contain_text("8 to 128 characters")
+    page.fill("#login-password", "a good password")
+    page.click("#claim")
+    expect(page.locator("#player-name")).to_have_text("Ann")
+    expect(page.locator("#me")).to_have_text("Logged in as Ann")
+    page.click("#logout")
+    expect(page.locator("#login-link")).to_be_visible()
+    page.goto(f"{server.url}/#/login")
+    page.fill("#login-name", "ANN")
+    page.fill("#login-password", "a good password")
+    page.click("#claim")
+    expect(page.locator("#login-error")).to_have_text("Somebody has claimed this name already.")
+    page.fill("#login-password", "not the password")
+    page.press("#login-password", "Enter")
+    expect(page.locator("#login-error")).to_have_text("Wrong name or password.")
+    page.fill("#login-password", "a good password")
+    page.click("#login-button")
+    expect(page.locator("#me")).to_have_text("Logged in as Ann")
+    page.reload()  # the session is the cookie's, not the page's
+    expect(page.locator("#me")).to_have_text("Logged in as Ann")
+    assert page.errors == []
+
+
+def test_a_lobby_game_between_named_players_is_rated(
+    browser: Any, context: Any, server: LiveServer
+) -> None:
+    host = browser.new_context()
+    try:
+        _claim(host, server, "Ann")
+        body = {
+            "rows": 4,
+            "cols": 5,
+            "mode": "simple",
+            "kind": "online",
+            "public": True,
+            "clock": {"initial": 300, "increment": 2},
+            "seats": [{"name": "x"}, {"name": "y"}],
+        }
+        created = host.request.post(f"{server.url}/api/games", data=body).json()
+    finally:
+        host.close()
+    _claim(context, server, "Bao")
+    page = _page(context)
+    page.goto(f"{server.url}/#/lobby")
+    lobby = page.get_by_test_id("lobby")
+    expect(lobby).to_contain_text("4x5")
+    expect(lobby).to_contain_text("5 min + 2 s a move")
+    expect(lobby).to_contain_text("Ann (0.0)")  # a new player's rating
+    page.click(".join")
+    expect(page.locator("#join-name")).to_have_value("Bao")
+    expect(page.locator("#join-name")).to_be_disabled()
+    page.click("#take-seat")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    _resign(server, created["id"], created["token"])  # Ann resigns
+    expect(page.locator("#result")).to_be_visible()
+    deadline = time.monotonic() + 20
+    while not server.get("/api/players")["players"] and time.monotonic() < deadline:
+        time.sleep(0.1)  # polling for an event: the rating, done in the background
+    page.click("#nav-players")
+    board = page.get_by_test_id("leaderboard")
+    expect(board.locator("tbody tr")).to_have_count(2)
+    expect(board.locator("tbody tr").first).to_contain_text("Bao")
+    expect(board.locator("tbody tr").nth(1)).to_contain_text("Ann")
+    expect(page.locator("#computer-ratings tbody tr")).to_have_count(5)
+    assert page.evaluate(CONTRAST) == []
+    board.get_by_role("link", name="Bao").click()
+    chart = page.get_by_test_id("rating-chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator(".rating-point")).to_have_count(1)
+    expect(page.locator("#player-rating")).to_contain_text("after 1 rated game")
+    expect(page.locator("#player-games")).to_contain_text("won")
+    box = chart.bounding_box()
+    assert box is not None and box["x"] >= 0
+    assert box["x"] + box["width"] <= page.viewport_size["width"]
+    assert page.evaluate(CONTRAST) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(
+        path=str(ARTIFACTS / f"player-{page.viewport_size['width']}.png"), full_page=True
+    )
+    assert page.errors == []
+
+
+def test_a_private_game_stays_out_of_the_lobby(context: Any, server: LiveServer) -> None:
+    _claim(context, server, "Ann")
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "x"}, {"name": "y"}]}
+    created = context.request.post(f"{server.url}/api/games", data=body).json()
+    page = _page(context)
+    page.goto(f"{server.url}/#/lobby")
+    expect(page.get_by_test_id("lobby")).to_have_text("No public games are waiting for players.")
+    page.goto(f"{server.url}/#/join/{created['id']}/1")
+    expect(page.locator("#invite-missing")).to_be_visible()
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("language", ["vi", "hi"])
+def test_the_players_pages_have_every_glyph(
+    browser: Any, server: LiveServer, language: str
+) -> None:
+    for name, viewport in SIZES.items():
+        context = browser.new_context(viewport=viewport)
+        try:
+            _claim(context, server, f"Ann {name}")
+            body = {"rows": 3, "cols": 3, "kind": "online", "public": True,
+                    "seats": [{"name": "x"}, {"name": "y"}]}  # fmt: skip
+            context.request.post(f"{server.url}/api/games", data=body)
+            page = context.new_page()
+            page.goto(server.url)
+            page.evaluate(f"localStorage.setItem('sos.lang', {json.dumps(language)})")
+            page.reload()
+            for view in ("login", "lobby", "players", f"players/Ann {name}"):
+                page.goto(f"{server.url}/#/{view}")
+                expect(page.locator("html")).to_have_attribute("lang", language)
+                expect(page.locator("#view h1").first).to_be_visible()
+                assert page.evaluate(MISSING_GLYPHS) == {"works": True, "missing": []}, view
+                ARTIFACTS.mkdir(exist_ok=True)
+                shot = f"{language}-{view.split('/')[0]}-{name}.png"
+                page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+        finally:
+            context.close()

@@ -1,0 +1,257 @@
+"""Named players over HTTP, through the real app: claiming a name, logging in, bad input,
+the login rate limit, seats taken by named players, rated games, the leaderboard, a player's
+page and the lobby."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from sosgame.web import create_app
+from sosgame.web.accounts import COOKIE
+from sosgame.web.config import ServerLimits
+from sosgame.web.limits import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
+from sosgame.web.ratings import COMPUTER_RATINGS
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ATTEMPTS = 6
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    executor = ThreadPoolExecutor(max_workers=1)
+    caps = ServerLimits(login_attempts_per_minute=ATTEMPTS)
+    app = create_app(database, computer=executor, computer_pause=0.01, server_limits=caps)
+    with TestClient(app) as test_client:
+        yield test_client
+    executor.shutdown()
+
+
+def claim(client: TestClient, name: str, password: str = "a good password") -> dict[str, str]:
+    """Claim a name; the cookie header of its session (the client keeps no cookie)."""
+    response = client.post("/api/players", json={"name": name, "password": password})
+    assert response.status_code == 201, response.text
+    session = client.cookies.get(COOKIE)
+    client.cookies.clear()
+    assert session
+    return {"cookie": f"{COOKIE}={session}"}
+
+
+def error(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()["error"]
+    assert body["code"] == code
+    message: str = body["message"]
+    return message
+
+
+def play_to_resignation(client: TestClient, game_id: str, token: str) -> None:
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
+        socket.send_text(json.dumps({"v": 1, "type": "resign", "ply": 0}))
+        for _ in range(20):
+            message = socket.receive_json()
+            if message["type"] == "state" and message["game"]["status"] == "finished":
+                return
+    raise AssertionError("the game did not finish")
+
+
+def online_game(client: TestClient, creator: dict[str, str], *, public: bool) -> Any:
+    """A 3x3 online game of two seats, made by a logged-in player (who takes seat 0)."""
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "x"}, {"name": "y"}]}
+    if public:
+        body["public"] = True
+    response = client.post("/api/games", json=body, headers=creator)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def wait_for(client: TestClient, path: str, until: Any) -> Any:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        body = client.get(path).json()
+        if until(body):
+            return body
+        time.sleep(0.05)  # polling for an event (the rating done in the background)
+    raise AssertionError(f"{path} never showed it")
+
+
+def test_claiming_a_name_logs_in_and_the_session_survives(client: TestClient) -> None:
+    assert client.get("/api/session").json() == {"player": None}
+    response = client.post("/api/players", json={"name": "  Ann  ", "password": "a good one!"})
+    assert response.status_code == 201
+    cookie = response.headers["set-cookie"]
+    assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+    assert response.json()["player"]["name"] == "Ann"
+    assert "hash" not in json.dumps(response.json())
+    assert client.get("/api/session").json()["player"]["name"] == "Ann"
+    assert client.delete("/api/session").json() == {"player": None}
+    assert client.get("/api/session").json() == {"player": None}
+    login = client.post("/api/session", json={"name": "ANN", "password": "a good one!"})
+    assert login.status_code == 200
+    assert client.get("/api/session").json()["player"]["name"] == "Ann"
+
+
+def test_a_forged_or_foreign_cookie_is_a_guest(client: TestClient) -> None:
+    headers = claim(client, "Ann")
+    forged = headers["cookie"][:-3] + "abc"
+    assert client.get("/api/session", headers={"cookie": forged}).json() == {"player": None}
+    assert client.get("/api/session", headers=headers).json()["player"]["name"] == "Ann"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code", "words"),
+    [
+        ({"name": "Ann", "password": "short"}, 400, "weak_password", f"at least {MIN_PASSWORD}"),
+        ({"name": "Ann", "password": "x" * (MAX_PASSWORD + 1)}, 400, "weak_password", "too long"),
+        ({"name": "Annabelle", "password": "ANNABELLE"}, 400, "weak_password", "the name"),
+        ({"name": "Ann", "password": "aaaaaaaaaa"}, 400, "weak_password", "repeated"),
+        ({"name": "A" * (MAX_NAME + 1), "password": "a good password"}, 400, "bad_field", "name"),
+        ({"name": "", "password": "a good password"}, 400, "bad_field", "name"),
+        ({"name": "An\u202en", "password": "a good password"}, 400, "bad_field", "control"),
+        ({"name": "Ann"}, 400, "bad_field", "password"),
+        ({"name": "Ann", "password": 12345678}, 400, "bad_field", "password"),
+    ],
+)
+def test_bad_claims_are_refused_with_clear_errors(
+    client: TestClient, body: dict[str, Any], status: int, code: str, words: str
+) -> None:
+    message = error(client.post("/api/players", json=body), status, code)
+    assert words in message
+    assert client.get("/api/players").json()["players"] == []
+    assert client.get("/api/session").json() == {"player": None}
+
+
+def test_a_taken_name_and_a_wrong_password_are_refused(client: TestClient) -> None:
+    claim(client, "Ann")
+    message = error(
+        client.post("/api/players", json={"name": "ann", "password": "another password"}),
+        409,
+        "name_taken",
+    )
+    assert "taken" in message
+    wrong = client.post("/api/session", json={"name": "Ann", "password": "not the password"})
+    assert error(wrong, 401, "wrong_password") == "wrong name or password"
+    nobody = client.post("/api/session", json={"name": "Nobody", "password": "whatever it is"})
+    assert error(nobody, 401, "wrong_password") == "wrong name or password"
+    assert client.get("/api/session").json() == {"player": None}
+
+
+def test_logins_are_rate_limited_per_address(client: TestClient) -> None:
+    claim(client, "Ann")  # one attempt
+    for _ in range(ATTEMPTS - 1):
+        wrong = client.post("/api/session", json={"name": "Ann", "password": "guess guess"})
+        error(wrong, 401, "wrong_password")
+    right = client.post("/api/session", json={"name": "Ann", "password": "a good password"})
+    message = error(right, 429, "rate_limited")
+    assert f"at most {ATTEMPTS} a minute" in message
+    assert client.get("/api/session").json() == {"player": None}
+
+
+def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) -> None:
+    ann, bao = claim(client, "Ann"), claim(client, "Bao")
+    created = online_game(client, ann, public=True)
+    game = created["id"]
+    (listed,) = client.get("/api/lobby").json()["games"]
+    assert listed["id"] == game and listed["open_seats"] == [1]
+    assert listed["seats"][0]["name"] == "Ann"  # the named player's seat has their name
+    assert listed["seats"][0]["rating"]["rating"] == 0.0
+    taken = client.post(f"/api/games/{game}/seats/1", json={"name": "ignored"}, headers=bao)
+    assert taken.status_code == 200
+    assert client.get(f"/api/games/{game}").json()["seats"][1]["name"] == "Bao"
+    assert client.get("/api/lobby").json()["games"] == []  # no free seat any more
+    play_to_resignation(client, game, created["token"])  # Ann resigns
+    board = wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
+    assert [player["name"] for player in board["players"]] == ["Bao", "Ann"]
+    assert all(player["rated_games"] == 1 for player in board["players"])
+    assert {computer["level"] for computer in board["computers"]} == set(COMPUTER_RATINGS)
+    page = client.get("/api/players/bao").json()
+    assert page["name"] == "Bao"
+    assert [item["id"] for item in page["games"]] == [game]
+    assert [point["game"] for point in page["history"]] == [game]
+    assert page["history"][0]["rating"] == page["rating"] > 0
+    error(client.get("/api/players/Nobody"), 404, "no_player")
+    # The rematch seats the same named players: it is rated too.
+    again = client.post(
+        f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {created['token']}"}
+    )
+    assert again.status_code == 201
+    play_to_resignation(client, again.json()["id"], created["token"])
+    wait_for(client, "/api/players/Ann", lambda body: len(body["history"]) == 2)
+
+
+def test_a_guest_seat_leaves_the_game_unrated(client: TestClient) -> None:
+    ann = claim(client, "Ann")
+    created = online_game(client, ann, public=True)
+    assert (
+        client.post(f"/api/games/{created['id']}/seats/1", json={"name": "Guest"}).status_code
+        == 200
+    )
+    play_to_resignation(client, created["id"], created["token"])
+    page = wait_for(
+        client, "/api/players/Ann", lambda body: body["games"][0]["status"] == "finished"
+    )
+    assert page["history"] == [] and page["rated_games"] == 0
+    assert client.get("/api/players").json()["players"] == []
+
+
+def test_a_private_game_stays_out_of_the_lobby_and_needs_its_invite(client: TestClient) -> None:
+    ann, bao = claim(client, "Ann"), claim(client, "Bao")
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "x"}, {"name": "y"}]}
+    created = client.post("/api/games", json=body, headers=ann).json()
+    assert client.get("/api/lobby").json()["games"] == []
+    refused = client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
+    error(refused, 403, "bad_invite")
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    taken = client.post(f"/api/games/{created['id']}/seats/1", json={"invite": invite}, headers=bao)
+    assert taken.status_code == 200
+
+
+def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
+    executor = ThreadPoolExecutor(max_workers=1)
+    app = create_app(database, computer=executor, computer_pause=0.01)
+    with TestClient(app) as client:
+        ann, bao = claim(client, "Ann"), claim(client, "Bao")
+        created = online_game(client, ann, public=True)
+        client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
+        play_to_resignation(client, created["id"], created["token"])
+        wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
+    # As if the process had stopped before rating it: the rating is undone in the database.
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database)
+    with engine.begin() as db:
+        db.execute(text("DELETE FROM rated_games"))
+        db.execute(text("DELETE FROM rating_history"))
+        db.execute(text("UPDATE players SET games = 0, mu = 25.0, sigma = 8.333333333333334"))
+    engine.dispose()
+    with TestClient(create_app(database, computer=executor, computer_pause=0.01)) as client:
+        board = client.get("/api/players").json()["players"]
+        assert [(player["name"], player["rated_games"]) for player in board] == [
+            ("Bao", 1),
+            ("Ann", 1),
+        ]
+    with TestClient(create_app(database, computer=executor, computer_pause=0.01)) as client:
+        board = client.get("/api/players").json()["players"]
+        assert [player["rated_games"] for player in board] == [1, 1]  # not rated again
+    executor.shutdown()

@@ -1,0 +1,265 @@
+"""Named players in the store, on SQLite and PostgreSQL: claimed names, OpenSkill ratings
+given exactly once per finished game (also with two processes' stores at once), the catch-up
+at start, the lobby; and the rating rules themselves."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("openskill")
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import test_web_store
+from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
+from sosgame.web.players import NameTakenError, Players
+from sosgame.web.ratings import (
+    ARENA_MATCHES,
+    COMPUTER_RATINGS,
+    NEW_PLAYER,
+    fit_computer_ratings,
+    new_ratings,
+    places,
+)
+from sosgame.web.store import SeatRow, Store, StoredGame
+
+url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
+_ids = itertools.count(1)
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    opened = Store(url)
+    yield opened
+    opened.close()
+
+
+def finished(
+    store: Store,
+    players: list[str],
+    winners: list[int],
+    *,
+    kind: str = "online",
+    actions: tuple[str, ...] = (),
+) -> str:
+    """A finished game stored with these seats (``human`` or a level) and winners."""
+    game_id = f"g{next(_ids)}"
+    seats = [SeatRow(n, f"seat {n}", player, "t" * 64) for n, player in enumerate(players)]
+    result = {
+        "termination": "resignation",
+        "winners": winners,
+        "scores": [0] * len(players),
+        "flagged": [],
+    }
+    stored = StoredGame(game_id, kind, 3, 3, "general", seats, "finished", 1, 1, result=result)
+    stored.actions = list(actions)
+    assert store.create(stored)
+    return game_id
+
+
+def test_a_name_is_claimed_once_whatever_its_case(store: Store) -> None:
+    players = Players(store)
+    ann = players.claim("Ann", "hash", 1)
+    with pytest.raises(NameTakenError):
+        players.claim("ANN", "other", 2)
+    found = players.find("aNN")
+    assert found is not None
+    assert (found.id, found.name, found.password_hash) == (ann.id, "Ann", "hash")
+    assert found.rating == NEW_PLAYER
+    assert players.count_players() == 1
+
+
+def test_the_session_key_is_made_once_and_shared(url: str, store: Store) -> None:
+    first = Players(store).secret()
+    other = Store(url)  # another server process
+    try:
+        assert Players(other).secret() == first
+    finally:
+        other.close()
+    assert len(first) == 64
+
+
+def test_a_game_between_named_players_is_rated_once(store: Store) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    game = finished(store, ["human", "human"], winners=[1], actions=("resign:0",))
+    players.link(game, 0, ann.id)
+    players.link(game, 1, bao.id)
+    assert players.rate(game, 10)
+    assert not players.rate(game, 11)
+    assert players.catch_up(12) == 0
+    expected = new_ratings([NEW_PLAYER, NEW_PLAYER], [1, 0])
+    after_ann, after_bao = players.get(ann.id), players.get(bao.id)
+    assert after_ann is not None and after_bao is not None
+    assert (after_ann.rating.mu, after_bao.rating.mu) == pytest.approx(
+        (expected[0].mu, expected[1].mu)
+    )
+    assert after_bao.rating.shown > after_ann.rating.shown
+    assert (after_ann.games, after_bao.games) == (1, 1)
+    history = players.ratings_over_time(bao.id)
+    assert [entry["game"] for entry in history] == [game]
+    assert history[0]["mu"] == pytest.approx(expected[1].mu, abs=1e-3)
+    page = players.history(bao.id)
+    assert [(item["id"], item["seat"], item["rating"] is not None) for item in page] == [
+        (game, 1, True)
+    ]
+    assert [account.name for account in players.leaderboard()] == ["Bao", "Ann"]
+
+
+def test_two_processes_rating_the_same_games_at_once_rate_each_once(url: str, store: Store) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    games = []
+    for number in range(6):
+        game = finished(store, ["human", "human"], winners=[number % 2])
+        players.link(game, 0, ann.id)
+        players.link(game, 1, bao.id)
+        games.append(game)
+    stores = [Store(url), Store(url)]  # two server processes
+    rated: list[bool] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(2)
+
+    def run(other: Store) -> None:
+        mine = Players(other)
+        barrier.wait()
+        for game in games:
+            done = mine.rate(game, 5)
+            with lock:
+                rated.append(done)
+
+    threads = [threading.Thread(target=run, args=(other,)) for other in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for other in stores:
+        other.close()
+    assert sorted(rated) == [False] * 6 + [True] * 6
+    for account in (ann, bao):
+        now = players.get(account.id)
+        assert now is not None
+        assert now.games == 6  # no rating lost to another's at the same time
+        assert len(players.ratings_over_time(account.id)) == 6
+
+
+def test_the_catch_up_rates_finished_games_left_unrated(store: Store) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    rated = finished(store, ["human", "human"], winners=[0])
+    players.link(rated, 0, ann.id)
+    players.link(rated, 1, bao.id)
+    with_guest = finished(store, ["human", "human"], winners=[0])
+    players.link(with_guest, 0, ann.id)
+    local = finished(store, ["human", "human"], winners=[0], kind="local")
+    players.link(local, 0, ann.id)
+    players.link(local, 1, bao.id)
+    twice = finished(store, ["human", "human"], winners=[0])
+    players.link(twice, 0, ann.id)
+    players.link(twice, 1, ann.id)
+    assert sorted(players.unrated()) == sorted([rated, with_guest, local, twice])
+    assert players.catch_up(3) == 1  # only the game of two named players, online
+    assert players.unrated() == []
+    assert players.catch_up(4) == 0
+    now = players.get(ann.id)
+    assert now is not None and now.games == 1
+
+
+def test_a_game_against_the_computer_moves_only_the_persons_rating(store: Store) -> None:
+    players = Players(store)
+    ann = players.claim("Ann", "h", 1)
+    game = finished(store, ["human", "hard"], winners=[0])
+    players.link(game, 0, ann.id)
+    assert players.rate(game, 2)
+    expected = new_ratings([NEW_PLAYER, COMPUTER_RATINGS["hard"]], [0, 1])[0]
+    now = players.get(ann.id)
+    assert now is not None
+    assert now.rating.mu == pytest.approx(expected.mu)
+    # Beating the strong level is worth more than beating the weakest.
+    weak = new_ratings([NEW_PLAYER, COMPUTER_RATINGS["random"]], [0, 1])[0]
+    assert expected.mu > weak.mu
+
+
+def test_the_lobby_lists_public_open_games_with_ratings(store: Store) -> None:
+    players = Players(store)
+    ann = players.claim("Ann", "h", 1)
+    seats = [
+        SeatRow(0, "Ann", "human", "t" * 64),
+        SeatRow(1, "?", "human"),
+        SeatRow(2, "B", "easy"),
+    ]
+    clock = {"initial": 300_000, "increment": 3000, "remaining": [1, 1, 1], "since": None}
+    public = StoredGame("pub", "online", 5, 6, "simple", seats, "open", 1, 1, public=True)
+    public.clock = clock
+    private = StoredGame("priv", "online", 3, 3, "general", list(seats), "open", 1, 2)
+    assert store.create(public)
+    assert store.create(private)
+    players.link("pub", 0, ann.id)
+    lobby = players.lobby()
+    assert [game["id"] for game in lobby] == ["pub"]
+    (game,) = lobby
+    assert (game["rows"], game["cols"], game["mode"]) == (5, 6, "simple")
+    assert game["clock"] == {"initial": 300, "increment": 3}
+    assert game["open_seats"] == [1]
+    ratings = [seat["rating"] for seat in game["seats"]]
+    assert ratings[0]["rating"] == NEW_PLAYER.shown
+    assert ratings[1] is None
+    assert ratings[2]["rating"] == COMPUTER_RATINGS["easy"].shown
+
+
+def test_login_attempts_are_limited_per_address(store: Store) -> None:
+    players = Players(store)
+    assert [players.attempt("1.2.3.4", 1000 + n, 60_000, 3) for n in range(3)] == [0, 0, 0]
+    wait = players.attempt("1.2.3.4", 2000, 60_000, 3)
+    assert 0 < wait <= 60_000
+    assert players.attempt("5.6.7.8", 2000, 60_000, 3) == 0  # another address
+    assert players.attempt("1.2.3.4", 1000 + 60_001, 60_000, 3) == 0  # the window moved on
+
+
+# ------------------------------------------------------------------------- the rules
+
+
+def test_the_computer_ratings_are_the_fit_of_the_measured_matches() -> None:
+    assert fit_computer_ratings() == COMPUTER_RATINGS
+    strength = ["random", "easy", "medium", "hard"]
+    shown = [COMPUTER_RATINGS[level].mu for level in strength]
+    assert shown == sorted(shown)  # each level beat the one below it in the arena
+    assert {match.level_a for match in ARENA_MATCHES} | {"random"} == set(COMPUTER_RATINGS)
+
+
+@given(st.integers(2, 8), st.data())
+def test_places_put_winners_first_and_ties_together(players: int, data: st.DataObject) -> None:
+    scores = data.draw(st.lists(st.integers(0, 20), min_size=players, max_size=players))
+    best = max(scores)
+    winners = [seat for seat in range(players) if scores[seat] == best]
+    result = {"winners": winners, "scores": scores, "flagged": []}
+    found = places(result, [])
+    assert all(found[seat] == 0 for seat in winners)
+    for a in range(players):
+        for b in range(players):
+            if scores[a] > scores[b]:
+                assert found[a] < found[b]
+            if scores[a] == scores[b]:
+                assert found[a] == found[b]
+    rated = new_ratings([NEW_PLAYER] * players, found)
+    assert len(rated) == players
+    for a in range(players):
+        for b in range(players):
+            if found[a] < found[b]:
+                assert rated[a].mu > rated[b].mu
+
+
+def test_a_resigned_seat_ranks_below_those_still_playing() -> None:
+    # Seat 0 resigned with the most points; seat 2 played on with the fewest.
+    result = {"winners": [1], "scores": [5, 3, 1], "flagged": []}
+    ranks = places(result, [0])
+    assert ranks[1] == 0
+    assert ranks[2] < ranks[0]
+    flagged = places({**result, "flagged": [2]}, [])
+    assert flagged[0] < flagged[2]  # out of time counts as out
