@@ -286,16 +286,17 @@ def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
 def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     client: TestClient,
 ) -> None:
+    from sosgame import limits
     from sosgame.levels import LEVELS
     from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
-    from sosgame.web import limits
 
     config = client.get("/api/config").json()
     assert config["levels"] == list(LEVELS)
     assert config["seats"]["colours"] == list(SEAT_COLOURS)
     assert config["seats"]["symbols"] == list(SEAT_SYMBOLS)
-    assert config["limits"]["max_side"] == limits.MAX_SIDE
-    assert config["limits"]["max_name"] == limits.MAX_NAME
+    assert config["limits"]["min_side"] == limits.WEB_MIN_SIDE
+    assert config["limits"]["max_side"] == limits.WEB_MAX_SIDE
+    assert config["limits"]["max_name"] == limits.WEB_MAX_NAME
     script = client.get("/static/app.js").text
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script

@@ -10,6 +10,7 @@ import unicodedata
 from typing import Final
 
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
+from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_SIDE
 
 __all__ = [
     "MAX_NAME",
@@ -23,9 +24,10 @@ __all__ = [
     "check_side",
 ]
 
-MIN_SIDE: Final = 3
-MAX_SIDE: Final = 15
-MAX_NAME: Final = 40
+# The web's limits under the names the server's modules know them by (sosgame.limits).
+MIN_SIDE: Final = WEB_MIN_SIDE
+MAX_SIDE: Final = WEB_MAX_SIDE
+MAX_NAME: Final = WEB_MAX_NAME
 
 
 class SettingsError(ValueError):
@@ -33,9 +35,15 @@ class SettingsError(ValueError):
 
 
 def check_side(value: object, where: str) -> int:
-    """A board side: a whole number from ``MIN_SIDE`` to ``MAX_SIDE``."""
-    if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
-        raise SettingsError(f"field {where!r} must be a whole number from {MIN_SIDE} to {MAX_SIDE}")
+    """A board side: a whole number from ``WEB_MIN_SIDE`` to ``WEB_MAX_SIDE``."""
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or not WEB_MIN_SIDE <= value <= WEB_MAX_SIDE
+    ):
+        raise SettingsError(
+            f"field {where!r} must be a whole number from {WEB_MIN_SIDE} to {WEB_MAX_SIDE}"
+        )
     return value
 
 
@@ -47,13 +55,13 @@ def check_seat_count(count: int, where: str) -> int:
 
 
 def check_name(value: object, where: str) -> str:
-    """A player's name: 1 to ``MAX_NAME`` characters after trimming spaces, none of them a
+    """A player's name: 1 to ``WEB_MAX_NAME`` characters after trimming spaces, none of them a
     control, format (such as a bidirectional override) or unassigned character."""
     if not isinstance(value, str):
         raise SettingsError(f"field {where!r} must be text")
     name = " ".join(value.split())
-    if not name or len(name) > MAX_NAME:
-        raise SettingsError(f"field {where!r} must be a name of 1 to {MAX_NAME} characters")
+    if not name or len(name) > WEB_MAX_NAME:
+        raise SettingsError(f"field {where!r} must be a name of 1 to {WEB_MAX_NAME} characters")
     if any(unicodedata.category(char).startswith("C") for char in name):
         raise SettingsError(
             f"field {where!r} must not hold control characters or bidirectional overrides"
