@@ -30,16 +30,9 @@ __all__ = [
 ]
 
 BOARD_MIN_SIDE: Final = 1
-"""No side of a board is shorter than this."""
 BOARD_MIN_LONG_SIDE: Final = 3
-"""The longer side of a board is at least this long, so that a line of three fits."""
 BOARD_MAX_SIDE: Final = 26
-"""No side of a board is longer than this: columns are named ``a`` to ``z``."""
 WEB_MIN_SIDE: Final = 3
-"""The shortest side of a game the web server makes."""
-WEB_MAX_SIDE: Final = 15
-"""The longest side of a game the web server makes: a bigger board does not fit a phone."""
-WEB_MAX_NAME: Final = 40
-"""The longest player name the web server takes: it must fit the seat panel."""
+WEB_MAX_SIDE: Final = 15  # a bigger board does not fit a phone's screen
+WEB_MAX_NAME: Final = 40  # a longer name does not fit the seat panel
 RECORD_MAX_NAME: Final = 100
-"""The longest player name a record file holds."""

@@ -74,8 +74,8 @@ class Cell(NamedTuple):
         match = _CELL_RE.fullmatch(text.strip())
         if match is None:
             raise InvalidCellError(
-                f"{text!r} is not a cell: write a column letter a-z then a row number 1-26,"
-                " such as 'b3'"
+                f"{text!r} is not a cell: write a column letter a-z then a row number"
+                f" 1-{BOARD_MAX_SIDE}, such as 'b3'"
             )
         row = int(match.group(2))
         if row > BOARD_MAX_SIDE:

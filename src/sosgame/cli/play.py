@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
@@ -29,11 +29,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``play`` subcommand."""
-    parser = commands.add_parser(
-        "play",
-        help=t("cli.play.help"),
-        description=t("cli.play.description"),
-    )
+    parser = subcommand(commands, "play")
     parser.add_argument("--plain", action="store_true", help=t("cli.play.plain"))
     parser.add_argument("--size", type=int, metavar="N", help=t("cli.play.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.help.rows"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.errors import SosError
 from sosgame.extras import require
 from sosgame.web.defaults import DEFAULT_DATABASE
@@ -15,11 +15,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``serve`` subcommand."""
-    parser = commands.add_parser(
-        "serve",
-        help=t("cli.serve.help"),
-        description=t("cli.serve.description"),
-    )
+    parser = subcommand(commands, "serve")
     parser.add_argument("--host", default="127.0.0.1", help=t("cli.serve.host"))
     parser.add_argument("--port", type=int, default=8000, help=t("cli.serve.port"))
     parser.add_argument(

@@ -17,12 +17,22 @@ __all__ = [
     "has_scoring_move",
     "letter_lines",
     "next_turn",
+    "pairs",
     "undo_move",
 ]
 
 EMPTY: Final = 0
 S: Final = 1
 O: Final = 2  # noqa: E741 (the letter O is the name the game gives it)
+
+
+@jit
+def pairs(table: IntArray, cell: int, letter: int) -> tuple[int, int, int]:
+    """Where the line pairs of ``letter`` in ``cell`` start in ``table``, how many there are,
+    and the letter the first cell of each pair needs (the second always needs an S)."""
+    if letter == S:
+        return cell * STRIDE + S_PAIRS, table[cell * STRIDE + S_COUNT], O
+    return cell * STRIDE + O_PAIRS, table[cell * STRIDE + O_COUNT], S
 
 
 @jit
@@ -37,14 +47,7 @@ def letter_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> tu
     :func:`count_lines` and :func:`count_openings` are its first two counts, each on a loop of
     its own because playouts ask them for every move (the tests check all three agree).
     """
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        count = table[cell * STRIDE + S_COUNT]
-        need = O  # the middle of a line that ends in this S
-    else:
-        base = cell * STRIDE + O_PAIRS
-        count = table[cell * STRIDE + O_COUNT]
-        need = S  # the first end of a line with this O in the middle
+    base, count, need = pairs(table, cell, letter)
     completed = 0
     opened = 0
     live = 0
@@ -72,16 +75,10 @@ def count_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> int
     search asks it, and this loop, testing nothing else, is the fastest.
     """
     completed = 0
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            if board[table[base + 2 * k]] == O and board[table[base + 2 * k + 1]] == S:
-                completed += 1
-    else:
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            if board[table[base + 2 * k]] == S and board[table[base + 2 * k + 1]] == S:
-                completed += 1
+    base, count, need = pairs(table, cell, letter)
+    for k in range(count):
+        if board[table[base + 2 * k]] == need and board[table[base + 2 * k + 1]] == S:
+            completed += 1
     return completed
 
 
@@ -94,20 +91,12 @@ def count_openings(board: IntArray, table: IntArray, cell: int, letter: int) -> 
     of :func:`letter_lines`, on its own loop for the playouts' sake, as :func:`count_lines`.
     """
     openings = 0
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            middle = board[table[base + 2 * k]]
-            far = board[table[base + 2 * k + 1]]
-            if (middle == O and far == EMPTY) or (middle == EMPTY and far == S):
-                openings += 1
-    else:
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            first = board[table[base + 2 * k]]
-            second = board[table[base + 2 * k + 1]]
-            if (first == S and second == EMPTY) or (first == EMPTY and second == S):
-                openings += 1
+    base, count, need = pairs(table, cell, letter)
+    for k in range(count):
+        first = board[table[base + 2 * k]]
+        far = board[table[base + 2 * k + 1]]
+        if (first == need and far == EMPTY) or (first == EMPTY and far == S):
+            openings += 1
     return openings
 
 

@@ -38,13 +38,8 @@ BYTES_PER_ENTRY: Final = 12
 _ITEM_BYTES: Final = {"b": 1, "i": 4}
 _SHARE_OF_FREE: Final = 0.75
 # Kinds of entry (0 is a free slot), and the fields of a slot's data.
-EXACT: Final = 1
-LOWER: Final = 2
-UPPER: Final = 3
-VALUE: Final = 0
-KIND: Final = 1
-MOVE: Final = 2
-DEPTH: Final = 3
+EXACT, LOWER, UPPER = 1, 2, 3
+VALUE, KIND, MOVE, DEPTH = 0, 1, 2, 3
 
 
 @jit_inline
