@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from sosgame.kernel._jit import IntArray, jit
-from sosgame.kernel.tables import O_COUNT, O_PAIRS, S_COUNT, S_PAIRS, STRIDE
+from sosgame.kernel.tables import O_PAIRS, S_PAIRS, STRIDE
 
 __all__ = [
     "EMPTY",
@@ -17,22 +17,12 @@ __all__ = [
     "has_scoring_move",
     "letter_lines",
     "next_turn",
-    "pairs",
     "undo_move",
 ]
 
 EMPTY: Final = 0
 S: Final = 1
 O: Final = 2  # noqa: E741 (the letter O is the name the game gives it)
-
-
-@jit
-def pairs(table: IntArray, cell: int, letter: int) -> tuple[int, int, int]:
-    """Where the line pairs of ``letter`` in ``cell`` start in ``table``, how many there are,
-    and the letter the first cell of each pair needs (the second always needs an S)."""
-    if letter == S:
-        return cell * STRIDE + S_PAIRS, table[cell * STRIDE + S_COUNT], O
-    return cell * STRIDE + O_PAIRS, table[cell * STRIDE + O_COUNT], S
 
 
 @jit
@@ -47,11 +37,12 @@ def letter_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> tu
     :func:`count_lines` and :func:`count_openings` are its first two counts, each on a loop of
     its own because playouts ask them for every move (the tests check all three agree).
     """
-    base, count, need = pairs(table, cell, letter)
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S  # what a pair's first cell needs (its second needs an S)
     completed = 0
     opened = 0
     live = 0
-    for k in range(count):
+    for k in range(table[base - 1]):  # a letter's count of pairs sits just before them
         first = board[table[base + 2 * k]]
         far = board[table[base + 2 * k + 1]]  # always an end: it needs an S
         # Plain comparisons: a tuple test would cost the compiled loop an allocation.
@@ -75,8 +66,9 @@ def count_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> int
     search asks it, and this loop, testing nothing else, is the fastest.
     """
     completed = 0
-    base, count, need = pairs(table, cell, letter)
-    for k in range(count):
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
+    for k in range(table[base - 1]):
         if board[table[base + 2 * k]] == need and board[table[base + 2 * k + 1]] == S:
             completed += 1
     return completed
@@ -91,8 +83,9 @@ def count_openings(board: IntArray, table: IntArray, cell: int, letter: int) -> 
     of :func:`letter_lines`, on its own loop for the playouts' sake, as :func:`count_lines`.
     """
     openings = 0
-    base, count, need = pairs(table, cell, letter)
-    for k in range(count):
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
+    for k in range(table[base - 1]):
         first = board[table[base + 2 * k]]
         far = board[table[base + 2 * k + 1]]
         if (first == need and far == EMPTY) or (first == EMPTY and far == S):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Final
 
 from sosgame.kernel._jit import IntArray, jit, to_array
-from sosgame.kernel.moves import EMPTY, O, S, apply_move, count_lines, count_openings, pairs
+from sosgame.kernel.moves import EMPTY, O, S, apply_move, count_lines, count_openings
+from sosgame.kernel.tables import O_PAIRS, S_PAIRS, STRIDE
 
 __all__ = [
     "DRAW",
@@ -108,9 +109,10 @@ def _track(
     threat_o[cell] = 0
     # For an S the pair is (the middle, which needs an O; the far end); for an O, the two
     # ends, each needing an S. The far end always needs an S.
-    base, count, need = pairs(table, cell, letter)
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
     first_threats = threat_o if letter == S else threat_s
-    for k in range(count):
+    for k in range(table[base - 1]):
         first = table[base + 2 * k]
         far = table[base + 2 * k + 1]
         if board[first] == need and board[far] == EMPTY:
