@@ -13,12 +13,13 @@ import pytest
 from sos_strategies import random_game
 from sosgame import Game
 from sosgame.ai.alphabeta import Searcher
-from sosgame.ai.core import COUNTERS, FULL_WIDTH, _enter
 from sosgame.ai.heuristics import quiet_handovers
 from sosgame.ai.mcts import mcts
 from sosgame.ai.state import State, gain
-from sosgame.kernel import JIT, count_lines, count_openings, encode, new_array, tables, to_array
+from sosgame.geometry import geometry
+from sosgame.kernel import JIT, count_lines, count_openings, encode, new_array, to_array
 from sosgame.notation import LETTERS
+from sosgame.search.ordering import generate
 from sosgame.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,28 +81,19 @@ def test_handover_counts_what_the_engine_lets_the_next_player_take() -> None:
     assert checked > 500
 
 
-def _root_lists(game: Game) -> tuple[dict[int, int], set[int], dict[int, int]]:
-    """The root move lists of the search's core: scoring (with gains), safe, unsafe."""
-    searcher = Searcher()
-    state = State(game)
-    searcher._prepare(state.shape, state.simple)
-    size = state.shape.size
-    board = to_array([{".": 0, "S": 1, "O": 2}[letter] for letter in state.cells])
-    counters = new_array(COUNTERS)
-    counters[FULL_WIDTH] = size  # list every move
-    moves, gains, frames = searcher._buffers
-    packed = (
-        (tables(game.rows, game.cols).table, to_array([0] * 3 * size), to_array(range(size))),
-        searcher._tables,
-        (moves, gains, frames, counters),
-    )
-    frames[1] = 5  # depth
-    frames[2], frames[3] = -(1 << 30), 1 << 30
-    assert _enter(board, state.empty, 0, packed) == 0
-    n_scoring, n_safe, n_unsafe = frames[8], frames[9], frames[10]
-    scoring = {int(moves[k]): int(gains[k]) for k in range(n_scoring)}
+def _root_lists(game: Game, tempo: int) -> tuple[dict[int, int], set[int], dict[int, int]]:
+    """The move lists of the search's ordering: scoring (with gains), safe, unsafe (ranks)."""
+    kernel = encode(game)
+    size = len(kernel.board)
+    moves, ranks = new_array(6 * size), new_array(6 * size)
+    counts = generate(
+        kernel.board, kernel.tables.table, to_array(range(size)), moves, ranks, 0,
+        new_array(2 * size), 0, tempo, -1,
+    )  # fmt: skip
+    n_scoring, n_safe, n_unsafe, _ = counts
+    scoring = {int(moves[k]): int(ranks[k]) for k in range(n_scoring)}
     safe = {int(moves[2 * size + k]) for k in range(n_safe)}
-    unsafe = {int(moves[4 * size + k]): int(gains[4 * size + k]) for k in range(n_unsafe)}
+    unsafe = {int(moves[4 * size + k]): int(ranks[4 * size + k]) for k in range(n_unsafe)}
     return scoring, safe, unsafe
 
 
@@ -111,7 +103,7 @@ def test_the_search_move_lists_agree_with_the_kernel() -> None:
         game = random_game(setup, trial, limit=4 + trial // 2)
         if game.is_over:
             continue
-        scoring, safe, unsafe = _root_lists(game)
+        scoring, safe, unsafe = _root_lists(game, tempo=0)
         kernel = encode(game)
         board, table = kernel.board, kernel.tables.table
         for cell in range(len(board)):
@@ -125,9 +117,27 @@ def test_the_search_move_lists_agree_with_the_kernel() -> None:
                 if completes:
                     assert scoring[code] == completes
                 elif opens:
-                    assert unsafe[code] == opens
+                    assert unsafe[code] == -(opens << 40)  # no history: the handover alone
                 else:
                     assert code in safe
+        # The exact search's lists keep one letter of one cell that no live line crosses.
+        exact_scoring, exact_safe, exact_unsafe = _root_lists(game, tempo=1)
+        assert exact_scoring == scoring and exact_unsafe == unsafe
+        assert exact_safe <= safe
+        dropped = {code >> 1 for code in safe - exact_safe}
+        assert all(not _on_live_line(game, cell) for cell in dropped)
+
+
+def _on_live_line(game: Game, cell: int) -> bool:
+    """Whether a line through ``cell`` can still become an SOS (by the engine's lines)."""
+    cells = [char for char in game.position() if char != "/"]
+    for line in geometry(game.rows, game.cols).lines:
+        if cell in line and all(
+            cells[index] in (".", "O" if position == 1 else "S")
+            for position, index in enumerate(line)
+        ):
+            return True
+    return False
 
 
 @pytest.mark.parametrize("mode", ["general", "simple"])

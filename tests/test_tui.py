@@ -16,7 +16,7 @@ from textual.widgets import Input, RichLog, Select, Static
 
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
-from sosgame.notation import MAX_SIDE, MIN_LONG_SIDE, MIN_SIDE
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 from sosgame.record import Record, load, save
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.game import GameScreen
@@ -27,7 +27,7 @@ from sosgame.tui.session import Seat, Session
 
 SIZE = (100, 32)
 EN, VI, HI = translator("en"), translator("vi"), translator("hi")
-BAD_BOARD = EN("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
+BAD_BOARD = EN("tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE)
 
 # A whole 3x3 game between two people: the third move scores, so Ann moves again.
 WHOLE_GAME = ["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2", "Sc2", "Oa3", "Oc3"]
@@ -982,7 +982,9 @@ def test_what_the_new_game_screen_found_wrong_follows_the_language() -> None:
         assert BAD_BOARD in text_of(pilot, "#setup-error")
         await pilot.press("f3")
         await pilot.pause()
-        said = VI("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
+        said = VI(
+            "tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE
+        )
         assert said in text_of(pilot, "#setup-error")
 
     drive(SosApp(settings=Settings(), computer_delay=0), script)

@@ -309,17 +309,18 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
 ) -> None:
     import re
 
+    from sosgame import limits
     from sosgame.levels import LEVELS
     from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
-    from sosgame.web import limits
 
     config = client.get("/api/config").json()
     assert config["levels"] == list(LEVELS)
     assert config["seats"]["colours"] == list(SEAT_COLOURS)
     assert config["seats"]["symbols"] == list(SEAT_SYMBOLS)
-    assert config["limits"]["max_side"] == limits.MAX_SIDE
-    assert config["limits"]["min_long_side"] == limits.MIN_LONG_SIDE
-    assert config["limits"]["max_name"] == limits.MAX_NAME
+    assert config["limits"]["min_side"] == limits.WEB_MIN_SIDE
+    assert config["limits"]["max_side"] == limits.WEB_MAX_SIDE
+    assert config["limits"]["min_long_side"] == limits.WEB_MIN_LONG_SIDE
+    assert config["limits"]["max_name"] == limits.WEB_MAX_NAME
     page = client.get("/").text
     scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
     assert "/static/app.js" in scripts

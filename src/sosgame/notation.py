@@ -21,6 +21,7 @@ from sosgame.errors import (
     InvalidPositionError,
     InvalidSettingsError,
 )
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 
 __all__ = [
     "EMPTY",
@@ -46,12 +47,10 @@ S: Final = "S"
 O: Final = "O"  # noqa: E741 (the letter O is the name the game gives it)
 EMPTY: Final = "."
 LETTERS: Final[tuple[Letter, Letter]] = (S, O)
-MAX_SIDE: Final = 26
-"""No side of a board is longer than this: columns are named ``a`` to ``z``."""
-MIN_SIDE: Final = 1
-"""No side of a board is shorter than this."""
-MIN_LONG_SIDE: Final = 3
-"""The longer side of a board is at least this long, so that a line of three fits."""
+# The board limits under their earlier names; they live in sosgame.limits.
+MAX_SIDE: Final = BOARD_MAX_SIDE
+MIN_SIDE: Final = BOARD_MIN_SIDE
+MIN_LONG_SIDE: Final = BOARD_MIN_LONG_SIDE
 
 _CELL_RE: Final = re.compile(r"([a-zA-Z])([1-9][0-9]?)")
 _SIZE_RE: Final = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
@@ -75,12 +74,14 @@ class Cell(NamedTuple):
         match = _CELL_RE.fullmatch(text.strip())
         if match is None:
             raise InvalidCellError(
-                f"{text!r} is not a cell: write a column letter a-z then a row number 1-26,"
-                " such as 'b3'"
+                f"{text!r} is not a cell: write a column letter a-z then a row number"
+                f" 1-{BOARD_MAX_SIDE}, such as 'b3'"
             )
         row = int(match.group(2))
-        if row > MAX_SIDE:
-            raise InvalidCellError(f"{text!r} is not a cell: row numbers go from 1 to {MAX_SIDE}")
+        if row > BOARD_MAX_SIDE:
+            raise InvalidCellError(
+                f"{text!r} is not a cell: row numbers go from 1 to {BOARD_MAX_SIDE}"
+            )
         return cls(row - 1, ord(match.group(1).lower()) - ord("a"))
 
     def __str__(self) -> str:
@@ -163,11 +164,14 @@ def check_size(rows: int, cols: int) -> None:
     for name, side in (("rows", rows), ("cols", cols)):
         if not isinstance(side, int) or isinstance(side, bool):
             raise InvalidSettingsError(f"{name} must be a whole number, not {side!r}")
-        if not MIN_SIDE <= side <= MAX_SIDE:
-            raise InvalidSettingsError(f"{name} must be from {MIN_SIDE} to {MAX_SIDE}, not {side}")
-    if max(rows, cols) < MIN_LONG_SIDE:
+        if not BOARD_MIN_SIDE <= side <= BOARD_MAX_SIDE:
+            raise InvalidSettingsError(
+                f"{name} must be from {BOARD_MIN_SIDE} to {BOARD_MAX_SIDE}, not {side}"
+            )
+    if max(rows, cols) < BOARD_MIN_LONG_SIDE:
         raise InvalidSettingsError(
-            f"a {rows}x{cols} board is too small: the longer side must be at least {MIN_LONG_SIDE}"
+            f"a {rows}x{cols} board is too small: the longer side must be at least"
+            f" {BOARD_MIN_LONG_SIDE}"
         )
 
 

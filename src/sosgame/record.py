@@ -20,13 +20,15 @@ from typing import Any, Final
 
 from sosgame.errors import IllegalMoveError, InvalidMoveError, RecordError, SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
-from sosgame.notation import MAX_SIDE, parse_action
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
+from sosgame.notation import parse_action
 from sosgame.outcome import Outcome, Termination
 
 __all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save", "starting_game"]
 
 FORMAT: Final = "sosgame-record/1"
-MAX_NAME_LENGTH: Final = 100
+MAX_NAME_LENGTH: Final = RECORD_MAX_NAME
+"""The longest player name a record holds (:data:`sosgame.limits.RECORD_MAX_NAME`)."""
 _FIELDS: Final = ("format", "rows", "cols", "mode", "players", "start", "moves", "result", "meta")
 _REQUIRED: Final = ("format", "rows", "cols", "mode", "players", "moves")
 _META_TEXT: Final = ("date", "event", "site", "round")
@@ -190,8 +192,8 @@ class Record:
                 f" it reads {FORMAT!r}",
                 field="format",
             )
-        rows = _whole(data["rows"], "rows", 1, MAX_SIDE)
-        cols = _whole(data["cols"], "cols", 1, MAX_SIDE)
+        rows = _whole(data["rows"], "rows", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
+        cols = _whole(data["cols"], "cols", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
         mode = data["mode"]
         if mode not in MODES:
             raise RecordError(
@@ -326,9 +328,9 @@ def _names(data: object) -> list[str]:
             field="players",
         )
     for seat, name in enumerate(data):
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+        if not isinstance(name, str) or not name.strip() or len(name) > RECORD_MAX_NAME:
             raise RecordError(
-                f"field 'players[{seat}]': must be a name of 1 to {MAX_NAME_LENGTH} characters,"
+                f"field 'players[{seat}]': must be a name of 1 to {RECORD_MAX_NAME} characters,"
                 f" not {name!r}",
                 field=f"players[{seat}]",
             )

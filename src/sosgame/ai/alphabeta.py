@@ -1,4 +1,4 @@
-"""Iterative-deepening alpha-beta for two players, on the compiled core in :mod:`.core`.
+"""Iterative-deepening alpha-beta for two players, on the search core (:mod:`sosgame.search`).
 
 Each iteration searches one quiet move deeper than the last. The compiled search pauses every
 few thousand nodes so the driver can look at the clock and the node count; an iteration that
@@ -11,29 +11,34 @@ import random
 import time
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Final
+from typing import Final
 
-from sosgame.ai.core import (
-    BEST,
-    COUNTERS,
-    FIELDS,
-    FULL_WIDTH,
-    LIMIT,
-    NODES,
-    PARITY,
-    PAUSED,
-    SIMPLE,
-    UNIT,
-    WIN,
-    Packed,
-    negamax,
-)
 from sosgame.ai.state import State
 from sosgame.game import MODES
 from sosgame.geometry import Geometry
-from sosgame.kernel import JIT, IntArray, new_array, tables, to_array
+from sosgame.kernel import JIT, IntArray, tables, to_array
 from sosgame.kernel import warm_up as kernel_warm_up
 from sosgame.notation import EMPTY, S
+from sosgame.search.keys import Keys, hashed_keys
+from sosgame.search.negamax import (
+    BEST,
+    DONE,
+    FULL_WIDTH,
+    INFINITY,
+    LIMIT,
+    NODES,
+    PARITY,
+    SIMPLE,
+    UNIT,
+    VALUE_OUT,
+    WIN,
+    Position,
+    Work,
+    begin,
+    new_work,
+    search_heuristic,
+)
+from sosgame.search.table import TranspositionTable
 
 __all__ = ["FULL_WIDTH_CELLS", "Result", "Searcher", "warm_up"]
 
@@ -41,10 +46,10 @@ FULL_WIDTH_CELLS: Final = 10
 """With this many empty cells or fewer the search tries every move, not only the sensible ones."""
 PARITY_WEIGHT: Final = 1
 """The evaluation's safe-cell parity term, in quarter points."""
-_INFINITY: Final = 1 << 30
+_TABLE_MB: Final = 24 if JIT else 2
+"""The table's size: about a million entries when compiled."""
 _SLICE: Final = 2048 if JIT else 256
 """Nodes searched between looks at the clock."""
-_KEY_SEED: Final = 20_240_601
 _LETTER_CODE: Final = {EMPTY: 0, "S": 1, "O": 2}
 
 
@@ -66,11 +71,6 @@ class Result:
     exact: bool
 
 
-@cache
-def _keys(size: int) -> IntArray:
-    return to_array(random.Random(_KEY_SEED).choices(range(1, 1 << 62), k=3 * size))
-
-
 class Searcher:
     """The search state one player keeps between moves: tables sized for one board.
 
@@ -80,47 +80,49 @@ class Searcher:
 
     def __init__(self) -> None:
         self._shape: tuple[int, int, bool] | None = None
-        self._tables: tuple[Any, ...] = ()
-        self._buffers: tuple[Any, Any, Any] = ((), (), ())
+        self._table: TranspositionTable | None = None
+        self._work: Work | None = None
 
-    def _prepare(self, shape: Geometry, simple: bool) -> None:
-        if self._shape == (shape.rows, shape.cols, simple):
-            return
-        self._shape = (shape.rows, shape.cols, simple)
-        entries = 1 << (20 if JIT else 16)
-        self._tables = tuple(new_array(entries) for _ in range(5))
-        buffer = (shape.size + 1) * 6 * shape.size
-        self._buffers = (
-            new_array(buffer),
-            new_array(buffer),
-            new_array((shape.size + 2) * FIELDS),
-        )
+    def _prepare(self, shape: Geometry, simple: bool) -> tuple[TranspositionTable, Work]:
+        if (
+            self._table is None
+            or self._work is None
+            or self._shape
+            != (
+                shape.rows,
+                shape.cols,
+                simple,
+            )
+        ):
+            self._shape = (shape.rows, shape.cols, simple)
+            self._table = self._work = None  # let the old table go first
+            self._table = TranspositionTable(_TABLE_MB, typecode="i")
+            self._work = new_work(shape.size, shape.size)
+        return self._table, self._work
 
     @staticmethod
     def _iterate(
-        board: IntArray,
-        empty: int,
-        key: int,
+        position: Position,
+        keying: Keys,
+        tt: tuple[IntArray, IntArray],
+        work: Work,
         depth: int,
-        packed: Packed,
-        spent: int,
-        nodes: int | None,
-        deadline: float | None,
+        empty: int,
+        budget: tuple[int, int | None, float | None],
     ) -> int | None:
         """One iteration in slices of nodes, checking the clock; ``None`` if it ran out."""
-        counters = packed[2][3]
-        counters[NODES] = 0
-        counters[PAUSED] = 0
+        spent, nodes, deadline = budget
+        registers = work[5]
+        begin(work, -INFINITY, INFINITY, depth, empty)
         while True:
             step = _SLICE
             if nodes is not None:
-                step = min(step, nodes - spent - counters[NODES])
+                step = min(step, nodes - spent - registers[NODES])
                 if step <= 0:
                     return None
-            counters[LIMIT] = counters[NODES] + step
-            value = negamax(board, empty, key, depth, -_INFINITY, _INFINITY, packed)
-            if not counters[PAUSED]:
-                return int(value)
+            registers[LIMIT] = registers[NODES] + step
+            if search_heuristic(position, keying, tt, work) == DONE:
+                return int(registers[VALUE_OUT])
             if deadline is not None and time.perf_counter() >= deadline:
                 return None
 
@@ -136,24 +138,17 @@ class Searcher:
         """Search the position for the seat to move; ``None`` if not even depth 1 finished."""
         start = time.perf_counter()
         shape = state.shape
-        self._prepare(shape, state.simple)
+        table, work = self._prepare(shape, state.simple)
         board = to_array([_LETTER_CODE[letter] for letter in state.cells])
-        key = 0
-        keys = _keys(shape.size)
-        for index, letter in enumerate(state.cells):
-            if letter != EMPTY:
-                key ^= int(keys[index * 3 + _LETTER_CODE[letter]])
+        keying = hashed_keys(board)
         order = list(range(shape.size))
         rng.shuffle(order)
-        counters = new_array(COUNTERS)
-        counters[SIMPLE] = int(state.simple)
-        counters[FULL_WIDTH] = FULL_WIDTH_CELLS
-        counters[PARITY] = PARITY_WEIGHT
-        packed = (
-            (tables(shape.rows, shape.cols).table, keys, to_array(order)),
-            self._tables,
-            (*self._buffers, counters),
-        )
+        registers = work[5]
+        registers[SIMPLE] = int(state.simple)
+        registers[FULL_WIDTH] = FULL_WIDTH_CELLS
+        registers[PARITY] = PARITY_WEIGHT
+        position = (board, tables(shape.rows, shape.cols).table, to_array(order))
+        tt = (table.keys, table.data)
         deadline = None if seconds is None else start + seconds
         spent = 0
         last_time = 0.0
@@ -163,12 +158,14 @@ class Searcher:
             began = time.perf_counter()
             if result is not None and deadline is not None and began + 2 * last_time > deadline:
                 break  # the next iteration would almost surely not finish
-            value = self._iterate(board, state.empty, key, depth, packed, spent, nodes, deadline)
-            spent += int(counters[NODES])
+            value = self._iterate(
+                position, keying, tt, work, depth, state.empty, (spent, nodes, deadline)
+            )
+            spent += int(registers[NODES])
             if value is None:
                 break
             last_time = time.perf_counter() - began
-            code = int(counters[BEST])
+            code = int(registers[BEST])
             won = state.simple and abs(value) == WIN
             solved = depth >= state.empty or won
             result = Result(

@@ -39,21 +39,16 @@ def handover(cells: list[str], shape: Geometry, index: int, letter: str) -> int:
     """
     need_s: dict[int, int] = {}
     need_o: dict[int, int] = {}
-    if letter == S:
-        # ``index`` is an end: ``first`` is the middle (needs O), ``second`` the far end.
-        for first, second, _ in shape.s_patterns[index]:
-            a, b = cells[first], cells[second]
-            if a == EMPTY and b == S:
-                need_o[first] = need_o.get(first, 0) + 1
-            elif a == O and b == EMPTY:
-                need_s[second] = need_s.get(second, 0) + 1
-    else:
-        for first, second, _ in shape.o_patterns[index]:
-            a, b = cells[first], cells[second]
-            if a == EMPTY and b == S:
-                need_s[first] = need_s.get(first, 0) + 1
-            elif a == S and b == EMPTY:
-                need_s[second] = need_s.get(second, 0) + 1
+    # For an S, ``index`` is an end: ``first`` is the middle (needs an O), ``second`` the far
+    # end. For an O, ``first`` and ``second`` are the two ends (each needs an S).
+    patterns = shape.s_patterns[index] if letter == S else shape.o_patterns[index]
+    first_needs, first_letter = (need_o, O) if letter == S else (need_s, S)
+    for first, second, _ in patterns:
+        a, b = cells[first], cells[second]
+        if a == EMPTY and b == S:
+            first_needs[first] = first_needs.get(first, 0) + 1
+        elif a == first_letter and b == EMPTY:
+            need_s[second] = need_s.get(second, 0) + 1
     if not need_o:
         return sum(need_s.values())
     total = 0

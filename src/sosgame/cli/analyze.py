@@ -8,7 +8,7 @@ from typing import Any
 
 from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 from sosgame.ai.players import Budget
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.record import load
 
 __all__ = ["register"]
@@ -16,11 +16,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``analyze`` subcommand."""
-    parser = commands.add_parser(
-        "analyze",
-        help=t("cli.analyze.help"),
-        description=t("cli.analyze.description"),
-    )
+    parser = subcommand(commands, "analyze")
     parser.add_argument("file", metavar="RECORD.json", help=t("cli.help.record"))
     parser.add_argument(
         "--seconds", type=float, default=0.5, metavar="S", help=t("cli.analyze.seconds")

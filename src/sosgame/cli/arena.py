@@ -11,7 +11,7 @@ from typing import Any
 
 from sosgame.ai import LEVELS
 from sosgame.ai.arena import GameResult, MatchResult, play_match
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.game import MODES
 
 __all__ = ["register", "report"]
@@ -19,11 +19,7 @@ __all__ = ["register", "report"]
 
 def register(commands: Any) -> None:
     """Add the ``arena`` subcommand."""
-    parser = commands.add_parser(
-        "arena",
-        help=t("cli.arena.help"),
-        description=t("cli.arena.description"),
-    )
+    parser = subcommand(commands, "arena")
     parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
     parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from sosgame.ai import DEFAULT_SECONDS, make_player
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.geometry import geometry
@@ -20,11 +20,7 @@ __all__ = ["parse_scores", "register", "starting_game"]
 
 def register(commands: Any) -> None:
     """Add the ``hint`` subcommand."""
-    parser = commands.add_parser(
-        "hint",
-        help=t("cli.hint.help"),
-        description=t("cli.hint.description"),
-    )
+    parser = subcommand(commands, "hint")
     parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.hint.position"))
     parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
     parser.add_argument("--level", choices=LEVELS, default="hard", help=t("cli.hint.level"))

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 from sosgame.i18n import LANGUAGES, Language, detect_language, translations, translator
 
-__all__ = ["choose_language", "speaking", "t"]
+__all__ = ["choose_language", "speaking", "subcommand", "t"]
 
 _translate: list[Callable[..., str]] = [translator("en")]
 
@@ -40,6 +40,15 @@ _ARGPARSE: Final = {
 def t(key: str, **values: object) -> str:
     """The text ``key`` in the command line's language, with ``values`` filled in."""
     return _translate[0](key, **values)
+
+
+def subcommand(commands: Any, name: str) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` to ``commands``, with its texts ``cli.NAME.help`` and
+    ``cli.NAME.description``."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=t(f"cli.{name}.help"), description=t(f"cli.{name}.description")
+    )
+    return parser
 
 
 def choose_language(argv: Sequence[str]) -> Language:

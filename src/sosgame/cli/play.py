@@ -14,14 +14,14 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
 from sosgame.i18n import LANGUAGES, detect_language, translator
 from sosgame.levels import LEVELS
-from sosgame.notation import MAX_SIDE
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.record import load
 
 __all__ = ["register"]
@@ -29,11 +29,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``play`` subcommand."""
-    parser = commands.add_parser(
-        "play",
-        help=t("cli.play.help"),
-        description=t("cli.play.description"),
-    )
+    parser = subcommand(commands, "play")
     parser.add_argument("--plain", action="store_true", help=t("cli.play.plain"))
     parser.add_argument("--size", type=int, metavar="N", help=t("cli.play.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.help.rows"))
@@ -64,8 +60,8 @@ def _settings(arguments: argparse.Namespace) -> tuple[int, int, int, list[str] |
     rows = arguments.rows if arguments.rows is not None else size
     cols = arguments.cols if arguments.cols is not None else size
     for name, value in (("--size", arguments.size), ("--rows", rows), ("--cols", cols)):
-        if value is not None and not 1 <= value <= MAX_SIDE:
-            raise SosError(t("cli.play.bad_side", option=name, most=MAX_SIDE, value=value))
+        if value is not None and not BOARD_MIN_SIDE <= value <= BOARD_MAX_SIDE:
+            raise SosError(t("cli.play.bad_side", option=name, most=BOARD_MAX_SIDE, value=value))
     names = arguments.names
     players = arguments.players if arguments.players is not None else len(names or [1, 2])
     if names is not None and len(names) != players:

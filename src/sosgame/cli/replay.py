@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.game import Game
 from sosgame.record import load
 
@@ -15,11 +15,7 @@ __all__ = ["register", "summary"]
 
 def register(commands: Any) -> None:
     """Add the ``replay`` subcommand."""
-    parser = commands.add_parser(
-        "replay",
-        help=t("cli.replay.help"),
-        description=t("cli.replay.description"),
-    )
+    parser = subcommand(commands, "replay")
     parser.add_argument("file", metavar="FILE", help=t("cli.help.record"))
     parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)

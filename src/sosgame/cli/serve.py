@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.errors import SosError
 from sosgame.extras import require
 from sosgame.web.defaults import DEFAULT_DATABASE
@@ -53,11 +53,7 @@ def check_store_options(arguments: argparse.Namespace) -> None:
 
 def register(commands: Any) -> None:
     """Add the ``serve`` subcommand."""
-    parser = commands.add_parser(
-        "serve",
-        help=t("cli.serve.help"),
-        description=t("cli.serve.description"),
-    )
+    parser = subcommand(commands, "serve")
     parser.add_argument("--host", default="127.0.0.1", help=t("cli.serve.host"))
     parser.add_argument("--port", type=int, default=8000, help=t("cli.serve.port"))
     add_store_options(parser)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.game import Game
 from sosgame.svg import svg
 
@@ -14,11 +14,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``show`` subcommand."""
-    parser = commands.add_parser(
-        "show",
-        help=t("cli.show.help"),
-        description=t("cli.show.description"),
-    )
+    parser = subcommand(commands, "show")
     parser.add_argument("position", metavar="POSITION", help=t("cli.show.position"))
     parser.add_argument("--svg", action="store_true", help=t("cli.show.svg"))
     parser.set_defaults(run=run)

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.errors import InvalidPositionError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
@@ -18,11 +18,7 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``solve`` subcommand."""
-    parser = commands.add_parser(
-        "solve",
-        help=t("cli.solve.help"),
-        description=t("cli.solve.description"),
-    )
+    parser = subcommand(commands, "solve")
     parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.solve.position"))
     parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
     parser.add_argument("--json", action="store_true", help=t("cli.help.json"))

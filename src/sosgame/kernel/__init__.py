@@ -4,7 +4,9 @@ Stable API (other modules build on it; names and signatures will not change):
 
 * :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
   cached on disk where a folder is writable, :func:`plan_cache`, when numba imports; the
-  identity otherwise), :func:`notice_if_slow` (say once,
+  identity otherwise; :func:`jit_borrowed` the same without reference counting, for
+  functions that never make an array; :func:`jit_inline` that, compiled into each caller),
+  :func:`notice_if_slow` (say once,
   on standard error, ``pip install 'sosgame[fast]'`` when numba is missing), :func:`warm_up`
   (compile or load every kernel once, so no game stalls later).
 * Arrays: :func:`new_array`, :func:`to_array` give numpy arrays when compiled and lists
@@ -45,6 +47,8 @@ from sosgame.kernel._jit import (
     JIT,
     IntArray,
     jit,
+    jit_borrowed,
+    jit_inline,
     new_array,
     notice_if_slow,
     plan_cache,
@@ -96,6 +100,8 @@ __all__ = [
     "encode_move",
     "has_scoring_move",
     "jit",
+    "jit_borrowed",
+    "jit_inline",
     "letter_lines",
     "make_rng",
     "new_array",

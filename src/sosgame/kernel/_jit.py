@@ -29,6 +29,8 @@ __all__ = [
     "CachePlan",
     "IntArray",
     "jit",
+    "jit_borrowed",
+    "jit_inline",
     "new_array",
     "notice_if_slow",
     "plan_cache",
@@ -115,19 +117,41 @@ if _CACHE.folder is not None:
     numba.config.CACHE_DIR = _CACHE.folder
 
 
+def _compile(function: F, **options: object) -> F:
+    if numba is None:
+        return function
+    compiled: F = numba.njit(cache=_CACHE.enabled, nogil=True, **options)(function)
+    return compiled
+
+
 def jit(function: F) -> F:
     """Compile ``function`` with numba (cached on disk, releasing the GIL) when it is present.
 
     Without numba the function is returned as it is, so it runs as plain Python.
     """
-    if numba is None:
-        return function
-    compiled: F = numba.njit(cache=_CACHE.enabled, nogil=True)(function)
-    return compiled
+    return _compile(function)
 
 
-# Compact element types: "q" is a 64-bit integer, "b" an 8-bit one.
-_NUMPY_TYPES: Final = {"q": "int64", "b": "int8"}
+def jit_borrowed(function: F) -> F:
+    """Like :func:`jit`, for a function that only works on the arrays it is given.
+
+    It is compiled without reference counting, which would cost a pair of atomic operations
+    on every array handed from function to function; it cannot make an array.
+    """
+    return _compile(function, _nrt=False)
+
+
+def jit_inline(function: F) -> F:
+    """Like :func:`jit_borrowed`, but compiled into each caller rather than called.
+
+    A caller passing a constant flag so gets a copy specialised for it, with the other branch
+    gone: one source serves callers that want different code paths at full speed.
+    """
+    return _compile(function, _nrt=False, inline="always")
+
+
+# Compact element types: "q" is a 64-bit integer, "i" a 32-bit one, "b" an 8-bit one.
+_NUMPY_TYPES: Final = {"q": "int64", "i": "int32", "b": "int8"}
 
 
 class _CompactArray(array):  # type: ignore[type-arg]
@@ -138,7 +162,7 @@ class _CompactArray(array):  # type: ignore[type-arg]
 
 
 def new_array(length: int, typecode: str = "q") -> IntArray:
-    """A zeroed array of ``length`` integers of the kernels' kind (``typecode`` "q" or "b")."""
+    """A zeroed array of ``length`` integers of the kernels' kind (``typecode`` "q", "i" or "b")."""
     if JIT:
         result: IntArray = numpy.zeros(length, dtype=_NUMPY_TYPES[typecode])
         return result

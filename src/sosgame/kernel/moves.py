@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from sosgame.kernel._jit import IntArray, jit
-from sosgame.kernel.tables import O_COUNT, O_PAIRS, S_COUNT, S_PAIRS, STRIDE
+from sosgame.kernel.tables import O_PAIRS, S_PAIRS, STRIDE
 
 __all__ = [
     "EMPTY",
@@ -37,18 +37,12 @@ def letter_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> tu
     :func:`count_lines` and :func:`count_openings` are its first two counts, each on a loop of
     its own because playouts ask them for every move (the tests check all three agree).
     """
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        count = table[cell * STRIDE + S_COUNT]
-        need = O  # the middle of a line that ends in this S
-    else:
-        base = cell * STRIDE + O_PAIRS
-        count = table[cell * STRIDE + O_COUNT]
-        need = S  # the first end of a line with this O in the middle
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S  # what a pair's first cell needs (its second needs an S)
     completed = 0
     opened = 0
     live = 0
-    for k in range(count):
+    for k in range(table[base - 1]):  # a letter's count of pairs sits just before them
         first = board[table[base + 2 * k]]
         far = board[table[base + 2 * k + 1]]  # always an end: it needs an S
         # Plain comparisons: a tuple test would cost the compiled loop an allocation.
@@ -72,16 +66,11 @@ def count_lines(board: IntArray, table: IntArray, cell: int, letter: int) -> int
     search asks it, and this loop, testing nothing else, is the fastest.
     """
     completed = 0
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            if board[table[base + 2 * k]] == O and board[table[base + 2 * k + 1]] == S:
-                completed += 1
-    else:
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            if board[table[base + 2 * k]] == S and board[table[base + 2 * k + 1]] == S:
-                completed += 1
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
+    for k in range(table[base - 1]):
+        if board[table[base + 2 * k]] == need and board[table[base + 2 * k + 1]] == S:
+            completed += 1
     return completed
 
 
@@ -94,20 +83,13 @@ def count_openings(board: IntArray, table: IntArray, cell: int, letter: int) -> 
     of :func:`letter_lines`, on its own loop for the playouts' sake, as :func:`count_lines`.
     """
     openings = 0
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            middle = board[table[base + 2 * k]]
-            far = board[table[base + 2 * k + 1]]
-            if (middle == O and far == EMPTY) or (middle == EMPTY and far == S):
-                openings += 1
-    else:
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            first = board[table[base + 2 * k]]
-            second = board[table[base + 2 * k + 1]]
-            if (first == S and second == EMPTY) or (first == EMPTY and second == S):
-                openings += 1
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
+    for k in range(table[base - 1]):
+        first = board[table[base + 2 * k]]
+        far = board[table[base + 2 * k + 1]]
+        if (first == need and far == EMPTY) or (first == EMPTY and far == S):
+            openings += 1
     return openings
 
 

@@ -10,7 +10,7 @@ from typing import Final
 
 from sosgame.kernel._jit import IntArray, jit, to_array
 from sosgame.kernel.moves import EMPTY, O, S, apply_move, count_lines, count_openings
-from sosgame.kernel.tables import O_COUNT, O_PAIRS, S_COUNT, S_PAIRS, STRIDE
+from sosgame.kernel.tables import O_PAIRS, S_PAIRS, STRIDE
 
 __all__ = [
     "DRAW",
@@ -107,32 +107,22 @@ def _track(
         change -= 1
     threat_s[cell] = 0
     threat_o[cell] = 0
-    if letter == S:
-        base = cell * STRIDE + S_PAIRS
-        for k in range(table[cell * STRIDE + S_COUNT]):
-            middle = table[base + 2 * k]
-            far = table[base + 2 * k + 1]
-            if board[middle] == O and board[far] == EMPTY:
-                if threat_s[far] == 0:
-                    change += 1
-                threat_s[far] += 1
-            elif board[middle] == EMPTY and board[far] == S:
-                if threat_o[middle] == 0:
-                    change += 1
-                threat_o[middle] += 1
-    else:
-        base = cell * STRIDE + O_PAIRS
-        for k in range(table[cell * STRIDE + O_COUNT]):
-            first = table[base + 2 * k]
-            second = table[base + 2 * k + 1]
-            if board[first] == S and board[second] == EMPTY:
-                if threat_s[second] == 0:
-                    change += 1
-                threat_s[second] += 1
-            elif board[first] == EMPTY and board[second] == S:
-                if threat_s[first] == 0:
-                    change += 1
-                threat_s[first] += 1
+    # For an S the pair is (the middle, which needs an O; the far end); for an O, the two
+    # ends, each needing an S. The far end always needs an S.
+    base = cell * STRIDE + (S_PAIRS if letter == S else O_PAIRS)
+    need = O if letter == S else S
+    first_threats = threat_o if letter == S else threat_s
+    for k in range(table[base - 1]):
+        first = table[base + 2 * k]
+        far = table[base + 2 * k + 1]
+        if board[first] == need and board[far] == EMPTY:
+            if threat_s[far] == 0:
+                change += 1
+            threat_s[far] += 1
+        elif board[first] == EMPTY and board[far] == S:
+            if first_threats[first] == 0:
+                change += 1
+            first_threats[first] += 1
     return change
 
 

@@ -9,6 +9,9 @@ Layout, for cell ``i`` with ``base = i * STRIDE``:
   ``table[base + O_PAIRS + 2 * k]``, ``table[base + O_PAIRS + 2 * k + 1]`` is the k-th pair of
   the line's two ends (both need an S).
 
+Each count sits just before its pairs (``S_PAIRS == S_COUNT + 1``, ``O_PAIRS == O_COUNT + 1``),
+so a loop over a letter's pairs reads its count at ``table[base + PAIRS - 1]``.
+
 ``line_cells`` lists every line as (start, middle, end). The pairs are those of
 :func:`sosgame.geometry.geometry`, in the same order.
 """

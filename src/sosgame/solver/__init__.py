@@ -34,27 +34,24 @@ from sosgame.kernel import (
     count_lines,
     decode_move,
     encode,
-    new_array,
     notice_if_slow,
     to_array,
 )
 from sosgame.notation import Move
-from sosgame.solver._search import (
+from sosgame.search.keys import canonical, exact_keys, rekey
+from sosgame.search.negamax import (
     DONE,
-    INFINITY,
-    R_EMPTY,
-    R_LIVE,
-    R_NODES,
-    R_PHASE,
-    R_SP,
-    R_VALUE,
-    REGISTERS,
-    STACK_FIELDS,
+    LIMIT,
+    NODES,
+    SIMPLE,
+    VALUE_OUT,
+    begin,
     count_live,
-    search,
+    new_work,
+    search_exact,
 )
+from sosgame.search.table import DEFAULT_MEMORY_MB, TranspositionTable
 from sosgame.solver.symmetry import symmetries
-from sosgame.solver.table import DEFAULT_MEMORY_MB, TranspositionTable
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
@@ -73,6 +70,7 @@ QUICK_EMPTY_CELLS: Final = 12
 """Positions with at most this many empty cells solve in well under a second when compiled
 (docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
+_INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
 
 
 class Solution(NamedTuple):
@@ -99,14 +97,14 @@ class _Search:
     def __init__(self, game: Game, table: TranspositionTable, node_limit: int | None) -> None:
         state = encode(game)
         self.board = state.board
-        self.table = state.tables.table
         self.lines = state.tables.line_cells
         self.simple = state.simple
         self.empty = state.empty
         self.node_limit = node_limit
         self.nodes = 0
         rows, cols, size = game.rows, game.cols, state.tables.size
-        if size <= MAX_EMPTY_CELLS:
+        whole = size <= MAX_EMPTY_CELLS
+        if whole:
             # Whole-board keys: every symmetry, and the table can serve later solves too.
             images = symmetries(rows, cols)
             table.claim((rows, cols, game.mode))
@@ -118,58 +116,31 @@ class _Search:
             table.clear()
             table.used = True
         self.tt = table
-        count = len(images)
-        self.symmetries = count
-        weights = [0] * (count * size)
-        inverse = [0] * (count * size)
-        keys = [0] * count
-        for sym, image in enumerate(images):
-            for cell in range(size):
-                if size <= MAX_EMPTY_CELLS or self.board[cell] == EMPTY:
-                    weights[sym * size + cell] = 3 ** image[cell]
-                    inverse[sym * size + image[cell]] = cell
-                keys[sym] += self.board[cell] * weights[sym * size + cell]
-        self.weights = to_array(weights)
-        self.inverse = to_array(inverse)
-        self.images = to_array([cell for image in images for cell in image])
-        self.keys = to_array(keys)
-        depth = self.empty + 2
-        self.stack = new_array(depth * STACK_FIELDS)
-        self.moves = new_array(depth * 2 * size)
-        self.ranks = new_array(depth * 2 * size)
-        self.registers = new_array(REGISTERS)
-        self.history = new_array(2 * size)
+        self.keys = exact_keys(self.board, images, whole)
+        self.position = (self.board, state.tables.table, to_array(range(size)))
+        self.work = new_work(size, self.empty)
+        self.work[5][SIMPLE] = self.simple
         self.rows, self.cols, self.size = rows, cols, size
 
     def value(self, alpha: int, beta: int) -> int:
         """The fail-soft value of the current board within the window ``(alpha, beta)``."""
-        registers = self.registers
-        registers[R_SP] = 0
-        registers[R_PHASE] = 0
-        registers[R_VALUE] = 0
-        registers[R_NODES] = 0
-        registers[R_EMPTY] = self.empty
-        registers[R_LIVE] = count_live(self.board, self.lines)
-        self.stack[0] = alpha
-        self.stack[1] = beta
+        registers = self.work[5]
+        begin(self.work, alpha, beta, 0, self.empty, count_live(self.board, self.lines))
         while True:
             budget = _SLICE
             if self.node_limit is not None:
-                budget = min(budget, self.node_limit - self.nodes - registers[R_NODES])
+                budget = min(budget, self.node_limit - self.nodes - registers[NODES])
                 if budget <= 0:
                     raise NodeLimitError(self.node_limit)
-            status = search(
-                self.board, self.table, self.simple, self.symmetries, self.weights, self.keys,
-                self.images, self.inverse, self.tt.keys, self.tt.data, self.tt.size,
-                self.stack, self.moves, self.ranks, self.history, registers, budget,
-            )  # fmt: skip
-            if status == DONE:
-                self.nodes += int(registers[R_NODES])
-                return int(registers[R_VALUE])
+            registers[LIMIT] = registers[NODES] + budget
+            tt = (self.tt.keys, self.tt.data)
+            if search_exact(self.position, self.keys, tt, self.work) == DONE:
+                self.nodes += int(registers[NODES])
+                return int(registers[VALUE_OUT])
 
     def exact(self, guess: int = 0) -> int:
         """The exact value of the current board, by null-window tests from ``guess`` (MTD(f))."""
-        lower, upper = -INFINITY, INFINITY
+        lower, upper = -_INFINITY, _INFINITY
         value = guess
         while lower < upper:
             beta = max(value, lower + 1)
@@ -180,21 +151,23 @@ class _Search:
                 lower = value
         return value
 
+    def key(self) -> int:
+        """The current board's key (the same for symmetric boards)."""
+        return int(canonical(self.keys.keys)[0])
+
     def play(self, cell: int, letter: int) -> int:
         """Write a letter (updating the keys); returns the lines it completes."""
-        completed = count_lines(self.board, self.table, cell, letter)
-        self._write(cell, letter, 1)
+        completed = count_lines(self.board, self.position[1], cell, letter)
+        self.board[cell] = letter
+        self.empty -= 1
+        rekey(self.keys.keys, self.keys.weights, self.size, cell, letter, 1)
         return completed
 
     def unplay(self, cell: int, letter: int) -> None:
         """Take back :meth:`play`."""
-        self._write(cell, letter, -1)
-
-    def _write(self, cell: int, letter: int, sign: int) -> None:
-        self.board[cell] = letter if sign > 0 else EMPTY
-        self.empty -= sign
-        for sym in range(self.symmetries):
-            self.keys[sym] += sign * letter * self.weights[sym * self.size + cell]
+        self.board[cell] = EMPTY
+        self.empty += 1
+        rekey(self.keys.keys, self.keys.weights, self.size, cell, letter, -1)
 
 
 def _check(game: Game) -> None:
@@ -253,7 +226,7 @@ def solve(
             continue
         for letter in (1, 2):
             completed = run.play(cell, letter)
-            child = (min(run.keys[sym] for sym in range(run.symmetries)), completed)
+            child = (run.key(), completed)
             reaches = tested.get(child)
             if reaches is None:
                 if completed > 0 and run.simple:

@@ -5,18 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 from sosgame.levels import LEVELS
+from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_LONG_SIDE, WEB_MIN_SIDE
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
-from sosgame.web.limits import (
-    MAX_NAME,
-    MAX_PASSWORD,
-    MAX_PLAYERS,
-    MAX_SIDE,
-    MIN_LONG_SIDE,
-    MIN_PASSWORD,
-    MIN_PLAYERS,
-    MIN_SIDE,
-)
+from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 
 __all__ = ["browser_config"]
 
@@ -31,12 +24,12 @@ def browser_config() -> dict[str, Any]:
             "unowned_colour": UNOWNED_COLOUR,
         },
         "limits": {
-            "min_side": MIN_SIDE,
-            "max_side": MAX_SIDE,
-            "min_long_side": MIN_LONG_SIDE,
+            "min_side": WEB_MIN_SIDE,
+            "max_side": WEB_MAX_SIDE,
+            "min_long_side": WEB_MIN_LONG_SIDE,
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
-            "max_name": MAX_NAME,
+            "max_name": WEB_MAX_NAME,
             "min_password": MIN_PASSWORD,
             "max_password": MAX_PASSWORD,
         },

@@ -9,8 +9,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from sosgame import notation
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
+from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_LONG_SIDE, WEB_MIN_SIDE
 
 __all__ = [
     "MAX_NAME",
@@ -29,11 +29,11 @@ __all__ = [
     "check_size",
 ]
 
-MIN_SIDE: Final = notation.MIN_SIDE
-MAX_SIDE: Final = notation.MAX_SIDE
-MIN_LONG_SIDE: Final = notation.MIN_LONG_SIDE
-"""Every board the engine allows: sides from 1 to 26, the longer one at least 3."""
-MAX_NAME: Final = 40
+# The web's limits (sosgame.limits) under the names the server's modules know them by.
+MIN_SIDE: Final = WEB_MIN_SIDE
+MAX_SIDE: Final = WEB_MAX_SIDE
+MIN_LONG_SIDE: Final = WEB_MIN_LONG_SIDE
+MAX_NAME: Final = WEB_MAX_NAME
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 128
 """A password's length, in characters."""
@@ -44,9 +44,15 @@ class SettingsError(ValueError):
 
 
 def check_side(value: object, where: str) -> int:
-    """A board side: a whole number from ``MIN_SIDE`` to ``MAX_SIDE``."""
-    if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
-        raise SettingsError(f"field {where!r} must be a whole number from {MIN_SIDE} to {MAX_SIDE}")
+    """A board side: a whole number from ``WEB_MIN_SIDE`` to ``WEB_MAX_SIDE``."""
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or not WEB_MIN_SIDE <= value <= WEB_MAX_SIDE
+    ):
+        raise SettingsError(
+            f"field {where!r} must be a whole number from {WEB_MIN_SIDE} to {WEB_MAX_SIDE}"
+        )
     return value
 
 
@@ -67,13 +73,13 @@ def check_seat_count(count: int, where: str) -> int:
 
 
 def check_name(value: object, where: str) -> str:
-    """A player's name: 1 to ``MAX_NAME`` characters after trimming spaces, none of them a
+    """A player's name: 1 to ``WEB_MAX_NAME`` characters after trimming spaces, none of them a
     control, format (such as a bidirectional override) or unassigned character."""
     if not isinstance(value, str):
         raise SettingsError(f"field {where!r} must be text")
     name = " ".join(value.split())
-    if not name or len(name) > MAX_NAME:
-        raise SettingsError(f"field {where!r} must be a name of 1 to {MAX_NAME} characters")
+    if not name or len(name) > WEB_MAX_NAME:
+        raise SettingsError(f"field {where!r} must be a name of 1 to {WEB_MAX_NAME} characters")
     if any(unicodedata.category(char).startswith("C") for char in name):
         raise SettingsError(
             f"field {where!r} must not hold control characters or bidirectional overrides"

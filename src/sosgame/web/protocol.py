@@ -11,8 +11,8 @@ from typing import Any, Final, Literal, TypeAlias
 
 from sosgame.game import MAX_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
+from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_SIDE
 from sosgame.web import jsonsafe, limits
-from sosgame.web.limits import MAX_NAME, MAX_SIDE, MIN_SIDE
 
 __all__ = [
     "COMPUTER_LEVELS",
@@ -39,6 +39,10 @@ MAX_MESSAGE_BYTES: Final = 2048
 """The longest WebSocket message a client may send; a longer one closes the connection
 (1009), both here and in the server's WebSocket transport."""
 MAX_TOKENS: Final = MAX_PLAYERS
+# The web's limits under their earlier names here; they live in sosgame.limits.
+MIN_SIDE: Final = WEB_MIN_SIDE
+MAX_SIDE: Final = WEB_MAX_SIDE
+MAX_NAME: Final = WEB_MAX_NAME
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")

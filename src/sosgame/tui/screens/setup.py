@@ -16,8 +16,9 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from sosgame.errors import SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.i18n import LANGUAGES, translator
-from sosgame.notation import MAX_SIDE, MIN_LONG_SIDE, MIN_SIDE, check_size
-from sosgame.record import MAX_NAME_LENGTH, Start, starting_game
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
+from sosgame.notation import check_size
+from sosgame.record import Start, starting_game
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
 from sosgame.tui.session import LEVELS, PERSON, Seat, Session
@@ -25,8 +26,8 @@ from sosgame.tui.widgets.keybar import KeyBar
 
 __all__ = ["MAX_BOARD", "MIN_BOARD", "SETUP_KEYS", "Settings", "SetupScreen"]
 
-MIN_BOARD: Final = MIN_SIDE
-MAX_BOARD: Final = MAX_SIDE
+MIN_BOARD: Final = BOARD_MIN_SIDE
+MAX_BOARD: Final = BOARD_MAX_SIDE
 """The sides the new-game screen offers: every size the rules allow."""
 SETUP_KEYS: Final = (
     ("Tab", "tui.key.next_field"),
@@ -111,7 +112,7 @@ class SetupScreen(TranslatedScreen):
                         yield Input(
                             self._default_name(seat),
                             id=f"name-{seat}",
-                            max_length=MAX_NAME_LENGTH,
+                            max_length=RECORD_MAX_NAME,
                             compact=True,
                             classes="seat-name",
                         )
@@ -275,7 +276,9 @@ class SetupScreen(TranslatedScreen):
             else:
                 return rows, cols
         self._error(
-            lambda: self.t("tui.bad_board", low=MIN_SIDE, high=MAX_SIDE, line=MIN_LONG_SIDE)
+            lambda: self.t(
+                "tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE
+            )
         )
         self.query_one("#rows", Input).focus()
         return None
@@ -286,7 +289,7 @@ class SetupScreen(TranslatedScreen):
         for seat in range(self._players()):
             name = self.query_one(f"#name-{seat}", Input).value.strip()
             if not name:
-                self._error(partial(self.t, "tui.bad_name", number=seat + 1, most=MAX_NAME_LENGTH))
+                self._error(partial(self.t, "tui.bad_name", number=seat + 1, most=RECORD_MAX_NAME))
                 self.query_one(f"#name-{seat}", Input).focus()
                 return None
             for other, taken in enumerate(seats):
