@@ -5,7 +5,11 @@ same work every run); the tree search runs for a fixed number of simulations. Bo
 in CPU seconds of this process (so a busy, shared machine slows the figures less than wall
 time would), after the kernels are compiled (or loaded from the cache).
 
-Run: ``python benchmarks/search.py [--json]``.
+Run: ``python benchmarks/search.py [--deep] [--json]``. ``--deep`` searches 7 quiet moves deep on
+5x5 and 5 on 8x8 instead of 5 and 4 (more work per position, so steadier rates), and counts the
+nodes of 30 seeded endgames per mode searched to the end. The node
+counts of the fixed-depth searches are printed too: a change to the search that keeps its
+results should keep them or lower them.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from sosgame.ai import make_player
 from sosgame.ai.alphabeta import Searcher, warm_up
 from sosgame.ai.mcts import mcts
 from sosgame.ai.state import State
+from sosgame.game import MODES
 from sosgame.kernel import JIT, encode
 
 SIZES = (5, 8)
@@ -38,8 +43,9 @@ def positions(size: int, count: int) -> list[Game]:
     return found
 
 
-def alphabeta_rate(size: int, depth: int) -> float:
-    """Alpha-beta nodes per CPU second over the positions, searched to ``depth``."""
+def alphabeta_rate(size: int, depth: int) -> tuple[float, int]:
+    """Alpha-beta nodes per CPU second over the positions searched to ``depth``, and the
+    nodes."""
     nodes = 0
     games = positions(size, 4)
     start = time.process_time()
@@ -50,7 +56,24 @@ def alphabeta_rate(size: int, depth: int) -> float:
         )
         assert result is not None
         nodes += result.nodes
-    return nodes / (time.process_time() - start)
+    return nodes / (time.process_time() - start), nodes
+
+
+def endgame_nodes(mode: str) -> int:
+    """Alpha-beta nodes to search 30 seeded endgames (1 to 12 empty cells) to the end."""
+    rng = random.Random(5)
+    nodes = 0
+    for _ in range(30):
+        rows, cols = rng.choice([(3, 3), (3, 4), (4, 4), (2, 5)])
+        game = Game(rows, cols, mode=mode)  # type: ignore[arg-type]
+        target = rng.randint(1, 12)
+        while not game.is_over and len(game.empty_cells()) > target:
+            game.play(rng.choice(list(game.legal_moves)))
+        if not game.is_over:
+            result = Searcher().search(State(game), random.Random(1), seconds=None, nodes=None)
+            assert result is not None
+            nodes += result.nodes
+    return nodes
 
 
 def mcts_rate(size: int, simulations: int) -> float:
@@ -66,24 +89,34 @@ def main() -> None:
     """Print the figures (``--json`` for one object)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--deep", action="store_true", help="search 7 deep on 5x5, 5 on 8x8")
     arguments = parser.parse_args()
     warm_up()
+    depths = {5: 7, 8: 5} if arguments.deep else {5: 5, 8: 4}
+    alphabeta = {size: alphabeta_rate(size, depths[size]) for size in SIZES}
     figures = {
         "compiled": JIT,
         "python": platform.python_version(),
+        "alphabeta_depths": {f"{size}x{size}": depths[size] for size in SIZES},
+        "alphabeta_nodes": {f"{size}x{size}": alphabeta[size][1] for size in SIZES},
         "alphabeta_nodes_per_second": {
-            f"{size}x{size}": round(alphabeta_rate(size, 5 if size <= 5 else 4)) for size in SIZES
+            f"{size}x{size}": round(alphabeta[size][0]) for size in SIZES
         },
         "mcts_simulations_per_second": {
             f"{size}x{size}": round(mcts_rate(size, 2000)) for size in SIZES
         },
     }
+    endgames = {mode: endgame_nodes(mode) for mode in MODES} if arguments.deep else {}
+    if endgames:
+        figures["alphabeta_endgame_nodes"] = endgames
     if arguments.json:
         print(json.dumps(figures))
         return
-    for name in ("alphabeta_nodes_per_second", "mcts_simulations_per_second"):
+    for name in ("alphabeta_nodes", "alphabeta_nodes_per_second", "mcts_simulations_per_second"):
         for board, rate in figures[name].items():  # type: ignore[attr-defined]
             print(f"{name.replace('_', ' ')} on {board}: {rate:,}")
+    for mode, count in endgames.items():
+        print(f"alpha-beta nodes for 30 endgames, {mode}: {count:,}")
 
 
 if __name__ == "__main__":

@@ -84,17 +84,9 @@ class Searcher:
         self._work: Work | None = None
 
     def _prepare(self, shape: Geometry, simple: bool) -> tuple[TranspositionTable, Work]:
-        if (
-            self._table is None
-            or self._work is None
-            or self._shape
-            != (
-                shape.rows,
-                shape.cols,
-                simple,
-            )
-        ):
-            self._shape = (shape.rows, shape.cols, simple)
+        wanted = (shape.rows, shape.cols, simple)
+        if self._table is None or self._work is None or self._shape != wanted:
+            self._shape = wanted
             self._table = self._work = None  # let the old table go first
             self._table = TranspositionTable(_TABLE_MB, typecode="i")
             self._work = new_work(shape.size, shape.size)
