@@ -8,8 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from sos_strategies import board_settings, random_game
 from sosgame import Game, RecordError
+from sosgame.position import Position, build_game
 from sosgame.record import FORMAT, Record, Start, load, save
 
 
@@ -177,3 +181,21 @@ def test_missing_and_unwritable_files_are_reported(tmp_path: Path) -> None:
         load(tmp_path / "missing.json")
     with pytest.raises(RecordError, match="cannot write"):
         save(Game(3, 3), tmp_path / "no" / "such" / "dir.json")
+
+
+@given(board_settings(), st.integers(0, 2**32 - 1))
+def test_a_position_of_settings_and_action_texts_rebuilds_the_game(
+    settings: dict[str, object], seed: int
+) -> None:
+    game = random_game(settings, seed)
+    position = Position(
+        game.rows,
+        game.cols,
+        game.players,
+        game.mode,
+        None,
+        tuple(str(action) for action in game.actions),
+    )
+    rebuilt = build_game(position)
+    assert rebuilt == game
+    assert rebuilt.scores == game.scores and rebuilt.lines == game.lines

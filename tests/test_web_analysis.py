@@ -22,10 +22,10 @@ with warnings.catch_warnings():
 
 from sosgame import Game
 from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
+from sosgame.position import Position
 from sosgame.record import Record
 from sosgame.web import create_app
 from sosgame.web.analysis import BUDGET_SECONDS, analysis_json, seconds_per_position
-from sosgame.web.computer import Position
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -22,9 +22,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sosgame import Game
+from sosgame.position import Position
 from sosgame.record import Record
 from sosgame.web import create_app
-from sosgame.web.computer import Position
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Connection, LocalChannel
 from sosgame.web.workers import ComputerPool

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-from sosgame.web.computer import Position, build_game
+from sosgame.position import Position, build_game
 
 __all__ = ["Analyses", "analysis_json", "seconds_per_position"]
 

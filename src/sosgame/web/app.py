@@ -25,13 +25,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
+from sosgame.position import Position
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
-from sosgame.web.computer import Position
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import dumps
 from sosgame.web.hub import Hub, TooManyError

@@ -6,7 +6,7 @@ from typing import Any
 
 from sosgame.game import Game
 from sosgame.notation import Resignation
-from sosgame.web.computer import Position, build_game
+from sosgame.position import Position, build_game
 
 __all__ = ["move_list", "replay_frames"]
 

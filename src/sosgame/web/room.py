@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Final
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.game import Game, Mode
 from sosgame.notation import Move
+from sosgame.position import Position, build_game
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
-from sosgame.web.computer import Position, build_game
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
 from sosgame.web.store import HUMAN, Change, Job, StoredGame

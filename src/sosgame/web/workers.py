@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Final
 
-from sosgame.web.computer import Position, choose_move
+from sosgame.position import Position
+from sosgame.web.computer import choose_move
 from sosgame.web.protocol import ProtocolError
 
 __all__ = ["ComputerPool", "watch_parent"]
