@@ -55,14 +55,14 @@ bench: $(STAMP)
 	nice $(BIN)/python benchmarks/quality.py
 	nice $(BIN)/python benchmarks/tui.py
 
-# The interface texts: English in src/sosgame/i18n/texts.py, a .po catalog per other language.
+# The interface texts: English in src/sosgame/i18n/texts_*.py, a .po catalog per other language.
 # Extract the template, merge it into each catalog (new texts arrive untranslated), compile.
 LOCALE := src/sosgame/i18n/locale
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract --no-default-keywords -k text:1c,2 -k plural:1c,2,3 --no-location \
 	  --project sosgame --version 0.1 --copyright-holder "The sosgame developers" \
 	  --msgid-bugs-address "the sosgame issue tracker" --width 100 \
-	  -o $(LOCALE)/sosgame.pot src/sosgame/i18n/texts.py
+	  -o $(LOCALE)/sosgame.pot src/sosgame/i18n/texts_*.py
 	$(BIN)/pybabel update -D sosgame -i $(LOCALE)/sosgame.pot -d $(LOCALE) --no-fuzzy-matching \
 	  --width 100
 	$(BIN)/pybabel compile -D sosgame -d $(LOCALE) --statistics

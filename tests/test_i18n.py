@@ -19,7 +19,8 @@ from sosgame.i18n.marks import Plural
 from sosgame.i18n.texts import TEXTS
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
-TEXTS_FILE = Path(__file__).resolve().parent.parent / "src" / "sosgame" / "i18n" / "texts.py"
+I18N_FOLDER = Path(__file__).resolve().parent.parent / "src" / "sosgame" / "i18n"
+TEXTS_FILES = sorted(I18N_FOLDER.glob("texts_*.py"))
 KEYWORDS = {"text": ((1, "c"), 2), "plural": ((1, "c"), 2, 3)}
 
 
@@ -46,15 +47,20 @@ def as_tuple(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 def test_the_template_is_what_babel_extracts_from_the_english_texts() -> None:
     expected = {(key, source_ids(key)) for key in TEXTS}
-    extracted = extract_from_file(
-        "python",
-        str(TEXTS_FILE),
-        keywords=KEYWORDS,  # type: ignore[arg-type]
-    )
+    extracted = [
+        found
+        for path in TEXTS_FILES
+        for found in extract_from_file(
+            "python",
+            str(path),
+            keywords=KEYWORDS,  # type: ignore[arg-type]
+        )
+    ]
+    assert len(extracted) == len(TEXTS)  # no key twice
     assert {(context, as_tuple(message)) for _, message, _, context in extracted} == expected
     with open(LOCALE_DIR / "sosgame.pot", "rb") as file:
         template = read_po(file)
-    # Run `make catalogs` after changing texts.py: the template and catalogs follow it.
+    # Run `make catalogs` after changing the texts: the template and catalogs follow it.
     assert {(message.context, as_tuple(message.id)) for message in template if message.id} == (
         expected
     )

@@ -1,0 +1,293 @@
+"""The command line's texts: help, options and their errors.
+
+In English, the source language of the catalogs (see :mod:`sosgame.i18n.texts`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sosgame.i18n.marks import Source, plural, text
+
+__all__ = ["ENTRIES"]
+
+ENTRIES: Final[list[tuple[str, Source]]] = [
+    text("cli.description", "The game of SOS, exactly by the rules."),
+    text("cli.error", "sosgame: error: {error}"),
+    text("cli.parse_error", "{prog}: error: {message} (see '{prog} --help')"),
+    text(
+        "cli.needs_extra",
+        "{command} needs the {extra} extra: {install} (missing: {missing})",
+    ),
+    text("cli.argparse.usage", "usage: "),
+    text("cli.argparse.positionals", "positional arguments"),
+    text("cli.argparse.options", "options"),
+    text("cli.argparse.help", "show this help message and exit"),
+    text("cli.argparse.version", "show program's version number and exit"),
+    text("cli.argparse.required", "the following arguments are required: %s"),
+    text("cli.argparse.unrecognized", "unrecognized arguments: %s"),
+    text("cli.argparse.choice", "invalid choice: %(value)r (choose from %(choices)s)"),
+    text("cli.argparse.value", "invalid %(type)s value: %(value)r"),
+    text("cli.argparse.argument", "argument %(argument_name)s: %(message)s"),
+    text("cli.argparse.one", "expected one argument"),
+    text("cli.argparse.at_least_one", "expected at least one argument"),
+    text("cli.argparse.ambiguous", "ambiguous option: %(option)s could match %(matches)s"),
+    text("cli.argparse.not_allowed", "not allowed with argument %s"),
+    text("cli.help.json", "print one JSON object"),
+    text("cli.help.mode", "the rules: general or simple (default general)"),
+    text("cli.help.seed", "a seed, so that the computer's choices can be repeated exactly"),
+    text("cli.help.rows", "the number of rows"),
+    text("cli.help.cols", "the number of columns"),
+    text("cli.help.nodes", "bound the search by nodes"),
+    text("cli.help.record", "the record file"),
+    text(
+        "cli.replay.help",
+        "replay a game record and show the final board, scores, lines and outcome",
+    ),
+    text(
+        "cli.replay.description",
+        "Replay a game record (JSON, sosgame-record/1), checking every move.",
+    ),
+    text("cli.replay.line", "  {line}  {name}, ply {ply}"),
+    text("cli.replay.start_line", "  {line}  on the starting board"),
+    plural(
+        "cli.replay.not_over",
+        "Not over: {name} to move after {count} move.",
+        "Not over: {name} to move after {count} moves.",
+    ),
+    text("cli.show.help", "draw a position such as S.O/.../OSS"),
+    text(
+        "cli.show.description",
+        "Draw a position (rows from the top, separated by '/'; S, O, or '.').",
+    ),
+    text("cli.show.position", "for example S.O/.O./S.S"),
+    text("cli.show.svg", "print an SVG picture instead"),
+    text("cli.show.lines", "{count} SOS: {lines}"),
+    text("cli.solve.help", "solve a two-player position exactly"),
+    text(
+        "cli.solve.description",
+        "Solve a two-player position exactly: its value for the side to move with best play "
+        "from both sides, and every move that reaches it. General mode: the mover's future "
+        "points minus the opponent's; simple mode: 1 win, 0 draw, -1 loss.",
+    ),
+    text(
+        "cli.solve.position",
+        "a position such as S.O/.../OSS, or RxC for the empty board, such as 4x4",
+    ),
+    text(
+        "cli.solve.memory",
+        "the transposition table's size in MiB (default: sized to the position, at most "
+        "{most}); more memory can mean fewer nodes on large problems",
+    ),
+    text("cli.solve.stopped", "sosgame: solve stopped by Ctrl-C before it finished"),
+    text("cli.solve.value", "value {value}: {verdict} with best play"),
+    text("cli.solve.wins", "the side to move wins"),
+    text("cli.solve.draw", "a draw"),
+    text("cli.solve.loses", "the side to move loses"),
+    plural(
+        "cli.solve.mover_by",
+        "the side to move wins by {count} point",
+        "the side to move wins by {count} points",
+    ),
+    plural(
+        "cli.solve.other_by",
+        "the other side wins by {count} point",
+        "the other side wins by {count} points",
+    ),
+    plural(
+        "cli.solve.best",
+        "best move ({count}): {moves}",
+        "best moves ({count}): {moves}",
+    ),
+    text("cli.solve.nodes", "{nodes} nodes in {seconds} s"),
+    text("cli.hint.help", "the move a computer level would play in a position"),
+    text(
+        "cli.hint.description",
+        "Print the move a computer level would play in a position (rows from the top, "
+        "separated by '/'; S, O, or '.'), or on the empty board RxC.",
+    ),
+    text("cli.hint.position", "for example S.O/.O./S.S or 5x5"),
+    text("cli.hint.level", "the level (hard)"),
+    text("cli.hint.players", "how many seats, {least} to {most} (2)"),
+    text(
+        "cli.hint.turn",
+        "the seat to move, counted from 1 (1); the JSON answer counts from 0",
+    ),
+    text(
+        "cli.hint.scores",
+        "the seats' points so far, adding up to the lines on the board (default: 0 each)",
+    ),
+    text("cli.hint.seconds", "the search time for hard and perfect (default {seconds})"),
+    plural(
+        "cli.hint.completes",
+        " (completes {count} SOS)",
+        " (completes {count} SOS)",
+    ),
+    text("cli.hint.bad_turn", "--turn must be a seat from 1 to {most}, not {turn}"),
+    text(
+        "cli.hint.bad_scores",
+        "--scores must be whole numbers separated by commas, such as 1,0, not {text}",
+    ),
+    text("cli.hint.over", "position {position} is already over: there is no move to suggest"),
+    text(
+        "cli.analyze.help",
+        "go over a game record: the best move at every ply, and what each move cost",
+    ),
+    text(
+        "cli.analyze.description",
+        "Go over a game record (JSON, sosgame-record/1): for every move, the move played, the "
+        "best move, and what the played move cost (exact where the solver reaches, the "
+        "search's estimate otherwise), flagging mistakes and blunders.",
+    ),
+    text("cli.analyze.seconds", "search time per move out of the solver's reach (0.5)"),
+    text("cli.analyze.ply", "ply"),
+    text("cli.analyze.player", "player"),
+    text("cli.analyze.played", "played"),
+    text("cli.analyze.best", "best"),
+    text("cli.analyze.cost", "cost"),
+    text("cli.analyze.mistake", "mistake"),
+    text("cli.analyze.blunder", "blunder"),
+    text(
+        "cli.analyze.legend_points",
+        "(cost in points; ~ marks the search's estimate, the rest is exact)",
+    ),
+    text(
+        "cli.analyze.legend_results",
+        "(cost in results; ~ marks the search's estimate, the rest is exact)",
+    ),
+    plural(
+        "cli.analyze.summary",
+        "{name}: {count} move, total cost {total}, average {average}, {mistakes} mistakes, "
+        "{blunders} blunders",
+        "{name}: {count} moves, total cost {total}, average {average}, {mistakes} mistakes, "
+        "{blunders} blunders",
+    ),
+    text(
+        "cli.arena.help",
+        "play a match between two computer levels and estimate the Elo difference",
+    ),
+    text(
+        "cli.arena.description",
+        "Play a match between two computer levels, colours swapped every game, on every core; "
+        "print wins, draws and losses for LEVEL_A, the score and the Elo difference, each with "
+        "its interval at 95%.",
+    ),
+    text("cli.arena.opponent", "the opponent"),
+    text("cli.arena.size", "an N x N board (5)"),
+    text("cli.arena.rows", "the number of rows (--size)"),
+    text("cli.arena.cols", "the number of columns (--size)"),
+    text("cli.arena.games", "games (100)"),
+    text("cli.arena.seconds", "seconds per move (0.5)"),
+    text("cli.arena.jobs", "processes (default: every core)"),
+    text(
+        "cli.arena.no_bar",
+        "sosgame: for a progress bar, install it with: pip install 'sosgame[fast]'",
+    ),
+    text("cli.arena.done", "game {done}/{total} done"),
+    plural(
+        "cli.arena.title",
+        "{a} vs {b}: {rows}x{cols} {mode}, {count} game, {seconds} s a move",
+        "{a} vs {b}: {rows}x{cols} {mode}, {count} games, {seconds} s a move",
+    ),
+    text("cli.arena.record", "{level}: {wins} wins, {draws} draws, {losses} losses"),
+    text("cli.arena.score", "score {score}% (interval at 95%: {low}% to {high}%)"),
+    text("cli.arena.elo", "Elo difference {elo} (interval at 95%: {low} to {high})"),
+    text("cli.serve.help", "play in the browser: start the web server"),
+    text(
+        "cli.serve.description",
+        "Serve SOS in the browser: local games, games against the computer and online games, "
+        "stored in a database.",
+    ),
+    text("cli.serve.host", "the address to listen on"),
+    text("cli.serve.port", "the port to listen on"),
+    text(
+        "cli.serve.database",
+        "a SQLAlchemy database URL (default {default}, created on first run)",
+    ),
+    text("cli.serve.bad_port", "--port must be from 0 to 65535, not {port}"),
+    text("cli.serve.bad_url", "--database {url} is not a database URL"),
+    text("cli.serve.bad_database", "--database {url}: {error}"),
+    text(
+        "cli.serve.redis",
+        "a Redis URL (redis://HOST:PORT/N): several server processes then serve the same "
+        "games from the same database",
+    ),
+    text(
+        "cli.serve.workers",
+        "how many server processes to start on this port (more than 1 needs --redis)",
+    ),
+    text(
+        "cli.serve.no_computers",
+        "make no computer moves in these processes: leave them to `sosgame worker`",
+    ),
+    text("cli.serve.bad_workers", "--workers must be at least 1, not {workers}"),
+    text(
+        "cli.serve.workers_need_redis",
+        "--workers {workers} needs --redis: the processes tell each other their moves "
+        "through Redis",
+    ),
+    text(
+        "cli.serve.no_computers_need_redis",
+        "--no-computers needs --redis: the `sosgame worker` processes that make the moves "
+        "hear of them through Redis",
+    ),
+    text("cli.serve.bad_redis", "--redis {url} is not a Redis URL (redis://HOST:PORT/N)"),
+    text("cli.serve.unreachable", "cannot start: {error}"),
+    text(
+        "cli.worker.need_redis",
+        "sosgame worker needs --redis: it hears of the moves to make through Redis",
+    ),
+    text("cli.worker.help", "make the computer moves of the games served with --redis"),
+    text(
+        "cli.worker.description",
+        "Make computer players' moves for every `sosgame serve --redis` process that "
+        "shares this database and Redis server. Start as many as the machines allow; each "
+        "move is made once.",
+    ),
+    text("cli.play.help", "play a game at this keyboard"),
+    text(
+        "cli.play.description",
+        "Play SOS at one keyboard: the full-screen game (needs sosgame[tui]), or with --plain "
+        "the line-mode game, reading moves such as Sb3 from standard input. The full-screen "
+        "game opens on its new-game screen, or straight into a game when a game option or "
+        "--load is given; without Textual it says what to install and exits with status 1; "
+        "when input or output is not a terminal it plays the line-mode game.",
+    ),
+    text("cli.play.plain", "the line-mode game (works with piped input)"),
+    text("cli.play.size", "a square N x N board (default 5)"),
+    text(
+        "cli.play.players",
+        "how many players, {least} to {most} (default: as many as --names)",
+    ),
+    text("cli.play.names", "the players' names, in order"),
+    text("cli.play.lang", "the language (default: from the locale, else English)"),
+    text(
+        "cli.play.seat_level",
+        "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated "
+        "(full-screen game only)",
+    ),
+    text("cli.play.load", "continue the game in a record file (sosgame-record/1)"),
+    text("cli.play.bad_side", "{option} must be from 1 to {most}, not {value}"),
+    text("cli.play.names_count", "--names gives {count} names but --players is {players}"),
+    text("cli.play.bad_name", "--names: {name} is not a name of 1 to 100 characters"),
+    text(
+        "cli.play.same_name",
+        "--names: {name} is given twice; give each player a name of their own",
+    ),
+    text(
+        "cli.play.load_conflict",
+        "--load takes the board, mode, players and names from the record: leave out {option}",
+    ),
+    text("cli.play.bad_seat", "--seat-level: the seat must be from 1 to {most}, not {seat}"),
+    text("cli.play.bad_level", "--seat-level: the level must be one of {levels}, not {level}"),
+    text("cli.play.no_players", "--seat-level: this installation has no computer players"),
+    text("cli.play.plain_levels", "--seat-level needs the full-screen game: leave out --plain"),
+    text(
+        "cli.play.plain_seed",
+        "--seed sets the computer players' choices, and the line-mode game has none: leave "
+        "out --seed or --plain",
+    ),
+    text(
+        "cli.solve.neither",
+        "{text} is neither a board size such as 4x4 nor a position such as S.O/.../OSS",
+    ),
+]
