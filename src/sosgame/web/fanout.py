@@ -6,9 +6,10 @@ closed once too far behind). Joins and leaves change only a small ``presence`` m
 which is coalesced: a crowd arriving at once costs one presence message per short interval,
 never the full state per arrival.
 
-:class:`Channel` is the seam a publish/subscribe backend plugs into: a room publishes to
-its channel and never touches connections itself, so a channel that also forwards to other
-server processes can replace :class:`LocalChannel` without changing the rooms.
+A room publishes to its :class:`LocalChannel` and never touches connections itself. Other
+server processes serving the same game are reached through the bus (:mod:`sosgame.web.bus`),
+not through the channel: each process sends to its own connections, and the channel only
+adds up the presence the others announce.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ import json
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from sosgame.web.protocol import PROTOCOL_VERSION
 
-__all__ = ["PRESENCE_DELAY", "Channel", "Connection", "LocalChannel", "dumps"]
+__all__ = ["PRESENCE_DELAY", "PRESENCE_TTL", "Connection", "LocalChannel", "dumps"]
 
 PRESENCE_DELAY: Final = 0.1
 """Seconds a presence change waits for others to share its message."""
@@ -128,31 +129,6 @@ _BACKGROUND: set[asyncio.Task[None]] = set()
 async def _quietly(awaitable: Awaitable[None]) -> None:
     with contextlib.suppress(Exception):
         await awaitable
-
-
-class Channel(Protocol):
-    """Everyone following one game."""
-
-    def add(self, connection: Connection) -> None:
-        """Start following (presence is announced, coalesced)."""
-
-    def remove(self, connection: Connection) -> None:
-        """Stop following (presence is announced, coalesced)."""
-
-    def publish(self, message: dict[str, Any]) -> None:
-        """Serialise ``message`` once and send it to every follower."""
-
-    def __len__(self) -> int:
-        """How many connections follow the game."""
-
-    def connected_seats(self) -> frozenset[int]:
-        """Seats held by at least one follower."""
-
-    def spectators(self) -> int:
-        """Followers that hold no seat."""
-
-    def close(self) -> None:
-        """Drop pending presence messages."""
 
 
 PRESENCE_TTL: Final = 30.0
