@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -29,6 +30,7 @@ from sosgame.position import Position
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.accounts import Accounts
+from sosgame.web.admission import BusyError
 from sosgame.web.analysis import Analyses
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
@@ -222,6 +224,10 @@ def create_app(
         except BaseException:
             store.close()
             raise
+        # What is loaded by now (modules, compiled kernels, the store) lives as long as the
+        # process; left to the collector, every full collection walks all of it and stalls
+        # each game for 100 ms or more while a crowd connects.
+        gc.freeze()
         try:
             yield
         finally:
@@ -403,9 +409,16 @@ def create_app(
         ):
             await websocket.close(code=1008, reason="origin not allowed")
             return
+        address = _address(websocket)
+        try:
+            await hub().admission.enter(address)
+        except BusyError as error:
+            await websocket.accept()
+            await websocket.send_text(dumps(error_message("server_busy", str(error))))
+            await websocket.close(code=1013, reason="server busy: try again later")
+            return
         await websocket.accept()
         game_id = str(websocket.path_params["game_id"])
-        address = _address(websocket)
         try:
             hub().admit(game_id, address)
         except TooManyError as error:

@@ -33,6 +33,13 @@ class ServerLimits:
     """How long a room nobody is connected to stays in memory."""
     send_backlog: int = 64
     """Messages waiting for one slow connection before it is closed."""
+    admissions_per_second: float = 400.0
+    """New WebSocket sessions started a second once a burst has been let in; the rest
+    wait their turn, round robin by client address (see :mod:`sosgame.web.admission`)."""
+    admission_burst: int = 50
+    """New WebSocket sessions let in at once before the pace above applies."""
+    admission_max_wait: float = 10.0
+    """Seconds of queue past which a new WebSocket session is refused (close code 1013)."""
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""

@@ -33,6 +33,15 @@ CHUNK: Final = 64
 delivered in chunks, so other games' moves are served in between."""
 
 SLOW_CLOSE_CODE: Final = 1008
+PRESENCE_DELAY_PER_FOLLOWER: Final = 0.001
+"""Seconds added to a presence change's wait per connection that will be sent it: a crowd
+gets its spectator count about once a second, so its presence messages cost a bounded share
+of the server however many arrive."""
+
+
+def presence_delay(followers: int) -> float:
+    """Seconds a presence change waits, in a game followed by ``followers`` connections."""
+    return PRESENCE_DELAY + followers * PRESENCE_DELAY_PER_FOLLOWER
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -255,7 +264,7 @@ class LocalChannel:
         if self._presence is not None or not (self._members or local):
             return
         loop = asyncio.get_running_loop()
-        self._presence = loop.call_later(PRESENCE_DELAY, self._send_presence)
+        self._presence = loop.call_later(presence_delay(len(self._members)), self._send_presence)
 
     def _send_presence(self) -> None:
         self._presence = None

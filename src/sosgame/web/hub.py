@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from sosgame.record import Record
 from sosgame.web import clock as clocks
+from sosgame.web.admission import Admission
 from sosgame.web.bus import Bus, LocalBus
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
@@ -70,6 +71,12 @@ class Hub:
         self.makes_computer_moves = computers
         self._wake = asyncio.Event()
         self.limits = limits or ServerLimits()
+        self.admission = Admission(
+            self.limits.admissions_per_second,
+            self.limits.admission_burst,
+            self.limits.admission_max_wait,
+        )
+        """Paces new WebSocket sessions (see :mod:`sosgame.web.admission`)."""
         self.computer_pause = computer_pause
         self.database = Database(store, on_finished=self._finished)
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []

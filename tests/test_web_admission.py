@@ -1,0 +1,132 @@
+"""Pacing new WebSocket sessions: a burst at once, the rest at a steady rate, round robin
+by client address, and a clear refusal past the longest wait."""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sosgame.web.admission import Admission, BusyError
+from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_a_burst_is_let_in_at_once_and_the_rest_wait_for_tokens() -> None:
+    async def scenario() -> tuple[int, int]:
+        # One token every 1000 s: nothing beyond the burst is let in during the test.
+        admission = Admission(rate=0.001, burst=3, max_wait=10_000)
+        for _ in range(3):
+            await asyncio.wait_for(admission.enter("1.2.3.4"), timeout=5)
+        waiting = asyncio.ensure_future(admission.enter("1.2.3.4"))
+        await asyncio.sleep(0.05)
+        queued = admission.queued()
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        return queued, admission.queued()
+
+    queued, after_cancel = asyncio.run(scenario())
+    assert queued == 1
+    assert after_cancel == 0  # a client that gives up leaves the queue
+
+
+def test_waiting_sessions_take_turns_between_addresses() -> None:
+    async def scenario() -> list[str]:
+        admission = Admission(rate=200, burst=1, max_wait=60)
+        order: list[str] = []
+        await admission.enter("crowd")
+
+        async def session(address: str, name: str) -> None:
+            await admission.enter(address)
+            order.append(name)
+
+        tasks = [asyncio.ensure_future(session("crowd", f"crowd {n}")) for n in range(4)]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.ensure_future(session("elsewhere", "newcomer")))
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=30)
+        return order
+
+    order = asyncio.run(scenario())
+    # The newcomer from another address goes second, not behind the whole crowd.
+    assert order == ["crowd 0", "newcomer", "crowd 1", "crowd 2", "crowd 3"]
+
+
+def test_a_queue_longer_than_the_longest_wait_is_refused_with_a_reason() -> None:
+    async def scenario() -> str:
+        admission = Admission(rate=0.001, burst=1, max_wait=2000)  # room for 2 waiting
+        await admission.enter("a")
+        waiting = [asyncio.ensure_future(admission.enter("a")) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        try:
+            with pytest.raises(BusyError) as refused:
+                await admission.enter("b")
+            assert admission.queued() == 2  # the refusal changed nothing
+        finally:
+            for task in waiting:
+                task.cancel()
+            await asyncio.gather(*waiting, return_exceptions=True)
+        return str(refused.value)
+
+    assert "try again" in asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("rate", "burst", "max_wait"), [(0, 1, 1.0), (1.0, 0, 1.0), (1.0, 1, 0), (-1.0, 1, 1.0)]
+)
+def test_admission_rejects_limits_that_admit_nobody(
+    rate: float, burst: int, max_wait: float
+) -> None:
+    with pytest.raises(ValueError, match="above 0"):
+        Admission(rate=rate, burst=burst, max_wait=max_wait)
+
+
+def test_a_crowd_gets_its_presence_less_often_than_a_small_game() -> None:
+    assert presence_delay(2) == pytest.approx(PRESENCE_DELAY + 0.002)
+    assert presence_delay(1000) >= 1.0
+    assert presence_delay(1000) > presence_delay(10) > PRESENCE_DELAY
+
+
+def test_the_server_refuses_a_session_it_cannot_admit_with_close_code_1013(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from sosgame.web import create_app
+    from sosgame.web.config import ServerLimits
+
+    # One session at once, then one a thousand seconds, and no queue: the second is refused.
+    limits = ServerLimits(admissions_per_second=0.001, admission_burst=1, admission_max_wait=1)
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", server_limits=limits)
+    with TestClient(app) as client:
+        seats = [{"name": "Ann"}, {"name": "Bao"}]
+        game = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats}).json()
+        url = f"/ws/games/{game['id']}"
+        with client.websocket_connect(url) as first:
+            first.send_json({"v": 1, "type": "hello", "tokens": [game["token"]]})
+            assert _until(first, "state")["game"]["ply"] == 0
+            with client.websocket_connect(url) as second:
+                refused = second.receive_json()
+                assert refused["type"] == "error"
+                assert refused["code"] == "server_busy"
+                assert "try again" in refused["message"]
+                closed = second.receive()
+                assert closed["code"] == 1013
+            # The first session is untouched and still plays.
+            first.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+            assert _until(first, "state")["game"]["ply"] == 1
+
+
+def _until(socket: Any, kind: str) -> dict[str, Any]:
+    for _ in range(20):
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message among 20")
