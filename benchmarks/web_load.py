@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -562,8 +563,63 @@ def _machine_busy_seconds() -> float:
 _MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000"}
 
 
+CGROUP_ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))
+"""Where a CPU cgroup may be made: cgroup v1's cpu controller, or the v2 unified tree."""
+
+
+def _server_processes(pid: int, processes: int) -> list[int]:
+    """The processes that serve: the server itself, or uvicorn's worker processes."""
+    if processes == 1:
+        return [pid]
+    workers = []
+    for child in _descendants(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"resource_tracker" not in command:
+            workers.append(child)
+    return workers
+
+
+@contextmanager
+def cpu_capped(pids: list[int], share: float | None) -> Iterator[None]:
+    """Each of ``pids`` in a CPU cgroup of its own, allowed ``share`` of one core (Linux,
+    as root): so that a 2-core machine can show how the server scales when the server, not
+    the load generator, PostgreSQL or Redis, is what runs out of CPU."""
+    if share is None:
+        yield
+        return
+    root = next((path for path in CGROUP_ROOTS if (path / "cgroup.procs").exists()), None)
+    if root is None or not os.access(root, os.W_OK):
+        raise SystemExit("--cpu-per-process needs a writable CPU cgroup (Linux, as root)")
+    period = 100_000
+    made = []
+    try:
+        for pid in pids:
+            group = root / f"sosgame-load-{os.getpid()}-{pid}"
+            group.mkdir()
+            made.append(group)
+            if (group / "cpu.max").exists():
+                (group / "cpu.max").write_text(f"{int(share * period)} {period}")
+            else:
+                (group / "cpu.cfs_period_us").write_text(str(period))
+                (group / "cpu.cfs_quota_us").write_text(str(int(share * period)))
+            (group / "cgroup.procs").write_text(str(pid))
+        yield
+    finally:
+        for group in made:
+            for member in (group / "cgroup.procs").read_text().split():
+                with contextlib.suppress(OSError):  # it has ended
+                    (root / "cgroup.procs").write_text(member)
+            group.rmdir()
+
+
 def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve(_MANY, arguments.processes) as (url, pid):
+    with (
+        serve(_MANY, arguments.processes) as (url, pid),
+        cpu_capped(_server_processes(pid, arguments.processes), arguments.cpu_per_process),
+    ):
         began = _tree_cpu_seconds(pid)
         machine_began = _machine_busy_seconds()
         client_began = time.process_time()
@@ -573,6 +629,7 @@ def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
         result["machine_busy_cpu_seconds"] = round(_machine_busy_seconds() - machine_began, 2)
         result["processes"] = arguments.processes
         result["store"] = "SQLite" if arguments.processes == 1 else "PostgreSQL + Redis"
+        result["cpu_per_process"] = arguments.cpu_per_process
     result["target"] = f"{TARGET_GAMES} games, p99 under {TARGET_P99_MS:g} ms"
     return result
 
@@ -599,7 +656,13 @@ def report(name: str, result: dict[str, Any]) -> str:
     if name == "games":
         latency = result["latency_ms"]
         return (
-            f"web load, {result['processes']} process(es) on {result['store']}:"
+            f"web load, {result['processes']} process(es) on {result['store']}"
+            + (
+                f" (each capped at {result['cpu_per_process']:g} of a core)"
+                if result["cpu_per_process"]
+                else ""
+            )
+            + ":"
             f" {result['games']} games ({result['connections']} WebSockets),"
             f" {result['board']}, think {result['think_seconds']} s:"
             f" {result['games_per_second']} games/s, {result['moves_per_second']} moves/s;"
@@ -649,8 +712,17 @@ def main() -> int:
         default=1,
         help="server processes: 1 on SQLite (default), more on PostgreSQL + Redis",
     )
+    parser.add_argument(
+        "--cpu-per-process",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="cap each server process at SHARE of one core (a CPU cgroup; Linux, as root)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args()
+    if arguments.cpu_per_process is not None and not 0.05 <= arguments.cpu_per_process <= 64:
+        parser.error("--cpu-per-process must be 0.05 to 64 (a share of one core)")
     if not 1 <= arguments.games <= 2000 or not 3 <= arguments.size <= 15:
         parser.error("--games must be 1 to 2000 and --size 3 to 15")
     if not 1 <= arguments.spectators <= 2000 or not 1 <= arguments.flood <= 100:

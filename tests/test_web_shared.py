@@ -187,6 +187,39 @@ def test_a_move_made_through_one_process_reaches_the_others(
             assert state["actions"] == ["Sa1", "Ob1"]
 
 
+def test_a_change_is_announced_with_its_state_which_the_other_processes_pass_on(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    import redis
+
+    from sosgame.web.bus import game_channel
+
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+        game = created["id"]
+        url, number = shared[3].rsplit("/", 1)
+        listener = redis.Redis.from_url(url).pubsub()
+        listener.subscribe(game_channel(game, int(number)))
+        with one.ws(game) as player, two.ws(game) as spectator:
+            hello(player, created["token"])
+            hello(spectator)
+            move(player, "Sa1", 0)
+            sent = until(player, at_ply(1), "the move, where it was made")
+            forwarded = until(spectator, at_ply(1), "the move, through the other process")
+        announcement = None
+        deadline = time.monotonic() + WAIT_SECONDS
+        while announcement is None and time.monotonic() < deadline:
+            heard = listener.get_message(timeout=1)
+            if heard and heard["type"] == "message" and b'"texts"' in heard["data"]:
+                announcement = json.loads(heard["data"])
+        listener.close()
+    assert announcement is not None, "the move was not announced on Redis"
+    assert announcement["texts"] == ["Sa1"]
+    # The state travels with the change: the other process sends it as it is.
+    assert json.loads(announcement["state"]) == sent
+    assert forwarded == sent
+
+
 def test_a_change_whose_announcement_was_lost_is_caught_up_from_the_database(
     tmp_path: Path, shared: list[str]
 ) -> None:

@@ -229,7 +229,10 @@ class LocalChannel:
             self._announce({"spectators": here[0], "seats": here[1]})
 
     def publish(self, message: dict[str, Any]) -> None:
-        text = dumps(message)
+        self.publish_text(dumps(message))
+
+    def publish_text(self, text: str) -> None:
+        """Send already encoded JSON to every follower, in order."""
         members = list(self._members)
         if len(members) <= CHUNK and not self._outbox:
             for connection in members:

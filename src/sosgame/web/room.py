@@ -72,6 +72,7 @@ class Room:
         self.computer = ComputerTurns(self)
         self.touched = time.monotonic()
         self._state_text: str | None = None
+        self._announcement: dict[str, Any] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -214,10 +215,18 @@ class Room:
         """The cached state text is out of date (something it shows changed)."""
         self._state_text = None
 
-    def publish_state(self) -> None:
-        """Send the state, serialised once, to every follower."""
+    def publish_state(self, text: str | None = None) -> None:
+        """Send the state, serialised once, to every follower (``text``: the state as
+        another process already serialised it for the same change); a change this process
+        stored is then told to the other processes, with that text, so that they need not
+        build it again."""
         self._state_text = None
-        self.channel.publish(self.state())
+        if text is None:
+            text = dumps(self.state())
+        self.channel.publish_text(text)
+        if self._announcement is not None:
+            self.hub.bus.publish(self.id, {**self._announcement, "state": text})
+            self._announcement = None
 
     # ---------------------------------------------------------------------- connections
 
@@ -378,19 +387,17 @@ class Room:
         )
 
     def _stored(self, change: Change) -> None:
-        """A change of this room is in the store: the next version, told to the others."""
+        """A change of this room is in the store: the next version, told to the others
+        with the state it leads to (by :meth:`publish_state`, called next)."""
         self.version += 1
-        self.hub.bus.publish(
-            self.id,
-            {
-                "version": self.version,
-                "keep": change.keep,
-                "first": change.first_ply,
-                "texts": list(change.texts),
-                "status": change.status,
-                "clock": change.clock,
-            },
-        )
+        self._announcement = {
+            "version": self.version,
+            "keep": change.keep,
+            "first": change.first_ply,
+            "texts": list(change.texts),
+            "status": change.status,
+            "clock": change.clock,
+        }
 
     # ------------------------------------------------------- changes from other processes
 
@@ -415,7 +422,10 @@ class Room:
                 return  # this process made the change, or caught up already
             if event.get("reload") or version != self.version + 1 or not self._replay(event):
                 await self.hub.reload(self)
-            self.changed()
+                self.changed()
+                return
+            state = event.get("state")
+            self.changed(state if isinstance(state, str) else None)
 
     def _replay(self, event: dict[str, Any]) -> bool:
         """Apply a heard change to the game; ``False`` if it does not fit (read it again)."""
@@ -520,12 +530,13 @@ class Room:
 
     # ------------------------------------------------------------------- what happens next
 
-    def changed(self) -> None:
-        """After any change: restart the clock timer, start a computer move, tell everybody."""
+    def changed(self, state_text: str | None = None) -> None:
+        """After any change: restart the clock timer, start a computer move, tell everybody
+        (``state_text``: the state as the process that made the change sent it)."""
         self.touched = time.monotonic()
         self.arm_timer()
         self.computer.start()
-        self.publish_state()
+        self.publish_state(state_text)
 
     def arm_timer(self) -> None:
         """Make the seat to move lose on time when its clock runs out."""
