@@ -17,12 +17,18 @@ Each scenario starts the server in a child process with a temporary SQLite datab
 
 With ``--processes N`` (N > 1) the server is ``sosgame serve --workers N`` on one port, with
 a temporary PostgreSQL database and a temporary Redis server (Debian's packages, started and
-stopped by the benchmark, as the tests do) instead of SQLite.
+stopped by the benchmark, as the tests do) instead of SQLite. With ``--by-game`` as well, it
+is N ``sosgame serve`` processes on N ports, and each game's players connect to the process
+the game's id hashes to, as behind a proxy that routes by game. ``--cpu-per-process SHARE``
+caps each server process at SHARE of one core (a CPU cgroup; Linux, as root), so that a
+small machine shows how the server scales when the server is what runs out of CPU, not the
+load generator, PostgreSQL or Redis, which share its cores.
 
 Every run is bounded in connections and by ``--seconds`` per scenario.
 
 Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|all]
-[--games N] [--think S] [--spectators N] [--flood N] [--processes N] [--json]``.
+[--games N] [--think S] [--spectators N] [--flood N] [--processes N] [--by-game]
+[--cpu-per-process SHARE] [--json]``.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -160,7 +167,11 @@ async def move_later(socket: Any, match: Match, ply: int, delay: float) -> None:
     await socket.send(message)
 
 
-async def run(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
+async def run(
+    arguments: argparse.Namespace, url: str, game_urls: list[str] | None = None
+) -> dict[str, Any]:
+    """Play the games; with ``game_urls``, each game's players connect to the process its
+    id hashes to, as a proxy routing by game would send them."""
     rng = random.Random(arguments.seed)
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
@@ -168,11 +179,23 @@ async def run(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
         for start in range(0, arguments.games, 50):
             batch = range(start, min(arguments.games, start + 50))
             matches += await asyncio.gather(*(create(client, arguments.size, rng) for _ in batch))
-    ws_url = url.replace("http://", "ws://")
+    ws_urls = [address.replace("http://", "ws://") for address in game_urls or [url]]
     deadline = time.monotonic() + arguments.seconds
     barrier = Barrier(2 * len(matches))
+
+    def ws_url(match: Match) -> str:
+        return ws_urls[zlib.crc32(match.id.encode()) % len(ws_urls)]
+
     tasks = [
-        player(ws_url, match, seat, arguments.think, random.Random(rng.random()), barrier, deadline)
+        player(
+            ws_url(match),
+            match,
+            seat,
+            arguments.think,
+            random.Random(rng.random()),
+            barrier,
+            deadline,
+        )
         for match in matches
         for seat in (0, 1)
     ]
@@ -491,35 +514,63 @@ def _store(processes: int) -> Iterator[list[str]]:
 
     with running_postgres() as postgres, running_redis() as redis:
         database = new_postgres_database(postgres, "sosgame_load")
-        yield ["--database", database, "--redis", f"{redis}/0", "--workers", str(processes)]
+        yield ["--database", database, "--redis", f"{redis}/0"]
+
+
+@dataclass
+class Site:
+    """The server processes of a run: ``url`` takes HTTP; ``game_urls`` (with
+    ``--by-game``) is one URL per process, each serving the games whose id hashes to it."""
+
+    url: str
+    pids: list[int]
+    game_urls: list[str] | None = None
 
 
 @contextmanager
-def serve(environment: dict[str, str], processes: int = 1) -> Iterator[tuple[str, int]]:
-    """``sosgame serve`` in a child process on a free loopback port with a fresh database."""
-    port = free_port()
+def serve(environment: dict[str, str], processes: int = 1, by_game: bool = False) -> Iterator[Site]:
+    """``sosgame serve`` on free loopback ports with a fresh database: one process, or
+    ``--workers N`` on one port, or (``by_game``) N processes on N ports."""
     with _store(processes) as options:
-        command = [sys.executable, "-m", "sosgame", "serve", "--host", "127.0.0.1"]
-        server = subprocess.Popen(
-            [*command, "--port", str(port), *options],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, **environment},
-        )
+        command = [sys.executable, "-m", "sosgame", "serve", "--host", "127.0.0.1", *options]
+        if by_game:
+            launches = [[*command, "--port", str(free_port())] for _ in range(processes)]
+        elif processes > 1:
+            launches = [[*command, "--port", str(free_port()), "--workers", str(processes)]]
+        else:
+            launches = [[*command, "--port", str(free_port())]]
+        servers: list[subprocess.Popen[bytes]] = []
         try:
-            url = f"http://127.0.0.1:{port}"
-            for _ in range(600):
-                try:
-                    httpx.get(f"{url}/api/health", timeout=1)
-                    break
-                except httpx.HTTPError:
+            urls = []
+            # One after the other: the first process migrates the new database alone.
+            for launch in launches:
+                servers.append(
+                    subprocess.Popen(
+                        launch,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        env={**os.environ, **environment},
+                    )
+                )
+                urls.append(f"http://127.0.0.1:{launch[launch.index('--port') + 1]}")
+                for _ in range(600):
+                    try:
+                        httpx.get(f"{urls[-1]}/api/health", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        time.sleep(0.1)
+            if by_game or processes == 1:
+                pids = [server.pid for server in servers]
+            else:
+                while len(_descendants(servers[0].pid)) < processes:
                     time.sleep(0.1)
-            while processes > 1 and len(_descendants(server.pid)) < processes:
-                time.sleep(0.1)
-            yield url, server.pid
+                pids = _server_processes(servers[0].pid)
+            yield Site(urls[0], pids, urls if by_game else None)
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -567,12 +618,10 @@ CGROUP_ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))
 """Where a CPU cgroup may be made: cgroup v1's cpu controller, or the v2 unified tree."""
 
 
-def _server_processes(pid: int, processes: int) -> list[int]:
-    """The processes that serve: the server itself, or uvicorn's worker processes."""
-    if processes == 1:
-        return [pid]
+def _server_processes(supervisor: int) -> list[int]:
+    """uvicorn's worker processes under ``supervisor`` (not multiprocessing's helpers)."""
     workers = []
-    for child in _descendants(pid):
+    for child in _descendants(supervisor):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
@@ -617,17 +666,20 @@ def cpu_capped(pids: list[int], share: float | None) -> Iterator[None]:
 
 def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
     with (
-        serve(_MANY, arguments.processes) as (url, pid),
-        cpu_capped(_server_processes(pid, arguments.processes), arguments.cpu_per_process),
+        serve(_MANY, arguments.processes, arguments.by_game) as site,
+        cpu_capped(site.pids, arguments.cpu_per_process),
     ):
-        began = _tree_cpu_seconds(pid)
+        began = sum(_tree_cpu_seconds(pid) for pid in site.pids)
         machine_began = _machine_busy_seconds()
         client_began = time.process_time()
-        result = asyncio.run(run(arguments, url))
-        result["server_cpu_seconds"] = round(_tree_cpu_seconds(pid) - began, 2)
+        result = asyncio.run(run(arguments, site.url, site.game_urls))
+        spent = sum(_tree_cpu_seconds(pid) for pid in site.pids) - began
+        result["server_cpu_seconds"] = round(spent, 2)
+        result["server_cpu_ms_per_move"] = round(1000 * spent / max(1, result["moves"]), 3)
         result["client_cpu_seconds"] = round(time.process_time() - client_began, 2)
         result["machine_busy_cpu_seconds"] = round(_machine_busy_seconds() - machine_began, 2)
         result["processes"] = arguments.processes
+        result["by_game"] = arguments.by_game
         result["store"] = "SQLite" if arguments.processes == 1 else "PostgreSQL + Redis"
         result["cpu_per_process"] = arguments.cpu_per_process
     result["target"] = f"{TARGET_GAMES} games, p99 under {TARGET_P99_MS:g} ms"
@@ -635,8 +687,8 @@ def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve(_MANY, arguments.processes) as (url, pid):
-        result = asyncio.run(crowd(arguments, url, pid))
+    with serve(_MANY, arguments.processes) as site:
+        result = asyncio.run(crowd(arguments, site.url, site.pids[0]))
     result["target"] = (
         f"move to every spectator under {TARGET_CROWD_MOVE_S:g} s, another game's move"
         f" answered under {TARGET_OTHER_GAME_MS:g} ms while they join, memory back within"
@@ -646,8 +698,8 @@ def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
-    with serve({}, arguments.processes) as (url, _pid):
-        result = asyncio.run(flood(arguments, url))
+    with serve({}, arguments.processes) as site:
+        result = asyncio.run(flood(arguments, site.url))
     result["target"] = f"the person's move answered within {TARGET_FLOOD_ANSWER_S:g} s"
     return result
 
@@ -662,6 +714,7 @@ def report(name: str, result: dict[str, Any]) -> str:
                 if result["cpu_per_process"]
                 else ""
             )
+            + (", games routed to their process" if result["by_game"] else "")
             + ":"
             f" {result['games']} games ({result['connections']} WebSockets),"
             f" {result['board']}, think {result['think_seconds']} s:"
@@ -670,7 +723,8 @@ def report(name: str, result: dict[str, Any]) -> str:
             f" p99 {latency['p99']} ms, max {latency['max']} ms"
             f" ({result['games_finished']}/{result['games']} games finished"
             f" in {result['elapsed_seconds']} s; CPU seconds: server"
-            f" {result['server_cpu_seconds']}, clients {result['client_cpu_seconds']},"
+            f" {result['server_cpu_seconds']} ({result['server_cpu_ms_per_move']} ms a move),"
+            f" clients {result['client_cpu_seconds']},"
             f" whole machine {result['machine_busy_cpu_seconds']})"
         )
     if name == "crowd":
@@ -713,6 +767,12 @@ def main() -> int:
         help="server processes: 1 on SQLite (default), more on PostgreSQL + Redis",
     )
     parser.add_argument(
+        "--by-game",
+        action="store_true",
+        help="games scenario: N processes on N ports, each game's players sent to the process"
+        " its id hashes to (as a proxy routing by game, such as nginx's hash, would)",
+    )
+    parser.add_argument(
         "--cpu-per-process",
         type=float,
         default=None,
@@ -729,6 +789,8 @@ def main() -> int:
         parser.error("--spectators must be 1 to 2000 and --flood 1 to 100")
     if not 1 <= arguments.processes <= 16:
         parser.error("--processes must be 1 to 16")
+    if arguments.by_game and arguments.processes < 2:
+        parser.error("--by-game needs --processes 2 or more")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 4 * max(arguments.games, arguments.spectators) + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
