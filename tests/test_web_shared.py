@@ -211,13 +211,39 @@ def test_a_change_is_announced_with_its_state_which_the_other_processes_pass_on(
         while announcement is None and time.monotonic() < deadline:
             heard = listener.get_message(timeout=1)
             if heard and heard["type"] == "message" and b'"texts"' in heard["data"]:
-                announcement = json.loads(heard["data"])
+                origin, _, body = heard["data"].partition(b" ")
+                announcement = json.loads(body)
+                assert announcement["origin"] == origin.decode()
         listener.close()
     assert announcement is not None, "the move was not announced on Redis"
     assert announcement["texts"] == ["Sa1"]
     # The state travels with the change: the other process sends it as it is.
     assert json.loads(announcement["state"]) == sent
     assert forwarded == sent
+
+
+def test_a_process_nobody_follows_a_game_on_forgets_it_instead_of_replaying_it(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        # Created through one (which keeps the room), played only through two.
+        created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+        game = created["id"]
+        assert httpx.get(f"{one.http}/api/health", timeout=WAIT_SECONDS).json()["rooms"] == 1
+        with two.ws(game) as player:
+            hello(player, created["token"])
+            move(player, "Sa1", 0)
+            until(player, at_ply(1), "the move")
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                health = httpx.get(f"{one.http}/api/health", timeout=WAIT_SECONDS).json()
+                if health["rooms"] == 0:
+                    break
+                time.sleep(0.05)  # polling for an event (the room dropped)
+            assert health["rooms"] == 0
+            # A visit to one later reads the game as it now is.
+            with one.ws(game) as spectator:
+                assert hello(spectator)["game"]["actions"] == ["Sa1"]
 
 
 def test_a_change_whose_announcement_was_lost_is_caught_up_from_the_database(

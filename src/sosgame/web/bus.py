@@ -167,7 +167,11 @@ class RedisBus:
                 await self._pubsub.unsubscribe(channel)
 
     def publish(self, game_id: str, event: dict[str, Any]) -> None:
-        text = json.dumps({**event, "origin": self.origin}, separators=(",", ":"))
+        # The origin goes first, outside the JSON: Redis sends every event back to the
+        # process that published it, which then drops it without parsing it.
+        text = f"{self.origin} " + json.dumps(
+            {**event, "origin": self.origin}, separators=(",", ":")
+        )
         self._outbox.append((self._channel(game_id), text))
         self._ready.set()
 
@@ -223,12 +227,15 @@ class RedisBus:
         if channel == self._wake:
             self._on_wake()
             return
-        try:
-            event = json.loads(_text(message.get("data")))
-        except ValueError:
-            _log.warning("ignored a message on %s that is not JSON", channel)
+        origin, _, body = _text(message.get("data")).partition(" ")
+        if origin == self.origin:
             return
-        if not isinstance(event, dict) or event.get("origin") == self.origin:
+        try:
+            event = json.loads(body)
+        except ValueError:
+            _log.warning("ignored a message on %s that is not an origin and JSON", channel)
+            return
+        if not isinstance(event, dict):
             return
         self._on_event(channel.rpartition(":")[2], event)
 

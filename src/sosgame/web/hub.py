@@ -179,8 +179,14 @@ class Hub:
 
     def _heard(self, game_id: str, event: dict[str, Any]) -> None:
         room = self.rooms.get(game_id)
-        if room is not None:
-            room.hear(event)
+        if room is None:
+            return
+        if room.idle:
+            # Nobody here follows the game (it was created through this process, say, and is
+            # played through another): forget it rather than replay every move it hears.
+            self._drop(room)
+            return
+        room.hear(event)
 
     def _lost(self) -> None:
         for room in list(self.rooms.values()):
@@ -300,13 +306,17 @@ class Hub:
             if room.idle and now - room.touched >= self.limits.idle_seconds
         ]
         for room in idle:
-            room.close()
-            del self.rooms[room.id]
-            if self.bus.shared:
-                task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+            self._drop(room)
         return len(idle)
+
+    def _drop(self, room: Room) -> None:
+        """Forget a room (its game stays in the store) and stop following its channel."""
+        room.close()
+        del self.rooms[room.id]
+        if self.bus.shared:
+            task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def room(self, game_id: str) -> Room | None:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""
