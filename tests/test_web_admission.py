@@ -1,5 +1,6 @@
-"""Pacing new WebSocket sessions: a burst at once, the rest at a steady rate, round robin
-by client address, and a clear refusal past the longest wait."""
+"""Letting newcomers in: new WebSocket sessions are paced (a burst at once, the rest at a
+steady rate, round robin by client address, a clear refusal past the longest wait), and a
+newcomer joins the room the hub keeps."""
 
 from __future__ import annotations
 
@@ -130,3 +131,37 @@ def _until(socket: Any, kind: str) -> dict[str, Any]:
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind} message among 20")
+
+
+def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_forgotten(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("sqlalchemy")
+    from sosgame.web.hub import Hub
+    from sosgame.web.protocol import parse_new_game
+    from sosgame.web.store import Store
+
+    async def scenario() -> tuple[bool, bool]:
+        hub = Hub(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"))
+        try:
+            first, _token, _seats = await hub.create(
+                parse_new_game({"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]})
+            )
+            checks = []
+
+            async def forgetting_check(room: Any) -> None:
+                # What a change heard from another process does to a room nobody follows.
+                checks.append(room)
+                if len(checks) == 1:
+                    hub._drop(room)
+
+            hub.make_current = forgetting_check  # type: ignore[method-assign]
+            joined = await hub.room_to_join(first.id)
+            return joined is not first, joined is hub.rooms.get(first.id)
+        finally:
+            await hub.close()
+            hub.store.close()
+
+    replaced, kept = asyncio.run(scenario())
+    assert replaced  # the forgotten room was not handed out ...
+    assert kept  # ... but the one the hub now holds

@@ -473,8 +473,7 @@ def create_app(
                     if not connection.greeted:
                         if parsed.type != "hello":
                             raise ProtocolError("hello_first", "say hello before anything else")
-                        room = await hub().room(game_id) or room
-                        await hub().make_current(room)
+                        room = await hub().room_to_join(game_id) or room
                         room.join(connection, parsed.all_tokens)
                         continue
                 except ProtocolError as error:

@@ -37,6 +37,9 @@ _log = logging.getLogger(__name__)
 LEASE_MS: Final = 5000
 """How long a process holds a computer move before others may take it, unless it renews
 the lease (it does so every sweep, about once a second, while it thinks)."""
+JOIN_ATTEMPTS: Final = 5
+"""Loads of a room for a newcomer before giving up on its being kept (each one is made
+current first; the room is only forgotten if nobody follows it, which a newcomer ends)."""
 SHARED_SWEEP_SECONDS: Final = 1.0
 CHECK_SECONDS: Final = 5.0
 """How often a process compares its rooms' versions with the database's (with other
@@ -265,6 +268,19 @@ class Hub:
         if room.checking is None or room.checking.done():
             room.checking = asyncio.get_running_loop().create_task(self._check_room(room))
         await asyncio.shield(room.checking)
+
+    async def room_to_join(self, game_id: str) -> Room | None:
+        """The room a newcomer joins: loaded, made current, and still this hub's when it is
+        returned (a room nobody followed may be forgotten while it is being checked)."""
+        room = await self.room(game_id)
+        for _ in range(JOIN_ATTEMPTS):
+            if room is None:
+                return None
+            await self.make_current(room)
+            if self.rooms.get(game_id) is room:
+                return room
+            room = await self.room(game_id)
+        return room
 
     async def _check_room(self, room: Room) -> None:
         versions = await self.db(self.store.versions, [room.id])
