@@ -632,12 +632,13 @@ def _server_processes(supervisor: int) -> list[int]:
 
 
 @contextmanager
-def cpu_capped(pids: list[int], share: float | None) -> Iterator[None]:
+def cpu_capped(pids: list[int], share: float | None) -> Iterator[dict[str, float]]:
     """Each of ``pids`` in a CPU cgroup of its own, allowed ``share`` of one core (Linux,
     as root): so that a 2-core machine can show how the server scales when the server, not
     the load generator, PostgreSQL or Redis, is what runs out of CPU."""
+    throttling: dict[str, float] = {}
     if share is None:
-        yield
+        yield throttling
         return
     root = next((path for path in CGROUP_ROOTS if (path / "cgroup.procs").exists()), None)
     if root is None or not os.access(root, os.W_OK):
@@ -655,8 +656,16 @@ def cpu_capped(pids: list[int], share: float | None) -> Iterator[None]:
                 (group / "cpu.cfs_period_us").write_text(str(period))
                 (group / "cpu.cfs_quota_us").write_text(str(int(share * period)))
             (group / "cgroup.procs").write_text(str(pid))
-        yield
+        yield throttling
     finally:
+        # The share of scheduling periods in which the processes used up their CPU: near
+        # 1 means the cap, not the rest of the machine, held them back.
+        periods = throttled = 0
+        for group in made:
+            stat = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
+            periods += int(stat.get("nr_periods", 0))
+            throttled += int(stat.get("nr_throttled", 0))
+        throttling["throttled_share"] = round(throttled / periods, 3) if periods else 0.0
         for group in made:
             for member in (group / "cgroup.procs").read_text().split():
                 with contextlib.suppress(OSError):  # it has ended
@@ -667,7 +676,7 @@ def cpu_capped(pids: list[int], share: float | None) -> Iterator[None]:
 def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
     with (
         serve(_MANY, arguments.processes, arguments.by_game) as site,
-        cpu_capped(site.pids, arguments.cpu_per_process),
+        cpu_capped(site.pids, arguments.cpu_per_process) as throttling,
     ):
         began = sum(_tree_cpu_seconds(pid) for pid in site.pids)
         machine_began = _machine_busy_seconds()
@@ -682,6 +691,7 @@ def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
         result["by_game"] = arguments.by_game
         result["store"] = "SQLite" if arguments.processes == 1 else "PostgreSQL + Redis"
         result["cpu_per_process"] = arguments.cpu_per_process
+    result["cpu_cap_throttled_share"] = throttling.get("throttled_share")
     result["target"] = f"{TARGET_GAMES} games, p99 under {TARGET_P99_MS:g} ms"
     return result
 
@@ -710,7 +720,8 @@ def report(name: str, result: dict[str, Any]) -> str:
         return (
             f"web load, {result['processes']} process(es) on {result['store']}"
             + (
-                f" (each capped at {result['cpu_per_process']:g} of a core)"
+                f" (each capped at {result['cpu_per_process']:g} of a core, throttled in"
+                f" {result['cpu_cap_throttled_share']:.0%} of periods)"
                 if result["cpu_per_process"]
                 else ""
             )
