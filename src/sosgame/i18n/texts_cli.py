@@ -128,6 +128,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "--scores must be whole numbers separated by commas, such as 1,0, not {text}",
     ),
     text("cli.hint.over", "position {position} is already over: there is no move to suggest"),
+    text("cli.hint.proven", "proven best by the exact solver"),
+    text("cli.hint.unproven", "not proven: the exact solver did not finish in the time given"),
     text(
         "cli.analyze.help",
         "go over a game record: the best move at every ply, and what each move cost",
