@@ -24,7 +24,16 @@ from sosgame.geometry import geometry
 from sosgame.notation import EMPTY, Move, S
 from sosgame.solver.symmetry import symmetries
 
-__all__ = ["BOOK_FORMAT", "Entry", "book_entry", "book_key", "book_moves", "canonical_board"]
+__all__ = [
+    "BOOK_FORMAT",
+    "Entry",
+    "book_entry",
+    "book_key",
+    "book_moves",
+    "canonical_board",
+    "read_book",
+    "wide_letters",
+]
 
 BOOK_FORMAT: Final = 1
 """The version of the book file's layout."""
@@ -43,7 +52,7 @@ def book_key(mode: str, rows: int, cols: int) -> str:
     return f"{mode} {low}x{high}"
 
 
-def _letters(game: Game) -> tuple[str, int, int]:
+def wide_letters(game: Game) -> tuple[str, int, int]:
     """The board as one string of letters, turned so it is at least as wide as tall."""
     rows, cols = game.rows, game.cols
     lines = game.position().split("/")
@@ -69,18 +78,25 @@ def canonical_board(letters: str, rows: int, cols: int) -> tuple[str, tuple[int,
     return best
 
 
-@cache
-def _book() -> dict[str, dict[str, tuple[int, str]]]:
-    source = resources.files("sosgame.ai").joinpath("book.json")
-    if not source.is_file():
-        return {}
-    data = json.loads(source.read_text(encoding="utf-8"))
+Entries = dict[str, dict[str, tuple[int, str]]]
+"""A book's entries: per board name, per canonical board, the value and the stored move."""
+
+
+def read_book(text: str) -> Entries:
+    """The entries of a book file's text (none if it has another format)."""
+    data = json.loads(text)
     if data.get("format") != BOOK_FORMAT:
         return {}
     return {
         board: {letters: (int(value), str(move)) for letters, (value, move) in entries.items()}
         for board, entries in data["boards"].items()
     }
+
+
+@cache
+def _book() -> Entries:
+    source = resources.files("sosgame.ai").joinpath("book.json")
+    return read_book(source.read_text(encoding="utf-8")) if source.is_file() else {}
 
 
 def book_entry(game: Game) -> Entry | None:
@@ -90,7 +106,7 @@ def book_entry(game: Game) -> Entry | None:
     entries = _book().get(book_key(game.mode, game.rows, game.cols))
     if not entries:
         return None
-    letters, rows, cols = _letters(game)
+    letters, rows, cols = wide_letters(game)
     text, image = canonical_board(letters, rows, cols)
     found = entries.get(text)
     if found is None:
