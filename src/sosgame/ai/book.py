@@ -32,6 +32,7 @@ __all__ = [
     "book_moves",
     "canonical_board",
     "read_book",
+    "stored_move",
     "wide_letters",
 ]
 
@@ -112,12 +113,19 @@ def book_entry(game: Game) -> Entry | None:
     if found is None:
         return None
     value, stored = found
-    letter, index = stored[0], image.index(int(stored[1:]))
-    row, col = divmod(index, cols)
+    return Entry(value, stored_move(game, image, stored))
+
+
+def stored_move(game: Game, image: tuple[int, ...], stored: str) -> Move:
+    """A move stored as ``"S7"`` for the canonical board, on ``game``'s board.
+
+    ``image`` is the symmetry :func:`canonical_board` found for ``game``'s wide letters.
+    """
+    cols = max(game.rows, game.cols)
+    row, col = divmod(image.index(int(stored[1:])), cols)
     if game.rows > game.cols:
         row, col = col, row
-    moves = geometry(game.rows, game.cols).moves[row * game.cols + col]
-    return Entry(value, moves[0 if letter == S else 1])
+    return geometry(game.rows, game.cols).moves[row * game.cols + col][0 if stored[0] == S else 1]
 
 
 def book_moves(game: Game) -> tuple[Move, ...] | None:

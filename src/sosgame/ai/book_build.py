@@ -12,15 +12,17 @@ rebuild ``src/sosgame/ai/book.json``. For each board and mode it walks the posit
 
 Every position is handled once up to the board's symmetries. All the solves of one board
 share a large table, so each builds on the ones before. A board already in the book is kept
-unless ``--again`` names it: a long build can be done a board at a time.
+unless ``--again`` is given, and an interrupted build saves its entries every
+:data:`SAVE_EVERY` solves and takes them up again when run anew.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -30,6 +32,7 @@ from sosgame.ai.book import (
     book_key,
     canonical_board,
     read_book,
+    stored_move,
     wide_letters,
 )
 from sosgame.game import MODES, Game, Mode
@@ -44,15 +47,29 @@ BOOK_BOARDS: Final = tuple(
 FAST_NODES: Final = 300_000
 """A position the solver settles in this many nodes (a few tenths of a second) needs no entry."""
 BOOK_PATH: Final = Path(__file__).with_name("book.json")
+SAVE_EVERY: Final = 25
+"""Solves between saves of a board's entries so far (an interrupted build resumes from them)."""
 
 
 class BookBuilder:
     """The book entries of one board and mode, found by walking from the empty board."""
 
-    def __init__(self, rows: int, cols: int, mode: Mode, memory_mb: int) -> None:
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        mode: Mode,
+        memory_mb: int,
+        known: dict[str, tuple[int, str]] | None = None,
+        saving: Callable[[dict[str, tuple[int, str]]], None] | None = None,
+    ) -> None:
+        """``known`` entries (of an interrupted build) are taken as they are, not solved again;
+        ``saving`` is given the entries so far every :data:`SAVE_EVERY` solves."""
         self.rows, self.cols, self.mode = rows, cols, mode
         self.table = TranspositionTable(memory_mb)
         self.entries: dict[str, tuple[int, str]] = {}
+        self._known = known or {}
+        self._saving = saving
         self._seen: set[tuple[str, bool]] = set()
         self.solves = 0
 
@@ -80,21 +97,27 @@ class BookBuilder:
             if (text, mine) in self._seen:
                 continue
             self._seen.add((text, mine))
-            if self._fast(game):
+            if not (mine and text in self._known) and self._fast(game):
                 continue
             stack.extend(self._mine(game, text, image) if mine else self._theirs(game))
 
     def _mine(self, game: Game, text: str, image: tuple[int, ...]) -> Iterator[tuple[Game, bool]]:
-        solution = solve(game, table=self.table)
-        self.solves += 1
-        if self.solves % 25 == 0:
-            name = book_key(self.mode, self.rows, self.cols)
-            print(f"{name}: {self.solves} solves so far", file=sys.stderr, flush=True)
-        move = solution.best_moves[0]
-        row, col = move.cell
-        if game.rows > game.cols:
-            row, col = col, row
-        self.entries[text] = (solution.value, f"{move.letter}{image[row * self.cols + col]}")
+        if text in self._known:
+            self.entries[text] = self._known[text]
+            move = stored_move(game, image, self._known[text][1])
+        else:
+            solution = solve(game, table=self.table)
+            move = solution.best_moves[0]
+            row, col = move.cell
+            if game.rows > game.cols:
+                row, col = col, row
+            self.entries[text] = (solution.value, f"{move.letter}{image[row * self.cols + col]}")
+            self.solves += 1
+            if self.solves % SAVE_EVERY == 0:
+                name = book_key(self.mode, self.rows, self.cols)
+                print(f"{name}: {self.solves} solves so far", file=sys.stderr, flush=True)
+                if self._saving is not None:
+                    self._saving(self.entries)
         after = game.copy()
         lines = after.play(move)
         if not after.is_over:
@@ -118,13 +141,19 @@ def _wide(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _load(path: Path) -> Entries:
-    return read_book(path.read_text(encoding="utf-8")) if path.exists() else {}
+def _load(path: Path) -> tuple[Entries, set[str]]:
+    """The boards of a book file, and the names of those whose build finished."""
+    if not path.exists():
+        return {}, set()
+    text = path.read_text(encoding="utf-8")
+    return read_book(text), set(json.loads(text).get("complete", []))
 
 
-def _save(path: Path, boards: Entries) -> None:
-    lines = [f'{{"format": {BOOK_FORMAT}, "fast_nodes": {FAST_NODES}, "boards": {{']
+def _save(path: Path, boards: Entries, complete: set[str]) -> None:
     names = sorted(boards)
+    lines = [f'{{"format": {BOOK_FORMAT}, "fast_nodes": {FAST_NODES},']
+    lines.append(f'"complete": {json.dumps(sorted(complete & set(names)))},')
+    lines.append('"boards": {')
     for number, name in enumerate(names):
         entries = boards[name]
         body = ", ".join(
@@ -148,20 +177,27 @@ def main(argv: list[str] | None = None) -> int:
     wanted = BOOK_BOARDS
     if arguments.boards:
         wanted = tuple(_wide(text) for text in arguments.boards)
-    boards = _load(arguments.out)
+    boards, complete = _load(arguments.out)
     for mode in arguments.modes:
         for rows, cols in wanted:
             name = book_key(mode, rows, cols)
-            if name in boards and not arguments.again:
+            if name in complete and not arguments.again:
                 continue
+            complete.discard(name)
             start = time.perf_counter()
-            builder = BookBuilder(rows, cols, mode, arguments.memory)
+
+            def saving(entries: dict[str, tuple[int, str]], name: str = name) -> None:
+                _save(arguments.out, {**boards, name: dict(entries)}, complete)
+
+            known = {} if arguments.again else boards.get(name, {})
+            builder = BookBuilder(rows, cols, mode, arguments.memory, known, saving)
             entries = builder.build()
+            complete.add(name)
             if entries:
                 boards[name] = entries
             else:
                 boards.pop(name, None)
-            _save(arguments.out, boards)
+            _save(arguments.out, boards, complete)
             seconds = time.perf_counter() - start
             print(f"{name}: {len(entries)} entries, {seconds:.0f} s", file=sys.stderr, flush=True)
     return 0

@@ -73,7 +73,7 @@ QUICK_EMPTY_CELLS: Final = 12
 """Positions with at most this many empty cells solve in well under a second when compiled
 (docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
-_TIMED_SLICE: Final = 1 << 14 if JIT else 1 << 9
+_TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
 _INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
 
