@@ -188,7 +188,7 @@ class HardPlayer(_Base):
     def __init__(self, budget: Budget, seed: int | None) -> None:
         super().__init__(budget, seed)
         self._searcher = Searcher()
-        self._table: TranspositionTable | None = None
+        self._table = _ready_table(_TABLE_MB)
         self._gave_up: int | None = None  # the empty cells at which the solver last ran out
         warm_up()
         solver_warm_up()
@@ -211,8 +211,6 @@ class HardPlayer(_Base):
             elif state.empty > self._gave_up - RETRY_AFTER:
                 return None
         seconds, nodes = clock.share(self._solve_share)
-        if self._table is None:
-            self._table = TranspositionTable(_TABLE_MB)
         try:
             solution = solve(game, node_limit=nodes, seconds=seconds, table=self._table)
         except (NodeLimitError, TimeLimitError) as stopped:
@@ -255,6 +253,20 @@ class HardPlayer(_Base):
         seconds, nodes = clock.left()
         (cell, letter), _ = mcts(encode(game), rng, seconds=seconds, nodes=nodes)
         return cell, "S" if letter == 1 else "O"
+
+
+def _ready_table(memory_mb: int) -> TranspositionTable:
+    """A solver table with all its memory mapped in, before any move's clock runs.
+
+    Fresh zeroed memory is mapped page by page as it is first written, a few microseconds a
+    page: left to the first solve, that is a tenth of a second of a small budget.
+    """
+    table = TranspositionTable(memory_mb)
+    for array in (table.keys, table.data):
+        fill = getattr(array, "fill", None)  # numpy arrays; the plain ones are written already
+        if fill is not None:
+            fill(0)
+    return table
 
 
 class _Clock:
