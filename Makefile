@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test lint typecheck unit system browser bench catalogs clean
+.PHONY: install run test lint typecheck unit system browser bench catalogs book clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ catalogs: $(STAMP)
 	$(BIN)/pybabel update -D sosgame -i $(LOCALE)/sosgame.pot -d $(LOCALE) --no-fuzzy-matching \
 	  --width 100
 	$(BIN)/pybabel compile -D sosgame -d $(LOCALE) --statistics
+
+# The opening book of perfect (src/sosgame/ai/book.json), from the exact solver; a board
+# already in it is kept, so remove the file (or pass --again) to rebuild everything.
+book: $(STAMP)
+	nice $(BIN)/python -m sosgame.ai.book_build
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

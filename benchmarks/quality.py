@@ -9,24 +9,29 @@ and budget, the share of moves that keep the value, the mean value lost, and in 
 many won positions were thrown away.
 
 Exact values are cached in ``benchmarks/quality_values.json`` (kept in the repository), so a
-rerun only times the players; ``--positions`` and ``--seconds`` change the work.
+rerun only times the players (a chosen move needs a solve only when it loses value);
+``--positions`` and ``--seconds`` change the work.
 
-Run: ``nice python benchmarks/quality.py [--positions N] [--seconds 0.1 0.5] [--json]``.
+The "slowest" column is the longest move as a share of its budget (100% is exactly on
+time). Run: ``nice python benchmarks/quality.py [--positions N] [--seconds 0.1 0.5 2 4]
+[--levels hard] [--modes simple] [--json]``; ``--prepare`` only solves the positions (so two
+runs, one per mode, can share the cache afterwards).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
 import random
-import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from sosgame import Game, Move
 from sosgame.ai import make_player
+from sosgame.game import MODES
 from sosgame.kernel import JIT, warm_up
 from sosgame.solver import TranspositionTable, solve
 
@@ -37,13 +42,25 @@ LEVELS = ("medium", "hard", "perfect")
 
 
 class Values:
-    """Exact values of positions for the side to move, kept in a JSON file between runs."""
+    """Exact values and best moves of positions, kept in a JSON file between runs.
+
+    ``"mode:position"`` holds the value for the side to move; ``"best:mode:position"`` the
+    moves keeping it, so a chosen move needs a solve of its own only when it loses value.
+    """
 
     def __init__(self, path: Path, memory_mb: int) -> None:
         self.path = path
-        self.known: dict[str, int] = json.loads(path.read_text()) if path.exists() else {}
+        self.known: dict[str, int | str] = json.loads(path.read_text()) if path.exists() else {}
         self.table = TranspositionTable(memory_mb)
-        self.added = 0
+        self.added: dict[str, int | str] = {}
+
+    def _solve(self, game: Game) -> None:
+        key = f"{game.mode}:{game.position()}"
+        start = Game.from_position(game.position(), mode=game.mode)
+        solution = solve(start, table=self.table)
+        best = " ".join(str(move) for move in solution.best_moves)
+        for name, found in ((key, solution.value), (f"best:{key}", best)):
+            self.known[name] = self.added[name] = found
 
     def of(self, game: Game) -> int:
         """The exact value of ``game`` for the side to move (0 once the game is over)."""
@@ -51,13 +68,20 @@ class Values:
             return 0
         key = f"{game.mode}:{game.position()}"
         if key not in self.known:
-            start = Game.from_position(game.position(), mode=game.mode)
-            self.known[key] = solve(start, table=self.table).value
-            self.added += 1
-        return self.known[key]
+            self._solve(game)
+        return int(self.known[key])
+
+    def best(self, game: Game) -> set[str]:
+        """The moves keeping the value of ``game``."""
+        key = f"best:{game.mode}:{game.position()}"
+        if key not in self.known:
+            self._solve(game)
+        return set(str(self.known[key]).split())
 
     def of_move(self, game: Game, move: Move) -> int:
         """The exact value of playing ``move`` in ``game``, for the side that plays it."""
+        if str(move) in self.best(game):
+            return self.of(game)
         after = game.copy()
         lines = len(after.play(move))
         if lines and game.mode == "simple":
@@ -67,10 +91,13 @@ class Values:
         return -self.of(after)
 
     def save(self) -> None:
-        """Write the values out, sorted, if any were added."""
+        """Add the values found to the file (as it is now: runs may share it), sorted."""
         if self.added:
-            text = json.dumps(dict(sorted(self.known.items())), indent=0, separators=(",", ":"))
+            known = json.loads(self.path.read_text()) if self.path.exists() else {}
+            known.update(self.added)
+            text = json.dumps(dict(sorted(known.items())), indent=0, separators=(",", ":"))
             self.path.write_text(text + "\n")
+            self.added.clear()
 
 
 def positions(rows: int, cols: int, mode: str, empty: int, count: int) -> list[Game]:
@@ -107,8 +134,11 @@ def main() -> None:
     """Judge every level and budget, and print a table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=6, help="positions per set (6)")
-    parser.add_argument("--seconds", type=float, nargs="+", default=[0.1, 0.5])
+    parser.add_argument("--seconds", type=float, nargs="+", default=[0.1, 0.5, 2.0, 4.0])
+    parser.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument("--memory", type=int, default=512, help="the solver's table, MiB")
+    parser.add_argument("--prepare", action="store_true", help="only solve the positions")
     parser.add_argument("--json", action="store_true")
     arguments = parser.parse_args()
     warm_up()
@@ -120,13 +150,17 @@ def main() -> None:
             for empty in empties
             for game in positions(rows, cols, mode, empty, arguments.positions)
         ]
-        for mode in ("general", "simple")
+        for mode in arguments.modes
     }
     tallies: dict[tuple[str, str, float], Tally] = {}
     for mode, found in games.items():
         for game in found:
             best = values.of(game)
-            for level in LEVELS:
+            values.best(game)
+            values.save()  # a long run keeps what it solved even if it is stopped
+            if arguments.prepare:
+                continue
+            for level in arguments.levels:
                 for seconds in arguments.seconds if level != "medium" else [0.0]:
                     budget = {"seconds": seconds} if seconds else {}
                     player = make_player(level, seed=1, **budget)  # type: ignore[arg-type]
@@ -139,7 +173,7 @@ def main() -> None:
                     tally.kept += value == best
                     tally.lost += best - value
                     tally.wins_thrown += mode == "simple" and best == 1 and value < 1
-                    tally.seconds = max(tally.seconds, spent)
+                    tally.seconds = max(tally.seconds, spent / seconds if seconds else 0.0)
     values.save()
     rows = [
         {
@@ -150,26 +184,37 @@ def main() -> None:
             "kept": round(tally.kept / tally.moves, 3),
             "mean_lost": round(tally.lost / tally.moves, 3),
             "wins_thrown": tally.wins_thrown if mode == "simple" else None,
-            "slowest_move": round(tally.seconds, 3),
+            "slowest_share": round(tally.seconds, 3) if seconds else None,
         }
         for (mode, level, seconds), tally in sorted(tallies.items())
     ]
     if arguments.json:
         print(json.dumps({"python": platform.python_version(), "rows": rows}, indent=2))
         return
+    if not rows:
+        return
     sizes = ", ".join(f"{r}x{c} at {'/'.join(map(str, e))} empty" for r, c, e in SETS)
     print(f"compiled: {JIT}; {arguments.positions} positions per set: {sizes}")
-    print("| mode | level | s/move | positions | keeps value | mean lost | wins thrown |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| mode | level | s/move | positions | keeps value | mean lost | wins thrown | slowest |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         thrown = "" if row["wins_thrown"] is None else str(row["wins_thrown"])
         budget = "-" if row["seconds"] is None else f"{row['seconds']:g}"
+        slowest = "" if row["slowest_share"] is None else f"{100 * row['slowest_share']:.0f}%"  # type: ignore[operator]
         print(
             f"| {row['mode']} | {row['level']} | {budget} | {row['positions']} |"
-            f" {100 * row['kept']:.0f}% | {row['mean_lost']:.2f} | {thrown} |"  # type: ignore[operator]
+            f" {100 * row['kept']:.0f}% | {row['mean_lost']:.2f} | {thrown} | {slowest} |"  # type: ignore[operator]
         )
-    kept = [row["kept"] for row in rows if row["level"] == "hard"]
-    print(f"\nhard keeps the value in {100 * statistics.mean(kept):.0f}% of positions overall.")  # type: ignore[arg-type]
+    for mode in games:
+        for level in arguments.levels:
+            kept = [
+                tally.kept / tally.moves
+                for (in_mode, in_level, _), tally in sorted(tallies.items())
+                if (in_mode, in_level) == (mode, level)
+            ]
+            rising = all(a <= b for a, b in itertools.pairwise(kept))
+            trend = "rising or flat" if rising else "NOT rising"
+            print(f"{mode} {level}: {' -> '.join(f'{100 * k:.0f}%' for k in kept)} ({trend})")
 
 
 if __name__ == "__main__":

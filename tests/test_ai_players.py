@@ -154,10 +154,49 @@ def test_perfect_plays_one_of_the_solver_best_moves(position: str, mode: str) ->
         assert move in best
 
 
+ISSUE_POSITION = "O..../.S.O./S.SS./...S./S...S"
+"""General mode, seat 1 to move: worth 15; only Oa4, Ob4, Sd1 and Se1 keep it (Ob3 gets 10)."""
+
+
+def test_the_issue_position_is_worth_15_with_four_best_moves() -> None:
+    solution = solve(Game.from_position(ISSUE_POSITION))
+    assert solution.value == 15
+    assert sorted(map(str, solution.best_moves)) == ["Oa4", "Ob4", "Sd1", "Se1"]
+
+
+@pytest.mark.parametrize("nodes", [60_000, 150_000, 400_000])
+@pytest.mark.parametrize("level", ["hard", "perfect"])
+def test_hard_and_perfect_play_the_solved_move_whatever_the_budget(level: str, nodes: int) -> None:
+    # More budget never gives a worse move: once the solver finishes in its share, the move
+    # keeps the exact value.
+    game = Game.from_position(ISSUE_POSITION)
+    for seed in range(2):
+        player = make_player(level, nodes=nodes, seed=seed)
+        assert str(player.choose_move(game)) in {"Oa4", "Ob4", "Sd1", "Se1"}
+        assert player.proven  # type: ignore[attr-defined]
+
+
+def test_hard_plays_the_solved_move_under_a_generous_deadline() -> None:
+    game = Game.from_position(ISSUE_POSITION)
+    player = make_player("hard", seconds=3, seed=5)
+    assert str(player.choose_move(game)) in {"Oa4", "Ob4", "Sd1", "Se1"}
+
+
+def test_hard_out_of_the_solver_reach_says_its_move_is_not_proven() -> None:
+    player = make_player("hard", nodes=3_000, seed=1)
+    player.choose_move(Game(7, 7, moves=["Sd4"]))
+    assert not player.proven  # type: ignore[attr-defined]
+    medium = make_player("medium", seed=1)
+    medium.choose_move(Game.from_position(ISSUE_POSITION))
+    assert not medium.proven  # type: ignore[attr-defined]
+
+
 def test_perfect_falls_back_to_the_search_out_of_the_solver_reach() -> None:
     game = Game(7, 7)
-    move = make_player("perfect", nodes=2_000, seed=1).choose_move(game)
+    player = make_player("perfect", nodes=2_000, seed=1)
+    move = player.choose_move(game)
     assert move in game.legal_moves
+    assert not player.proven  # type: ignore[attr-defined]
     three = Game(3, 4, players=3)
     assert make_player("perfect", nodes=200, seed=1).choose_move(three) in three.legal_moves
 

@@ -176,6 +176,26 @@ def test_a_node_budget_stops_the_search_and_repeats_exactly() -> None:
     assert Searcher().search(State(game), random.Random(2), seconds=None, nodes=1) is None
 
 
+@pytest.mark.parametrize("nodes", [2_000, 9_000, 40_000])
+def test_a_budget_cut_search_gives_the_move_of_its_last_completed_iteration(nodes: int) -> None:
+    # The iteration the budget interrupts is dropped: the move is the one a search stopped
+    # after the last completed depth gives, never a partial iteration's.
+    game = Game(6, 6, moves=["Sa1", "Oc3", "Sd4", "Ob5"])
+    cut = Searcher().search(State(game), random.Random(4), seconds=None, nodes=nodes)
+    assert cut is not None
+    whole = Searcher().search(
+        State(game), random.Random(4), seconds=None, nodes=None, depth_limit=cut.depth
+    )
+    assert whole is not None
+    assert (whole.index, whole.letter, whole.value, whole.depth) == (
+        cut.index,
+        cut.letter,
+        cut.value,
+        cut.depth,
+    )
+    assert whole.nodes <= cut.nodes
+
+
 def test_a_time_budget_stops_the_search() -> None:
     game = Game(10, 10)
     result = Searcher().search(State(game), random.Random(2), seconds=0.05, nodes=None)

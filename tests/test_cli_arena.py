@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from sosgame.ai.arena import GameResult, MatchResult, elo, play_game, play_match
+from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seat_game, play_seats
 from sosgame.cli import main
 
 
@@ -74,11 +75,13 @@ def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> Non
     answer = json.loads(out)
     assert list(answer) == [
         "level_a", "level_b", "games", "wins", "draws", "losses", "score", "score_low",
-        "score_high", "elo", "elo_low", "elo_high", "points_a", "points_b", "rows", "cols",
-        "mode", "seconds", "seed",
+        "score_high", "elo", "elo_low", "elo_high", "points_a", "points_b", "ratings", "rows",
+        "cols", "mode", "seconds", "seed",
     ]  # fmt: skip
     assert answer["wins"] + answer["draws"] + answer["losses"] == answer["games"] == 4
     assert answer["level_a"] == "medium" and answer["mode"] == "simple"
+    assert set(answer["ratings"]) == {"medium", "random"}
+    assert set(answer["ratings"]["medium"]) == {"rating", "mu", "sigma"}
 
 
 def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,6 +95,72 @@ def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> No
     assert lines[1].startswith("hard: ") and "wins" in lines[1] and "losses" in lines[1]
     assert lines[2].startswith("score ") and "interval at 95%" in lines[2]
     assert lines[3].startswith("Elo difference ")
+    assert lines[4].startswith("hard: OpenSkill rating ")
+    assert lines[5].startswith("easy: OpenSkill rating ")
+
+
+def test_more_seats_sit_in_random_order_and_the_shares_add_up() -> None:
+    match = play_seats(["medium", "random", "random"], rows=4, cols=4, games=8, seed=5, jobs=1)
+    assert match == play_seats(["medium", "random", "random"], rows=4, cols=4, games=8, seed=5)
+    orders = {game.levels for game in match.games}
+    assert len(orders) > 1
+    assert all(sorted(order) == ["medium", "random", "random"] for order in orders)
+    assert match.names == ("medium", "random")
+    assert match.win_share("medium") + match.win_share("random") == pytest.approx(1)
+    total = sum(sum(game.scores) for game in match.games)
+    assert match.points("medium") + match.points("random") == total
+    for game in match.games:
+        best = max(game.scores)
+        assert game.winners == tuple(s for s, score in enumerate(game.scores) if score == best)
+    single = play_seat_game(
+        ("medium", "random", "random"), rows=4, cols=4, mode="general", seconds=None, seed=5,
+        index=3,
+    )  # fmt: skip
+    assert single == match.games[3]
+
+
+def test_ratings_follow_the_places_of_every_seat() -> None:
+    pytest.importorskip("openskill")
+    wins = tuple(
+        SeatGame(index, levels, scores, (scores.index(max(scores)),), 16)
+        for index, (levels, scores) in enumerate(
+            [
+                (("a", "b", "b"), (3, 1, 0)),
+                (("b", "a", "b"), (0, 2, 1)),
+                (("b", "b", "a"), (1, 0, 4)),
+            ]
+        )
+    )
+    ratings = SeatMatch(("a", "b", "b"), wins).ratings()
+    assert ratings["a"].mu > ratings["b"].mu
+    assert SeatMatch(("a", "b", "b"), wins).win_share("a") == 1
+
+
+def test_json_for_more_seats_has_each_level_share_and_rating(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(
+        capsys, "arena", "medium", "easy", "random", "--size", "4", "--games", "3", "--seed",
+        "2", "--jobs", "1", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    answer = json.loads(out)
+    assert list(answer) == [
+        "levels", "games", "results", "ratings", "rows", "cols", "mode", "seconds", "seed",
+    ]  # fmt: skip
+    assert answer["levels"] == ["medium", "easy", "random"]
+    assert set(answer["results"]) == set(answer["ratings"]) == {"medium", "easy", "random"}
+    shares = [result["win_share"] for result in answer["results"].values()]
+    assert sum(shares) == pytest.approx(1, abs=1e-3)
+    status, out, err = run(
+        capsys, "arena", "medium", "easy", "random", "--size", "4", "--games", "2", "--jobs", "1"
+    )
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == (
+        "medium, easy, random: 4x4 general, 2 games in random seat order, 0.5 s a move"
+    )
+    assert lines[1].startswith("medium: share of wins ")
 
 
 @pytest.mark.parametrize(
@@ -104,6 +173,8 @@ def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> No
         (["arena", "easy", "random", "--seconds", "-2"], "seconds must be a number greater"),
         (["arena", "easy", "random", "--jobs", "0"], "jobs must be a whole number"),
         (["arena", "easy", "random", "--mode", "fast"], "invalid choice: 'fast'"),
+        (["arena", "easy", "random", "expert"], "level must be one of"),
+        (["arena", *["easy"] * 9], "a match seats 2 to 8 levels, not 9"),
     ],
 )
 def test_bad_input_is_one_line_and_a_failure(

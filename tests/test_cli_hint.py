@@ -33,11 +33,44 @@ def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> Non
     assert status == 0, err
     answer = json.loads(out)
     assert list(answer) == [
-        "move", "level", "position", "mode", "players", "turn", "lines", "seconds",
+        "move", "level", "position", "mode", "players", "turn", "lines", "seconds", "proven",
     ]  # fmt: skip
     assert answer["move"] == "Ob1"
     assert answer["lines"] == 1
     assert answer["mode"] == "simple"
+
+
+ISSUE_POSITION = "O..../.S.O./S.SS./...S./S...S"
+"""General mode, seat 1 to move: worth 15, with best moves Oa4, Ob4, Sd1 and Se1 only."""
+
+
+@pytest.mark.parametrize("level", ["hard", "perfect"])
+def test_a_solved_hint_says_it_is_proven(capsys: pytest.CaptureFixture[str], level: str) -> None:
+    status, out, err = run(
+        capsys, "hint", ISSUE_POSITION, "--level", level, "--nodes", "100000", "--json"
+    )
+    assert status == 0, err
+    answer = json.loads(out)
+    assert answer["move"] in {"Oa4", "Ob4", "Sd1", "Se1"}
+    assert answer["proven"] is True
+    status, out, err = run(
+        capsys, "hint", ISSUE_POSITION, "--level", "perfect", "--nodes", "100000"
+    )
+    assert status == 0, err
+    move, note = out.splitlines()
+    assert move.split()[0] in {"Oa4", "Ob4", "Sd1", "Se1"}
+    assert note == "proven best by the exact solver"
+
+
+def test_an_unsolved_perfect_hint_says_it_is_not_proven(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "hint", "7x7", "--level", "perfect", "--nodes", "500", "--json")
+    assert status == 0, err
+    assert json.loads(out)["proven"] is False
+    status, out, err = run(capsys, "hint", "7x7", "--level", "perfect", "--nodes", "500")
+    assert status == 0, err
+    assert out.splitlines()[1].startswith("not proven")
 
 
 def test_an_empty_board_by_size_with_seats_turn_and_seed(

@@ -30,7 +30,7 @@ RUN_WITHOUT = str(HERE / "run_without.py")
 
 # What each extra brings, its own dependencies among them, by top-level module name.
 BROUGHT_BY = {
-    "fast": ("numba", "llvmlite", "numpy", "tqdm"),
+    "fast": ("numba", "llvmlite", "numpy", "tqdm", "openskill"),
     "tui": ("textual",),
     "web": (
         "starlette",

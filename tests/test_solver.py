@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from sosgame import Game, GameOverError, InvalidSettingsError, Move
 from sosgame.game import Mode
-from sosgame.solver import NodeLimitError, TranspositionTable, solve
+from sosgame.solver import NodeLimitError, TimeLimitError, TranspositionTable, solve
 from sosgame.solver.symmetry import symmetries
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,6 +177,23 @@ def test_the_table_stays_within_its_memory(memory: int) -> None:
 def test_bad_memory_sizes_are_rejected(memory: object) -> None:
     with pytest.raises(InvalidSettingsError, match="memory"):
         solve(Game(3, 3), memory_mb=memory)  # type: ignore[arg-type]
+
+
+def test_a_time_limit_stops_the_search_and_keeps_its_work() -> None:
+    table = TranspositionTable(8)
+    with pytest.raises(TimeLimitError) as raised:
+        solve(Game(4, 5), seconds=0.02, table=table)
+    assert raised.value.nodes > 0
+    assert "0.02 s" in str(raised.value)
+    # A generous limit changes nothing: the same value and best moves as without one.
+    game = Game(3, 4, moves=["Sa1"])
+    assert solve(game, seconds=600)[:2] == solve(game)[:2]
+
+
+@pytest.mark.parametrize("seconds", [0, -1, math.nan, math.inf, "1", True])
+def test_bad_time_limits_are_rejected(seconds: object) -> None:
+    with pytest.raises(InvalidSettingsError, match="seconds"):
+        solve(Game(3, 3), seconds=seconds)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("limit", [0, -1, 2.5, "100"])

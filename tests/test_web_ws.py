@@ -21,6 +21,7 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from sosgame import Game
+from sosgame.solver import solve
 from sosgame.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -281,6 +282,9 @@ def test_a_computer_seat_moves_by_itself(client: TestClient) -> None:
         seat.send(type="hint")
         hint = seat.wait("hint")
         assert hint["move"] in reference.legal_moves
+        # A 3x3 board a move in is within the solver's quick reach: the hint says if it is best.
+        best = {str(move) for move in solve(reference).best_moves}
+        assert hint["proven"] is (hint["move"] in best)
 
 
 def test_a_player_out_of_time_loses_as_by_resignation(client: TestClient) -> None:

@@ -1,4 +1,7 @@
-"""Matches between two levels: games with colours swapped, run on every core, and Elo."""
+"""Matches between two levels: games with colours swapped, run on every core, and Elo.
+
+Matches of more seats are in :mod:`sosgame.ai.multiseat`.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +12,16 @@ import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import Game, Mode
 
-__all__ = ["GameResult", "MatchResult", "elo", "play_game", "play_match"]
+__all__ = ["GameResult", "MatchResult", "elo", "play_game", "play_match", "run_games"]
+
+Task = TypeVar("Task")
+Played = TypeVar("Played")
 
 Z_95: Final = 1.959964
 """The two-sided 95% point of the normal distribution."""
@@ -166,6 +172,29 @@ def play_match(
     make_player(level_a, seconds=seconds)
     make_player(level_b, seconds=seconds)
     Game(rows, cols, mode=mode)
+
+    def tasks(seed: int) -> list[tuple[str, str, int, int, Mode, float | None, int, int]]:
+        return [
+            (level_a, level_b, rows, cols, mode, seconds, seed, index) for index in range(games)
+        ]
+
+    finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    return MatchResult(level_a, level_b, tuple(finished))
+
+
+def run_games(
+    play: Callable[[Task], Played],
+    tasks: Callable[[int], list[Task]],
+    *,
+    games: int,
+    seed: int | None,
+    jobs: int | None,
+    progress: Callable[[Iterator[Played], int], Iterator[Played]] | None,
+) -> list[Played]:
+    """Play the games ``tasks(seed)`` lists in ``jobs`` processes (by default one per core).
+
+    :raises InvalidBudgetError: for a bad ``games``, ``jobs`` or ``seed``.
+    """
     for name, value in (("games", games), ("jobs", jobs)):
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 1
@@ -176,16 +205,16 @@ def play_match(
     elif not isinstance(seed, int) or isinstance(seed, bool):
         raise InvalidBudgetError(f"seed must be a whole number, not {seed!r}")
     workers = min(jobs or os.cpu_count() or 1, games)
-    tasks = [(level_a, level_b, rows, cols, mode, seconds, seed, index) for index in range(games)]
-    finished: list[GameResult] = []
+    listed = tasks(seed)
+    finished: list[Played] = []
     if workers == 1:
-        stream: Iterator[GameResult] = map(_play, tasks)
+        stream: Iterator[Played] = map(play, listed)
         for result in progress(stream, games) if progress else stream:
             finished.append(result)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            stream = pool.map(_play, tasks)
+            stream = pool.map(play, listed)
             for result in progress(stream, games) if progress else stream:
                 finished.append(result)
     sys.stdout.flush()
-    return MatchResult(level_a, level_b, tuple(finished))
+    return finished

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from sosgame.kernel import (
@@ -108,18 +109,21 @@ def mcts(
     *,
     seconds: float | None,
     nodes: int | None,
+    moves: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[tuple[int, int], int]:
     """The most visited root move ``(cell, letter)`` and the number of simulations run.
 
     Stops after ``nodes`` simulations or ``seconds`` of wall time, whichever comes first
-    (at least one simulation runs).
+    (at least one simulation runs). ``moves``, if given, are the root moves to choose from
+    (instead of :func:`candidate_moves`).
     """
     start = time.perf_counter()
     board, scores, table = state.board, state.scores, state.tables.table
     next_seat, simple = state.next_seat, state.simple
     players = len(scores)
     playout_rng = make_rng(rng.getrandbits(31))
-    root = _Node(state.turn, candidate_moves(board, table), players)
+    untried = candidate_moves(board, table) if moves is None else list(moves)
+    root = _Node(state.turn, untried, players)
     rng.shuffle(root.untried)
     if len(root.untried) == 1:
         return root.untried[0], 0

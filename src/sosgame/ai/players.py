@@ -8,6 +8,7 @@ import time
 from typing import Final, Protocol
 
 from sosgame.ai.alphabeta import Searcher, warm_up
+from sosgame.ai.book import book_moves
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
 from sosgame.ai.heuristics import best_scoring, random_move, safest_quiet
 from sosgame.ai.mcts import mcts
@@ -16,8 +17,16 @@ from sosgame.errors import GameOverError
 from sosgame.game import Game
 from sosgame.kernel import JIT, encode
 from sosgame.levels import LEVELS, Level
-from sosgame.notation import Move
-from sosgame.solver import MAX_EMPTY_CELLS, NodeLimitError, TranspositionTable, solve
+from sosgame.notation import Move, O, S
+from sosgame.solver import (
+    MAX_EMPTY_CELLS,
+    NodeLimitError,
+    Solution,
+    TimeLimitError,
+    TranspositionTable,
+    solve,
+)
+from sosgame.solver import warm_up as solver_warm_up
 
 __all__ = ["DEFAULT_SECONDS", "LEVELS", "Budget", "Level", "Player", "make_player"]
 
@@ -25,6 +34,17 @@ __all__ = ["DEFAULT_SECONDS", "LEVELS", "Budget", "Level", "Player", "make_playe
 _TABLE_MB: Final = 64 if JIT else 16
 ALPHABETA_SHARE: Final = 0.4
 """The share of a two-seat ``hard`` budget the alpha-beta search gets before the tree search."""
+SOLVE_SHARE: Final = 0.5
+"""The share of ``hard``'s budget the exact solver gets, near the end of a two-seat game."""
+SOLVE_CELLS: Final = 24
+"""``hard`` asks the solver from this many empty cells on: with more, a solve seldom finishes
+in a second, and the search would lose the time for nothing."""
+RETRY_AFTER: Final = 3
+"""Cells to fill before ``hard`` asks the solver again after it ran out of time."""
+PERFECT_SHARE: Final = 0.7
+"""The share of ``perfect``'s budget the exact solver gets."""
+_LAST_STEP: Final = 0.02
+"""The least share of a budget a last search step gets, when the earlier ones used it up."""
 DEFAULT_SECONDS: Final = 1.0
 """The time a searching level takes per move when given neither ``seconds`` nor ``nodes``."""
 
@@ -95,6 +115,9 @@ class _Base:
         key = f"{self.seed}|{game.mode}|{game.players}|{game.position()}|{game.turn}"
         return random.Random(f"{key}|{game.scores}|{game.active_seats}")
 
+    proven: bool = False
+    """Whether the last move chosen was proven best (by the exact solver or the book)."""
+
     def choose_move(self, game: Game) -> Move:
         """The move this player would play in ``game``; the game is left as it was.
 
@@ -102,6 +125,7 @@ class _Base:
         """
         if game.is_over:
             raise GameOverError("cannot choose a move: the game is over")
+        self.proven = False
         state = State(game)
         index, letter = self._choose(game, state, self._rng_for(game))
         return state.move(index, letter)
@@ -144,46 +168,136 @@ class MediumPlayer(_Base):
 
 
 class HardPlayer(_Base):
-    """``hard``: a search within the budget.
+    """``hard``: the exact solver near the end, a search within the budget before that.
 
-    Two seats: iterative-deepening alpha-beta with a quiescence over scoring chains
-    (:mod:`sosgame.ai.alphabeta`) gets a share of the budget; when it proves a win, its move
+    Two seats, with at most :data:`SOLVE_CELLS` empty cells: the solver gets
+    :data:`SOLVE_SHARE` of the budget; when it finishes, the move is one of its best moves
+    (the tree search picks among them, for the chances they give a fallible opponent). It is
+    asked again, after running out, once :data:`RETRY_AFTER` more cells are filled. Otherwise,
+    iterative-deepening alpha-beta with a quiescence over scoring chains
+    (:mod:`sosgame.ai.alphabeta`) gets a share of what is left; when it proves a win, its move
     is played. Otherwise, and for three or more seats, Monte Carlo tree search with a score
     per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles (or loads) its kernels when
     it is made, so no move waits for the compiler.
     """
 
     level: Level = "hard"
+    _solve_share: float = SOLVE_SHARE
+    _solve_cells: int = SOLVE_CELLS
 
     def __init__(self, budget: Budget, seed: int | None) -> None:
         super().__init__(budget, seed)
         self._searcher = Searcher()
+        self._table = _ready_table(_TABLE_MB)
+        self._gave_up: int | None = None  # the empty cells at which the solver last ran out
         warm_up()
+        solver_warm_up()
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
-        return self._search(game, state, rng, self.budget.seconds, self.budget.nodes)
+        clock = _Clock(self.budget)
+        solution = self._solve(game, state, clock)
+        if solution is not None:
+            self.proven = True
+            return self._among(game, state, rng, clock, solution.best_moves)
+        return self._search(game, state, rng, clock)
 
-    def _search(
+    def _solve(self, game: Game, state: State, clock: _Clock) -> Solution | None:
+        """The exact solution, if the solver finishes in its share of the budget."""
+        if len(game.active_seats) != 2 or game.players != 2 or state.empty > self._solve_cells:
+            return None
+        if self._gave_up is not None:
+            if state.empty > self._gave_up:
+                self._gave_up = None  # a new game
+            elif state.empty > self._gave_up - RETRY_AFTER:
+                return None
+        seconds, nodes = clock.share(self._solve_share)
+        try:
+            solution = solve(game, node_limit=nodes, seconds=seconds, table=self._table)
+        except (NodeLimitError, TimeLimitError) as stopped:
+            clock.spend(stopped.nodes)
+        else:
+            clock.spend(solution.nodes)
+            return solution
+        self._gave_up = state.empty
+        return None
+
+    def _among(
         self,
         game: Game,
         state: State,
         rng: random.Random,
-        seconds: float | None,
-        nodes: int | None,
+        clock: _Clock,
+        best: tuple[Move, ...],
     ) -> tuple[int, str]:
-        start = time.perf_counter()
+        """One of the equally good ``best`` moves: the tree search's pick among them."""
+        choices = [(state.shape.index(*move.cell), move.letter) for move in best]
+        if len(choices) == 1:
+            return choices[0]
+        seconds, nodes = clock.left()
+        if nodes is not None:
+            # A simulation plays the game out: count it as a node per empty cell.
+            nodes = max(1, nodes // state.empty)
+        root = [(index, 1 if letter == S else 2) for index, letter in choices]
+        (cell, code), _ = mcts(encode(game), rng, seconds=seconds, nodes=nodes, moves=root)
+        return cell, S if code == 1 else O
+
+    def _search(
+        self, game: Game, state: State, rng: random.Random, clock: _Clock
+    ) -> tuple[int, str]:
         if len(game.active_seats) == 2:
-            share_seconds = None if seconds is None else seconds * ALPHABETA_SHARE
-            share_nodes = None if nodes is None else max(1, int(nodes * ALPHABETA_SHARE))
-            result = self._searcher.search(state, rng, seconds=share_seconds, nodes=share_nodes)
+            seconds, nodes = clock.share(ALPHABETA_SHARE)
+            result = self._searcher.search(state, rng, seconds=seconds, nodes=nodes)
+            clock.spend(result.nodes if result is not None else nodes or 0)
             if result is not None and result.exact and _wins(state, result.value):
                 return result.index, result.letter
-            if seconds is not None:
-                seconds = max(seconds - (time.perf_counter() - start), seconds / 10)
-            if nodes is not None:
-                nodes = max(1, nodes - (result.nodes if result is not None else share_nodes or 0))
+        seconds, nodes = clock.left()
         (cell, letter), _ = mcts(encode(game), rng, seconds=seconds, nodes=nodes)
         return cell, "S" if letter == 1 else "O"
+
+
+def _ready_table(memory_mb: int) -> TranspositionTable:
+    """A solver table with all its memory mapped in, before any move's clock runs.
+
+    Fresh zeroed memory is mapped page by page as it is first written, a few microseconds a
+    page: left to the first solve, that is a tenth of a second of a small budget.
+    """
+    table = TranspositionTable(memory_mb)
+    for array in (table.keys, table.data):
+        fill = getattr(array, "fill", None)  # numpy arrays; the plain ones are written already
+        if fill is not None:
+            fill(0)
+    return table
+
+
+class _Clock:
+    """What is left of one move's budget: a deadline on the wall clock and nodes to spend."""
+
+    __slots__ = ("deadline", "nodes", "seconds")
+
+    def __init__(self, budget: Budget) -> None:
+        self.seconds = budget.seconds
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.nodes = budget.nodes
+
+    def left(self) -> tuple[float | None, int | None]:
+        """The seconds and nodes still to spend (never none at all: a search needs a step)."""
+        seconds = None
+        if self.deadline is not None and self.seconds is not None:
+            seconds = max(self.deadline - time.perf_counter(), self.seconds * _LAST_STEP)
+        return seconds, None if self.nodes is None else max(self.nodes, 1)
+
+    def share(self, part: float) -> tuple[float | None, int | None]:
+        """``part`` of what is left."""
+        seconds, nodes = self.left()
+        return (
+            None if seconds is None else seconds * part,
+            None if nodes is None else max(1, int(nodes * part)),
+        )
+
+    def spend(self, nodes: int) -> None:
+        """Count ``nodes`` as used."""
+        if self.nodes is not None:
+            self.nodes = max(self.nodes - nodes, 1)
 
 
 def _wins(state: State, value: float) -> bool:
@@ -196,47 +310,31 @@ def _wins(state: State, value: float) -> bool:
 
 
 class PerfectPlayer(HardPlayer):
-    """``perfect``: the exact solver's best move when it can solve the position, else ``hard``.
+    """``perfect``: a proven best move whenever the opening book or the solver gives one.
 
-    The solver gets half the time budget (or the node budget); if it cannot finish, the search
-    of ``hard`` gets what is left.
+    Two seats: a position in the opening book (:mod:`sosgame.ai.book`) is answered at once;
+    otherwise the solver gets :data:`PERFECT_SHARE` of the budget, whatever the number of
+    empty cells (up to the solver's :data:`~sosgame.solver.MAX_EMPTY_CELLS`). A solved move
+    is one of the best at random; when neither finishes, ``hard``'s search gets what is left
+    and :attr:`proven` says the move is not proven.
     """
 
     level: Level = "perfect"
-
-    def __init__(self, budget: Budget, seed: int | None) -> None:
-        super().__init__(budget, seed)
-        self._table: TranspositionTable | None = None
-        # Solver nodes per second of wall time: a cautious first guess, then measured.
-        self._rate = 3e5 if JIT else 1e4
+    _solve_share: float = PERFECT_SHARE
+    _solve_cells: int = MAX_EMPTY_CELLS
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
-        start = time.perf_counter()
-        seconds, nodes = self.budget.seconds, self.budget.nodes
-        if game.players == 2 and state.empty <= MAX_EMPTY_CELLS:
-            limit = nodes
-            if seconds is not None:
-                by_time = max(1, int(self._rate * seconds / 2))
-                limit = by_time if limit is None else min(limit, by_time)
-            if self._table is None:
-                self._table = TranspositionTable(_TABLE_MB)
-            try:
-                solution = solve(game, node_limit=limit, table=self._table)
-            except NodeLimitError:
-                pass
-            else:
-                if solution.seconds > 0.01:
-                    self._rate = solution.nodes / solution.seconds
-                move = rng.choice(solution.best_moves)
-                return state.shape.index(*move.cell), move.letter
-            elapsed = time.perf_counter() - start
-            if limit is not None and elapsed > 0.01:
-                self._rate = limit / elapsed
-            if seconds is not None:
-                seconds = max(seconds - elapsed, seconds / 10)
-            if nodes is not None:
-                nodes = max(nodes - (limit or 0), 1)
-        return self._search(game, state, rng, seconds, nodes)
+        clock = _Clock(self.budget)
+        self._gave_up = None  # the solver always gets its try: perfect promises the best
+        best = book_moves(game)
+        if best is None:
+            solution = self._solve(game, state, clock)
+            best = None if solution is None else solution.best_moves
+        if best is None:
+            return self._search(game, state, rng, clock)
+        self.proven = True
+        move = rng.choice(best)
+        return state.shape.index(*move.cell), move.letter
 
 
 _CLASSES: Final[dict[str, type[_Base]]] = {

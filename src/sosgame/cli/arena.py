@@ -1,4 +1,9 @@
-"""``sosgame arena LEVEL_A LEVEL_B``: a match between two computer levels, with Elo."""
+"""``sosgame arena LEVEL_A LEVEL_B [LEVEL ...]``: a match between computer levels.
+
+Two levels play with colours swapped every game and get an Elo difference; three to eight
+(a level may be named more than once) sit in a new random order every game. Either way each
+level gets an OpenSkill rating when the ``openskill`` package is there.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +11,18 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from sosgame.ai import LEVELS
 from sosgame.ai.arena import GameResult, MatchResult, play_match
+from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seats
 from sosgame.cli.language import subcommand, t
 from sosgame.game import MODES
 
-__all__ = ["register", "report"]
+__all__ = ["register", "report", "seats_report"]
+
+Played = TypeVar("Played")
 
 
 def register(commands: Any) -> None:
@@ -22,6 +30,7 @@ def register(commands: Any) -> None:
     parser = subcommand(commands, "arena")
     parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
+    parser.add_argument("more", metavar="LEVEL", nargs="*", help=t("cli.arena.more"))
     parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
     parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
@@ -36,17 +45,17 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _progress(stream: Iterator[GameResult], total: int) -> Iterator[GameResult]:
+def _progress(stream: Iterator[Played], total: int) -> Iterator[Played]:
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
         print(t("cli.arena.no_bar"), file=sys.stderr)
         return _lines(stream, total)
-    bar: Iterator[GameResult] = tqdm(stream, total=total, unit="game", file=sys.stderr)
+    bar: Iterator[Played] = tqdm(stream, total=total, unit="game", file=sys.stderr)
     return bar
 
 
-def _lines(stream: Iterator[GameResult], total: int) -> Iterator[GameResult]:
+def _lines(stream: Iterator[Played], total: int) -> Iterator[Played]:
     for done, result in enumerate(stream, start=1):
         print(t("cli.arena.done", done=done, total=total), file=sys.stderr, flush=True)
         yield result
@@ -84,23 +93,94 @@ def _elo_text(value: float) -> str:
     return f"{value:+.0f}"
 
 
+def _ratings(levels: Sequence[str], rate: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+    """Each level's OpenSkill rating as JSON, or ``None`` (with a notice) without openskill."""
+    try:
+        found = rate()
+    except ImportError:
+        print(t("cli.arena.no_openskill"), file=sys.stderr)
+        return None
+    return {level: found[level].to_json() for level in levels}
+
+
+def seats_report(match: SeatMatch) -> dict[str, Any]:
+    """The numbers ``arena --json`` prints for a match of more than two seats."""
+    return {
+        "levels": list(match.levels),
+        "games": len(match.games),
+        "results": {
+            level: {
+                "seats": match.levels.count(level),
+                "wins": round(match.wins(level), 2),
+                "win_share": round(match.win_share(level), 4),
+                "points": match.points(level),
+                "point_share": round(match.point_share(level), 4),
+            }
+            for level in match.names
+        },
+        "ratings": _ratings(match.names, match.ratings),
+    }
+
+
+def _settings(arguments: argparse.Namespace, rows: int, cols: int) -> dict[str, Any]:
+    """The match settings the command line gives, as keywords of the match functions."""
+    return {
+        "rows": rows,
+        "cols": cols,
+        "mode": arguments.mode,
+        "games": arguments.games,
+        "seconds": arguments.seconds,
+        "seed": arguments.seed,
+        "jobs": arguments.jobs,
+        "progress": _progress,
+    }
+
+
+def _run_seats(arguments: argparse.Namespace, rows: int, cols: int) -> int:
+    levels = [arguments.level_a, arguments.level_b, *arguments.more]
+    match = play_seats(levels, **_settings(arguments, rows, cols))
+    numbers = seats_report(match)
+    if arguments.json:
+        numbers.update(rows=rows, cols=cols, mode=arguments.mode)
+        numbers.update(seconds=arguments.seconds, seed=arguments.seed)
+        print(json.dumps(numbers))
+        return 0
+    title = {"levels": ", ".join(levels), "rows": rows, "cols": cols, "mode": arguments.mode}
+    seconds = f"{arguments.seconds:g}"
+    print(t("cli.arena.seats_title", **title, count=len(match.games), seconds=seconds))
+    ratings = numbers["ratings"] or {}
+    for level, result in numbers["results"].items():
+        wins = f"{100 * result['win_share']:.1f}"
+        points = f"{100 * result['point_share']:.1f}"
+        print(t("cli.arena.seats_line", level=level, wins=wins, points=points))
+        if level in ratings:
+            print(t("cli.arena.rating", level=level, **ratings[level]))
+    return 0
+
+
 def run(arguments: argparse.Namespace) -> int:
     """Play the match the command line describes."""
     rows = arguments.rows if arguments.rows is not None else arguments.size
     cols = arguments.cols if arguments.cols is not None else arguments.size
-    match = play_match(
-        arguments.level_a,
-        arguments.level_b,
-        rows=rows,
-        cols=cols,
-        mode=arguments.mode,
-        games=arguments.games,
-        seconds=arguments.seconds,
-        seed=arguments.seed,
-        jobs=arguments.jobs,
-        progress=_progress,
-    )
+    if arguments.more:
+        return _run_seats(arguments, rows, cols)
+    match = play_match(arguments.level_a, arguments.level_b, **_settings(arguments, rows, cols))
     numbers = report(match)
+    pair = SeatMatch(
+        (match.level_a, match.level_b),
+        tuple(
+            SeatGame(
+                game.index,
+                (match.level_a, match.level_b) if game.a_first else (match.level_b, match.level_a),
+                game.points if game.a_first else game.points[::-1],
+                _winners(game),
+                game.plies,
+            )
+            for game in match.games
+        ),
+    )
+    names = pair.names
+    numbers["ratings"] = _ratings(names, pair.ratings)
     if arguments.json:
         numbers.update(
             rows=rows,
@@ -132,4 +212,14 @@ def run(arguments: argparse.Namespace) -> int:
     rating, rating_low, rating_high = match.elo()
     elo = {"elo": _elo_text(rating), "low": _elo_text(rating_low), "high": _elo_text(rating_high)}
     print(t("cli.arena.elo", **elo))
+    for level, rating in (numbers["ratings"] or {}).items():
+        print(t("cli.arena.rating", level=level, **rating))
     return 0
+
+
+def _winners(game: GameResult) -> tuple[int, ...]:
+    """The winning seats of a two-level game (both on a draw)."""
+    if game.score == 0.5:
+        return (0, 1)
+    a_seat = 0 if game.a_first else 1
+    return (a_seat,) if game.score == 1 else (1 - a_seat,)

@@ -106,10 +106,13 @@ def run(arguments: argparse.Namespace) -> int:
                     "turn": game.turn,
                     "lines": lines,
                     "seconds": round(seconds, 3),
+                    "proven": bool(getattr(player, "proven", False)),
                 }
             )
         )
         return 0
     completes = t("cli.hint.completes", count=lines) if lines else ""
     print(f"{move}{completes}")
+    if arguments.level == "perfect":
+        print(t("cli.hint.proven" if getattr(player, "proven", False) else "cli.hint.unproven"))
     return 0

@@ -128,6 +128,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "--scores must be whole numbers separated by commas, such as 1,0, not {text}",
     ),
     text("cli.hint.over", "position {position} is already over: there is no move to suggest"),
+    text("cli.hint.proven", "proven best by the exact solver"),
+    text("cli.hint.unproven", "not proven: the exact solver did not finish in the time given"),
     text(
         "cli.analyze.help",
         "go over a game record: the best move at every ply, and what each move cost",
@@ -191,6 +193,18 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.arena.record", "{level}: {wins} wins, {draws} draws, {losses} losses"),
     text("cli.arena.score", "score {score}% (interval at 95%: {low}% to {high}%)"),
     text("cli.arena.elo", "Elo difference {elo} (interval at 95%: {low} to {high})"),
+    text("cli.arena.more", "more levels, for three to eight seats (a level may come twice)"),
+    plural(
+        "cli.arena.seats_title",
+        "{levels}: {rows}x{cols} {mode}, {count} game in random seat order, {seconds} s a move",
+        "{levels}: {rows}x{cols} {mode}, {count} games in random seat order, {seconds} s a move",
+    ),
+    text("cli.arena.seats_line", "{level}: share of wins {wins}%, share of points {points}%"),
+    text("cli.arena.rating", "{level}: OpenSkill rating {rating} (mu {mu}, sigma {sigma})"),
+    text(
+        "cli.arena.no_openskill",
+        "no ratings: they need the openskill package (pip install 'sosgame[fast]')",
+    ),
     text("cli.serve.help", "play in the browser: start the web server"),
     text(
         "cli.serve.description",

@@ -15,13 +15,15 @@ Values are from the point of view of the seat to move, with best play from both 
 How far it reaches (measured in docs/benchmarks.md): a position with up to
 :data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when compiled; the empty
 4x4 board in about a second, 4x5 in minutes. To ask "is this within reach?" cheaply, pass a
-``node_limit``: :class:`NodeLimitError` says the position needs more. A player solving move
+``node_limit``, or a time limit in ``seconds``: :class:`NodeLimitError` or
+:class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
 solves then find the earlier work, and a failed attempt's work is kept too.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from functools import cache
 from typing import Final, NamedTuple
@@ -59,6 +61,7 @@ __all__ = [
     "QUICK_EMPTY_CELLS",
     "NodeLimitError",
     "Solution",
+    "TimeLimitError",
     "TranspositionTable",
     "solve",
     "warm_up",
@@ -70,6 +73,8 @@ QUICK_EMPTY_CELLS: Final = 12
 """Positions with at most this many empty cells solve in well under a second when compiled
 (docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
+_TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
+"""Nodes between looks at the clock under a time limit: a few milliseconds of search."""
 _INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
 
 
@@ -91,16 +96,34 @@ class NodeLimitError(Exception):
         self.nodes = nodes
 
 
+class TimeLimitError(Exception):
+    """The solver gave up: the position needs more than ``seconds`` of search."""
+
+    def __init__(self, seconds: float, nodes: int) -> None:
+        super().__init__(f"the position needs more than {seconds:g} s to solve")
+        self.seconds = seconds
+        self.nodes = nodes
+        """The nodes searched before the time ran out."""
+
+
 class _Search:
     """The arrays of one solve: board, symmetric keys, stack, and the table it writes to."""
 
-    def __init__(self, game: Game, table: TranspositionTable, node_limit: int | None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        table: TranspositionTable,
+        node_limit: int | None,
+        deadline: float | None = None,
+    ) -> None:
         state = encode(game)
         self.board = state.board
         self.lines = state.tables.line_cells
         self.simple = state.simple
         self.empty = state.empty
         self.node_limit = node_limit
+        self.deadline = deadline
+        self.seconds = 0.0  # the time limit, for the error's message
         self.nodes = 0
         rows, cols, size = game.rows, game.cols, state.tables.size
         whole = size <= MAX_EMPTY_CELLS
@@ -126,12 +149,15 @@ class _Search:
         """The fail-soft value of the current board within the window ``(alpha, beta)``."""
         registers = self.work[5]
         begin(self.work, alpha, beta, 0, self.empty, count_live(self.board, self.lines))
+        deadline = self.deadline
         while True:
-            budget = _SLICE
+            budget = _SLICE if deadline is None else _TIMED_SLICE
             if self.node_limit is not None:
                 budget = min(budget, self.node_limit - self.nodes - registers[NODES])
                 if budget <= 0:
                     raise NodeLimitError(self.node_limit)
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise TimeLimitError(self.seconds, self.nodes + int(registers[NODES]))
             registers[LIMIT] = registers[NODES] + budget
             tt = (self.tt.keys, self.tt.data)
             if search_exact(self.position, self.keys, tt, self.work) == DONE:
@@ -192,18 +218,23 @@ def solve(
     memory_mb: int | None = None,
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
+    seconds: float | None = None,
 ) -> Solution:
     """Solve the position of a two-player ``game`` for the seat to move (``game`` is unchanged).
 
     ``memory_mb`` sizes a fresh transposition table (by default from the number of empty
     cells, at most :data:`DEFAULT_MEMORY_MB`); pass ``table`` instead to reuse one.
-    ``node_limit`` bounds the work (the nodes of every search the call makes).
+    ``node_limit`` bounds the work (the nodes of every search the call makes), ``seconds``
+    its wall time (counted from the call, table set-up included; the clock is read every few
+    milliseconds of search). A position the limits stop leaves its work in ``table``.
 
-    :raises InvalidSettingsError: for more than two players, too many empty cells, or a memory
-        size the machine cannot spare.
+    :raises InvalidSettingsError: for more than two players, too many empty cells, a memory
+        size the machine cannot spare, or a bad limit.
     :raises GameOverError: if the game is already over.
     :raises NodeLimitError: if the position needs more than ``node_limit`` nodes.
+    :raises TimeLimitError: if it needs more than ``seconds``.
     """
+    start = time.perf_counter()
     _check(game)
     if node_limit is not None and (
         not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 1
@@ -211,12 +242,22 @@ def solve(
         raise InvalidSettingsError(
             f"node_limit must be a whole number of at least 1, not {node_limit!r}"
         )
+    if seconds is not None and (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not math.isfinite(seconds)
+        or seconds <= 0
+    ):
+        raise InvalidSettingsError(f"seconds must be a number greater than 0, not {seconds!r}")
     notice_if_slow()
     warm_up()
+    # The clock of a time limit starts with the call; ``Solution.seconds`` is the search alone.
+    deadline = None if seconds is None else start + seconds
     start = time.perf_counter()
     if table is None:
         table = TranspositionTable(_default_memory(game) if memory_mb is None else memory_mb)
-    run = _Search(game, table, node_limit)
+    run = _Search(game, table, node_limit, deadline)
+    run.seconds = 0.0 if seconds is None else float(seconds)
     value = run.exact()
     best: list[Move] = []
     # Moves leading to symmetric positions reach the same value: test one of each.

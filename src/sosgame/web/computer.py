@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from sosgame.position import Position, build_game
 
-__all__ = ["Position", "build_game", "choose_move"]  # the first two from sosgame.position
+__all__ = ["Position", "build_game", "choose_move", "suggest"]  # the first two from .position
 
 SEARCH_SECONDS = 1.0
 """The time a searching level is given per move."""
+QUICK_NODES = 2_000_000
+"""The most solver nodes spent checking whether a hint is a best move."""
 
 
 def choose_move(level: str, position: Position, seed: int | None = None) -> str:
@@ -16,3 +20,22 @@ def choose_move(level: str, position: Position, seed: int | None = None) -> str:
 
     player = make_player(level, seconds=SEARCH_SECONDS, seed=seed)
     return str(player.choose_move(build_game(position)))
+
+
+def suggest(level: str, position: Position, seed: int | None = None) -> tuple[str, bool]:
+    """The move ``level`` picks, and whether it is proven best.
+
+    Proven by the player itself (``perfect``, or ``hard`` near the end), or else, on a
+    two-seat board the solver settles at once, by checking the move against the solver.
+    """
+    from sosgame.ai import make_player
+    from sosgame.solver import QUICK_EMPTY_CELLS, NodeLimitError, solve
+
+    game = build_game(position)
+    player = make_player(level, seconds=SEARCH_SECONDS, seed=seed)
+    move = player.choose_move(game)
+    proven = bool(getattr(player, "proven", False))
+    if not proven and game.players == 2 and game.position().count(".") <= QUICK_EMPTY_CELLS:
+        with contextlib.suppress(NodeLimitError):
+            proven = move in solve(game, node_limit=QUICK_NODES).best_moves
+    return str(move), proven

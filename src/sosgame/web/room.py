@@ -523,10 +523,12 @@ class Room:
         if self.game.turn not in connection.seats or not self.playable:
             raise ProtocolError("not_your_turn", "a hint is for the player to move")
         ply = len(self.game.actions)
-        text = await self.hub.computers.think(
+        text, proven = await self.hub.computers.suggest(
             HINT_LEVEL, self.position(), owner=self.owner, interactive=True
         )
-        await connection.send({"v": PROTOCOL_VERSION, "type": "hint", "move": text, "ply": ply})
+        await connection.send(
+            {"v": PROTOCOL_VERSION, "type": "hint", "move": text, "ply": ply, "proven": proven}
+        )
 
     # ------------------------------------------------------------------- what happens next
 

@@ -14,13 +14,14 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from sosgame.position import Position
-from sosgame.web.computer import choose_move
+from sosgame.web.computer import choose_move, suggest
 from sosgame.web.protocol import ProtocolError
 
 __all__ = ["ComputerPool", "watch_parent"]
@@ -46,12 +47,13 @@ def watch_parent(parent: int) -> None:
 class _Job:
     level: str
     position: Position
-    done: asyncio.Future[str]
+    done: asyncio.Future[Any]
     interactive: bool
     owner: str = field(default="")
+    work: Callable[[str, Position], object] = choose_move
 
 
-def _settle(job: _Job, outcome: str | ProtocolError) -> None:
+def _settle(job: _Job, outcome: object) -> None:
     if job.done.done():
         return
     if isinstance(outcome, ProtocolError):
@@ -98,8 +100,26 @@ class ComputerPool:
         ``owner`` is whose queue the request joins (the client address of the game's
         creator); ``interactive`` requests (a person is waiting) go first.
         """
+        text: str = await self._submit(level, position, owner, interactive, choose_move)
+        return text
+
+    async def suggest(
+        self, level: str, position: Position, *, owner: str, interactive: bool
+    ) -> tuple[str, bool]:
+        """As :meth:`think`, with whether the move is proven best (:func:`.computer.suggest`)."""
+        found: tuple[str, bool] = await self._submit(level, position, owner, interactive, suggest)
+        return found
+
+    async def _submit(
+        self,
+        level: str,
+        position: Position,
+        owner: str,
+        interactive: bool,
+        work: Callable[[str, Position], object],
+    ) -> Any:
         loop = asyncio.get_running_loop()
-        job = _Job(level, position, loop.create_future(), interactive, owner)
+        job = _Job(level, position, loop.create_future(), interactive, owner, work)
         self._queues[interactive].setdefault(owner, deque()).append(job)
         self._dispatch()
         try:
@@ -137,7 +157,7 @@ class ComputerPool:
         loop = asyncio.get_running_loop()
         try:
             text = await loop.run_in_executor(
-                self._pool(), partial(choose_move, job.level, job.position)
+                self._pool(), partial(job.work, job.level, job.position)
             )
         except ImportError:
             _settle(job, ProtocolError("unavailable", "computer players are not installed"))
