@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from sosgame.cli.language import subcommand, t
-from sosgame.errors import InvalidPositionError
+from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, solve
+from sosgame.solver.distribute import SplitSolution, solve_split
 
 __all__ = ["register"]
 
@@ -25,6 +27,18 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
     )
+    parser.add_argument("--split", type=int, metavar="DEPTH", help=t("cli.solve.split"))
+    parser.add_argument(
+        "--store", type=Path, default=Path("data/solves"), metavar="DIR", help=t("cli.solve.store")
+    )
+    parser.add_argument("--workers", type=int, metavar="N", help=t("cli.solve.workers"))
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=t("cli.solve.scheduler"))
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=t("cli.solve.progress"),
+    )
     parser.set_defaults(run=run)
 
 
@@ -37,7 +51,7 @@ def _game(text: str, mode: str) -> Game:
     return Game.from_position(text, mode=mode)  # type: ignore[arg-type]
 
 
-def _verdict(solution: Solution, mode: str) -> str:
+def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
     if solution.value == 0:
         return t("cli.solve.draw")
     if mode == "simple":
@@ -49,23 +63,40 @@ def _verdict(solution: Solution, mode: str) -> str:
 def run(arguments: argparse.Namespace) -> int:
     """Solve the position named on the command line and print the answer."""
     game = _game(arguments.position, arguments.mode)
+    split = arguments.split is not None
+    if not split and (arguments.scheduler is not None or arguments.workers is not None):
+        raise InvalidSettingsError(t("cli.solve.needs_split"))
     try:
-        solution = solve(game, memory_mb=arguments.memory)
+        if split:
+            solution: Solution | SplitSolution = solve_split(
+                game,
+                arguments.split,
+                arguments.store,
+                memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
+                workers=arguments.workers,
+                scheduler=arguments.scheduler,
+                progress=arguments.progress,
+            )
+        else:
+            solution = solve(game, memory_mb=arguments.memory)
     except KeyboardInterrupt:
         print(t("cli.solve.stopped"), file=sys.stderr)
         return 130
     moves = [str(move) for move in solution.best_moves]
     if arguments.json:
-        print(
-            json.dumps(
-                {
-                    "value": solution.value,
-                    "best_moves": moves,
-                    "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 3),
-                }
-            )
-        )
+        answer: dict[str, Any] = {
+            "value": solution.value,
+            "best_moves": moves,
+            "nodes": solution.nodes,
+            "seconds": round(solution.seconds, 3),
+        }
+        if isinstance(solution, SplitSolution):
+            answer |= {
+                "pieces": solution.pieces,
+                "solved_now": solution.solved_now,
+                "peak_rss_mb": solution.peak_rss_mb,
+            }
+        print(json.dumps(answer))
         return 0
     value = f"{solution.value:+d}" if solution.value else "0"
     print(t("cli.solve.value", value=value, verdict=_verdict(solution, arguments.mode)))

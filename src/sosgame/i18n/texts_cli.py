@@ -78,6 +78,27 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "the transposition table's size in MiB (default: sized to the position, at most "
         "{most}); more memory can mean fewer nodes on large problems",
     ),
+    text(
+        "cli.solve.split",
+        "split the solve into the positions DEPTH moves deep, each solved on its own and kept "
+        "as a file under --store; run again, it skips what is done and goes on",
+    ),
+    text(
+        "cli.solve.store",
+        "where --split keeps its finished pieces (default: data/solves), one folder per board "
+        "and mode",
+    ),
+    text(
+        "cli.solve.workers",
+        "how many local processes solve pieces at once (default: one per core)",
+    ),
+    text(
+        "cli.solve.scheduler",
+        "solve the pieces on the Dask cluster whose scheduler is at ADDRESS, such as "
+        "tcp://10.0.0.1:8786 (needs the cluster extra)",
+    ),
+    text("cli.solve.progress", "show a progress bar of the pieces (default: on)"),
+    text("cli.solve.needs_split", "--workers and --scheduler only apply to a --split solve"),
     text("cli.solve.stopped", "sosgame: solve stopped by Ctrl-C before it finished"),
     text("cli.solve.value", "value {value}: {verdict} with best play"),
     text("cli.solve.wins", "the side to move wins"),

@@ -1,0 +1,108 @@
+"""One piece of a split solve: solving it (in any process) and keeping its result on disk.
+
+A piece's result is a small JSON file, ``DIR/<rows>x<cols>-<mode>/<position>.json`` (the
+position's canonical text with ``-`` between rows), holding ``board``, ``rows``, ``cols``,
+``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
+``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. Files are written
+whole or not at all, so a solve stopped at any moment leaves only finished pieces behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from sosgame import __version__
+from sosgame.errors import InvalidSettingsError
+from sosgame.game import Game, Mode
+from sosgame.search.table import TranspositionTable
+
+__all__ = ["PieceStore", "solve_piece"]
+
+_RESULT_KEYS = ("board", "rows", "cols", "mode", "value", "nodes", "seconds")
+_local = threading.local()
+
+
+def _table(memory_mb: int) -> TranspositionTable:
+    # One table per worker thread, kept between pieces: what one piece learns about a
+    # position stays true for the next (values depend on the board alone).
+    table: TranspositionTable | None = getattr(_local, "table", None)
+    if table is None or getattr(_local, "memory_mb", None) != memory_mb:
+        table = _local.table = TranspositionTable(memory_mb)
+        _local.memory_mb = memory_mb
+    return table
+
+
+def solve_piece(board: str, mode: Mode, memory_mb: int) -> dict[str, Any]:
+    """The exact value of position ``board`` for the side to move, as a piece's result.
+
+    A plain function of plain arguments, so a process pool or a Dask worker can run it.
+    """
+    from sosgame.solver import _Search, warm_up
+
+    warm_up()
+    game = Game.from_position(board, mode=mode)
+    start = time.perf_counter()
+    run = _Search(game, _table(memory_mb), None)
+    value = run.exact()
+    return {
+        "board": board,
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": mode,
+        "value": value,
+        "nodes": run.nodes,
+        "seconds": round(time.perf_counter() - start, 3),
+        "memory_mb": memory_mb,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "version": __version__,
+    }
+
+
+class PieceStore:
+    """The finished pieces of one board size and mode, one JSON file each, under ``root``."""
+
+    def __init__(self, root: Path, rows: int, cols: int, mode: str) -> None:
+        self.folder = Path(root) / f"{rows}x{cols}-{mode}"
+        self.rows, self.cols, self.mode = rows, cols, mode
+
+    def path(self, board: str) -> Path:
+        """Where the result for position ``board`` lives."""
+        return self.folder / (board.replace("/", "-") + ".json")
+
+    def load(self, board: str) -> dict[str, Any] | None:
+        """The stored result for ``board``, or None if it is not solved yet.
+
+        :raises InvalidSettingsError: if the file is there but is not this piece's result.
+        """
+        path = self.path(board)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        try:
+            result = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidSettingsError(f"{path} is not a piece's result: {error}") from None
+        expected = {"board": board, "rows": self.rows, "cols": self.cols, "mode": self.mode}
+        if (
+            not isinstance(result, dict)
+            or any(key not in result for key in _RESULT_KEYS)
+            or any(result[key] != value for key, value in expected.items())
+            or not isinstance(result["value"], int)
+        ):
+            raise InvalidSettingsError(f"{path} is not the result of piece {board}")
+        return result
+
+    def save(self, result: dict[str, Any]) -> None:
+        """Write one piece's result (whole, by renaming a finished temporary file)."""
+        path = self.path(result["board"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
