@@ -12,7 +12,8 @@ from sosgame.cli.language import subcommand, t
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
-from sosgame.solver import DEFAULT_MEMORY_MB, Solution, solve
+from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
+from sosgame.solver.certificate import certificate, write
 from sosgame.solver.distribute import SplitSolution, solve_split
 
 __all__ = ["register"]
@@ -39,6 +40,7 @@ def register(commands: Any) -> None:
         default=True,
         help=t("cli.solve.progress"),
     )
+    parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
     parser.set_defaults(run=run)
 
 
@@ -66,6 +68,8 @@ def run(arguments: argparse.Namespace) -> int:
     split = arguments.split is not None
     if not split and (arguments.scheduler is not None or arguments.workers is not None):
         raise InvalidSettingsError(t("cli.solve.needs_split"))
+    if split and arguments.certificate is not None:
+        raise InvalidSettingsError(t("cli.solve.certificate_split"))
     try:
         if split:
             solution: Solution | SplitSolution = solve_split(
@@ -77,6 +81,10 @@ def run(arguments: argparse.Namespace) -> int:
                 scheduler=arguments.scheduler,
                 progress=arguments.progress,
             )
+        elif arguments.certificate is not None:
+            table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
+            solution = solve(game, table=table)
+            write(certificate(game, table=table), arguments.certificate)
         else:
             solution = solve(game, memory_mb=arguments.memory)
     except KeyboardInterrupt:

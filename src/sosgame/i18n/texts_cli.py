@@ -99,6 +99,35 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.solve.progress", "show a progress bar of the pieces (default: on)"),
     text("cli.solve.needs_split", "--workers and --scheduler only apply to a --split solve"),
+    text(
+        "cli.solve.certificate",
+        "also write a certificate of the value to FILE (gzip-compressed if it ends in .gz), "
+        "for sosgame certify to check",
+    ),
+    text("cli.solve.certificate_split", "--certificate applies to a solve without --split"),
+    text("cli.certify.help", "check a solver certificate with the rules alone"),
+    text(
+        "cli.certify.description",
+        "Check a certificate written by sosgame solve --certificate: every strategy move and "
+        "every reply it answers is played with the rules engine, without the solver. The value "
+        "is proven when every entry is checked; --sample checks a random part only.",
+    ),
+    text("cli.certify.file", "the certificate file (.json, or .json.gz)"),
+    text(
+        "cli.certify.sample",
+        "check only N entries chosen at random, and the root's (a sample, not a proof)",
+    ),
+    text("cli.certify.seed", "the seed that chooses the sample (default: 0)"),
+    text(
+        "cli.certify.proven",
+        "proven: {position} ({mode}) is worth {value} to the side to move; "
+        "all {entries} entries hold",
+    ),
+    text(
+        "cli.certify.sampled",
+        "sample holds: {checked} of {entries} entries of {position} ({mode}, value {value}) "
+        "checked; the rest are unchecked, so this is not a full proof",
+    ),
     text("cli.solve.stopped", "sosgame: solve stopped by Ctrl-C before it finished"),
     text("cli.solve.value", "value {value}: {verdict} with best play"),
     text("cli.solve.wins", "the side to move wins"),

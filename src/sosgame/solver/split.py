@@ -26,7 +26,7 @@ from sosgame.game import Game
 from sosgame.notation import Move
 from sosgame.solver.symmetry import symmetries
 
-__all__ = ["Plan", "Step", "canonical", "combine", "plan_split"]
+__all__ = ["Plan", "Step", "canonical", "canonical_form", "combine", "plan_split"]
 
 
 def canonical(position: str, rows: int, cols: int) -> str:
@@ -34,15 +34,21 @@ def canonical(position: str, rows: int, cols: int) -> str:
 
     ``position`` is text such as ``S.O/.../OSS`` (:meth:`Game.position`).
     """
+    return canonical_form(position, rows, cols)[0]
+
+
+def canonical_form(position: str, rows: int, cols: int) -> tuple[str, tuple[int, ...]]:
+    """:func:`canonical`, and the symmetry (a cell's image, by cell index) that gives it."""
     cells = position.replace("/", "")
-    best = ""
+    best: tuple[str, tuple[int, ...]] | None = None
     for image in symmetries(rows, cols):
         letters = [""] * len(cells)
         for cell, target in enumerate(image):
             letters[target] = cells[cell]
         text = "/".join("".join(letters[row * cols : (row + 1) * cols]) for row in range(rows))
-        if not best or text < best:
-            best = text
+        if best is None or text < best[0]:
+            best = (text, image)
+    assert best is not None  # every board has the identity
     return best
 
 
