@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from sosgame import __version__
 from sosgame.errors import InvalidSettingsError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
@@ -113,7 +114,7 @@ def solve_split(
                     future.cancel()
     done = [result for result in results.values() if result is not None]
     value, best = combine(plan, {result["board"]: result["value"] for result in done})
-    return SplitSolution(
+    solution = SplitSolution(
         value,
         best,
         sum(result["nodes"] for result in done),
@@ -122,6 +123,28 @@ def solve_split(
         len(todo),
         max(result.get("peak_rss_mb", 0) for result in done),
     )
+    if "S" not in game.position() and "O" not in game.position():
+        pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
+    return solution
+
+
+def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int) -> dict[str, Any]:
+    # The keys of docs/solved.json first, then what a split solve adds.
+    return {
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": game.mode,
+        "value": solution.value,
+        "best_moves": [str(move) for move in solution.best_moves],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 3),
+        "command": f"sosgame solve {game.rows}x{game.cols} --mode {game.mode} --split {depth}",
+        "version": __version__,
+        "split": depth,
+        "pieces": solution.pieces,
+        "memory_mb": memory_mb,
+        "peak_rss_mb": solution.peak_rss_mb,
+    }
 
 
 @contextmanager

@@ -3,8 +3,10 @@
 A piece's result is a small JSON file, ``DIR/<rows>x<cols>-<mode>/<position>.json`` (the
 position's canonical text with ``-`` between rows), holding ``board``, ``rows``, ``cols``,
 ``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
-``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. Files are written
-whole or not at all, so a solve stopped at any moment leaves only finished pieces behind.
+``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. When the root is
+the empty board, the combined result goes to ``solved-split<depth>.json`` in the same folder,
+with the keys of docs/solved.json. Files are written whole or not at all, so a solve stopped
+at any moment leaves only finished pieces behind.
 """
 
 from __future__ import annotations
@@ -99,9 +101,20 @@ class PieceStore:
             raise InvalidSettingsError(f"{path} is not the result of piece {board}")
         return result
 
+    def root_path(self, depth: int) -> Path:
+        """Where the empty board's value, combined from its pieces ``depth`` moves deep, lives."""
+        return self.folder / f"solved-split{depth}.json"
+
+    def save_root(self, depth: int, entry: dict[str, Any]) -> None:
+        """Write the empty board's combined result (the entry docs/solved.json lists)."""
+        self._write(self.root_path(depth), entry)
+
     def save(self, result: dict[str, Any]) -> None:
         """Write one piece's result (whole, by renaming a finished temporary file)."""
-        path = self.path(result["board"])
+        self._write(self.path(result["board"]), result)
+
+    @staticmethod
+    def _write(path: Path, result: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
