@@ -20,6 +20,7 @@ from sosgame.cli import main
 from sosgame.game import Mode
 from sosgame.solver import solve
 from sosgame.solver.certificate import CertificateTooLargeError, certificate, write
+from sosgame.solver.distribute import solve_split
 from sosgame.solver.split import canonical
 
 
@@ -167,10 +168,41 @@ def test_the_command_line_writes_and_checks(
     assert "cannot read certificate" in capsys.readouterr().err
 
 
-def test_a_certificate_of_a_split_solve_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(("size", "mode", "depth"), [((3, 3), "general", 2), ((3, 4), "simple", 1)])
+def test_a_split_solve_proves_its_value_from_its_pieces_proofs(
+    tmp_path: Path, size: tuple[int, int], mode: Mode, depth: int
 ) -> None:
-    argv = ["solve", "3x3", "--split", "1", "--store", str(tmp_path), "--certificate", "x.json"]
-    assert main(argv) == 1
-    assert "--split" in capsys.readouterr().err
-    assert not any(tmp_path.iterdir())
+    game = Game(*size, mode=mode)
+    path = tmp_path / "root.json.gz"
+    store = tmp_path / "store"
+    solve_split(game, depth, store, memory_mb=8, workers=1, progress=False)  # values only
+    split = solve_split(
+        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
+    )
+    assert split.solved_now == split.pieces  # solved again, for their proofs
+    report = check(load(path))
+    assert report.complete and report.value == split.value == solve(game, memory_mb=8).value
+    again = solve_split(
+        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
+    )
+    assert again.solved_now == 0
+
+
+def test_pieces_over_the_entry_limit_leave_no_certificate(tmp_path: Path) -> None:
+    path = tmp_path / "root.json"
+    runs = [
+        solve_split(
+            Game(3, 4),
+            1,
+            tmp_path,
+            memory_mb=8,
+            workers=1,
+            progress=False,
+            certificate=path,
+            entry_limit=5,
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].unproven == runs[0].pieces and not path.exists()
+    # Asking again with the same limit does not solve the pieces again.
+    assert runs[1].solved_now == 0 and runs[1].unproven == runs[0].pieces

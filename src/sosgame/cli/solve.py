@@ -41,6 +41,7 @@ def register(commands: Any) -> None:
         help=t("cli.solve.progress"),
     )
     parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
+    parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
     parser.set_defaults(run=run)
 
 
@@ -68,11 +69,9 @@ def run(arguments: argparse.Namespace) -> int:
     split = arguments.split is not None
     if not split and (arguments.scheduler is not None or arguments.workers is not None):
         raise InvalidSettingsError(t("cli.solve.needs_split"))
-    if split and arguments.certificate is not None:
-        raise InvalidSettingsError(t("cli.solve.certificate_split"))
     try:
         if split:
-            solution: Solution | SplitSolution = solve_split(
+            split_solution = solve_split(
                 game,
                 arguments.split,
                 arguments.store,
@@ -80,7 +79,12 @@ def run(arguments: argparse.Namespace) -> int:
                 workers=arguments.workers,
                 scheduler=arguments.scheduler,
                 progress=arguments.progress,
+                certificate=arguments.certificate,
+                entry_limit=arguments.max_entries,
             )
+            if split_solution.unproven:
+                print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
+            solution: Solution | SplitSolution = split_solution
         elif arguments.certificate is not None:
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
             solution = solve(game, table=table)

@@ -104,7 +104,16 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "also write a certificate of the value to FILE (gzip-compressed if it ends in .gz), "
         "for sosgame certify to check",
     ),
-    text("cli.solve.certificate_split", "--certificate applies to a solve without --split"),
+    text(
+        "cli.solve.max_entries",
+        "with --split and --certificate: give up the proof of a piece that needs more than N "
+        "entries (the piece's value is kept)",
+    ),
+    plural(
+        "cli.solve.unproven",
+        "no certificate written: {count} piece needs more entries than --max-entries allows",
+        "no certificate written: {count} pieces need more entries than --max-entries allows",
+    ),
     text("cli.certify.help", "check a solver certificate with the rules alone"),
     text(
         "cli.certify.description",

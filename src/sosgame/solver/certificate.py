@@ -24,12 +24,20 @@ from typing import Any
 from sosgame.certify import FORMAT
 from sosgame.errors import SosError
 from sosgame.game import Game
-from sosgame.kernel import EMPTY, count_lines, decode_move
+from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move
 from sosgame.search.table import TranspositionTable
 from sosgame.solver import _check, _Search, warm_up
-from sosgame.solver.split import canonical_form
+from sosgame.solver.split import Plan, all_values, best_step, canonical_form
 
-__all__ = ["CertificateTooLargeError", "certificate", "write"]
+__all__ = [
+    "CertificateTooLargeError",
+    "certificate",
+    "document",
+    "merge",
+    "prove",
+    "top_entries",
+    "write",
+]
 
 
 class CertificateTooLargeError(SosError):
@@ -138,9 +146,22 @@ def certificate(
     warm_up()
     run = _Search(game, table or TranspositionTable(memory_mb), None)
     value = run.exact()
-    prover = _Prover(run, game.mode, entry_limit)
+    return document(game, value, prove(run, game.mode, value, entry_limit))
+
+
+def prove(run: _Search, mode: str, value: int, entry_limit: int | None) -> list[list[Any]]:
+    """The entries proving that the board of ``run`` is worth exactly ``value``.
+
+    :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
+    """
+    prover = _Prover(run, mode, entry_limit)
     prover.prove(value, lower=True)
     prover.prove(value, lower=False)
+    return [[text, *entry] for text, entry in sorted(prover.entries.items())]
+
+
+def document(game: Game, value: int, entries: list[list[Any]]) -> dict[str, Any]:
+    """The certificate that ``game``'s position is worth ``value``, proven by ``entries``."""
     return {
         "format": FORMAT,
         "version": 1,
@@ -149,8 +170,47 @@ def certificate(
         "mode": game.mode,
         "position": game.position(),
         "value": value,
-        "entries": [[text, *entry] for text, entry in sorted(prover.entries.items())],
+        "entries": entries,
     }
+
+
+def merge(*parts: list[list[Any]]) -> list[list[Any]]:
+    """One list of entries from several proofs, keeping each board's strongest bounds.
+
+    Sound because the checker only ever needs a claim *at least as strong* as the one an entry
+    was proven with, and each kept bound brings its own move.
+    """
+    merged: dict[str, list[Any]] = {}
+    for part in parts:
+        for text, lower, move, upper in part:
+            entry = merged.setdefault(text, [None, None, None])
+            if lower is not None and (entry[0] is None or lower > entry[0]):
+                entry[0], entry[1] = lower, move
+            if upper is not None and (entry[2] is None or upper < entry[2]):
+                entry[2] = upper
+    return [[text, *entry] for text, entry in sorted(merged.items())]
+
+
+def top_entries(plan: Plan, values: dict[str, int]) -> list[list[Any]]:
+    """The entries of the root and the positions between it and the pieces of ``plan``.
+
+    Each is exact (``[value, a best move, value]``); with the pieces' proofs of their exact
+    values they prove the root's. ``values`` holds every piece's value.
+    """
+    simple = plan.mode == "simple"
+    known = all_values(plan, values)
+    entries = []
+    for text, steps in plan.inner.items():
+        value, best = best_step(steps, simple, known.__getitem__)
+        entries.append([text, value, str(best[0]), value])
+    value, best = best_step(plan.root, simple, known.__getitem__)
+    # The root's moves are in its own coordinates: its entry is named by its canonical text.
+    text, image = canonical_form(plan.position, plan.rows, plan.cols)
+    cell, letter = encode_move(best[0], plan.cols)
+    entries.append(
+        [text, value, str(decode_move(image[cell], letter, plan.rows, plan.cols)), value]
+    )
+    return entries
 
 
 def write(document: dict[str, Any], path: str | Path) -> None:

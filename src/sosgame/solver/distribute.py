@@ -29,6 +29,7 @@ from sosgame.errors import InvalidSettingsError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.solver.certificate import document, merge, top_entries, write
 from sosgame.solver.pieces import PieceStore, solve_piece
 from sosgame.solver.split import Plan, combine, plan_split
 
@@ -49,6 +50,8 @@ class SplitSolution(NamedTuple):
     """How many pieces this run solved (the rest were in the store already)."""
     peak_rss_mb: int
     """The largest peak resident memory of a process that solved a piece."""
+    unproven: int = 0
+    """With a certificate asked for: the pieces whose proof was over the entry limit."""
 
 
 @contextmanager
@@ -80,13 +83,18 @@ def solve_split(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: bool = True,
+    certificate: str | Path | None = None,
+    entry_limit: int | None = None,
 ) -> SplitSolution:
     """Solve ``game``'s position from its pieces ``depth`` moves deep, kept under ``store``.
 
     Pieces already in the store are read, not solved again; each new one is written there as
     soon as it is finished, so a run stopped at any point goes on where it was when run again.
     ``memory_mb`` sizes each worker's transposition table. ``progress`` shows a bar (tqdm) with
-    the pieces left and an estimate of the time they need.
+    the pieces left and an estimate of the time they need. With ``certificate``, every piece
+    also gets a proof (of at most ``entry_limit`` entries), kept beside its result, and when
+    all have one the certificate of the root's value is written to that file; otherwise
+    ``unproven`` counts the pieces whose proof was too large.
 
     :raises InvalidSettingsError: for a bad depth, memory size or worker count, or a store
         file that is not the piece it is named after.
@@ -97,15 +105,24 @@ def solve_split(
     plan = plan_split(game, depth)
     pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
     results = {board: pieces.load(board) for board in plan.pieces}
-    todo = [board for board, result in results.items() if result is None]
+    proving = certificate is not None
+    limit = (entry_limit or _NO_LIMIT) if proving else None
+    todo = [
+        board
+        for board, result in results.items()
+        if result is None or (limit is not None and _needs_proof(pieces, board, result, limit))
+    ]
     if todo:
         with executor(workers, scheduler) as pool, _bar(plan, len(todo), progress) as bar:
             futures: list[Future[dict[str, Any]]] = [
-                pool.submit(solve_piece, board, game.mode, memory_mb) for board in todo
+                pool.submit(solve_piece, board, game.mode, memory_mb, limit) for board in todo
             ]
             try:
                 for future in as_completed(futures):
                     result = future.result()
+                    entries = result.pop("entries", None)
+                    if entries is not None:
+                        pieces.save_proof(result["board"], entries)
                     pieces.save(result)
                     results[result["board"]] = result
                     bar(result)
@@ -123,9 +140,29 @@ def solve_split(
         len(todo),
         max(result.get("peak_rss_mb", 0) for result in done),
     )
+    if certificate is not None:
+        unproven = [board for board in plan.pieces if not pieces.proof_path(board).exists()]
+        if unproven:
+            solution = solution._replace(unproven=len(unproven))
+        else:
+            values = {result["board"]: result["value"] for result in done}
+            proofs = [pieces.load_proof(board) for board in plan.pieces]
+            entries = merge(top_entries(plan, values), *proofs)
+            write(document(game, value, entries), certificate)
     if "S" not in game.position() and "O" not in game.position():
         pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
     return solution
+
+
+_NO_LIMIT = 1 << 62
+
+
+def _needs_proof(pieces: PieceStore, board: str, result: dict[str, Any], limit: int) -> bool:
+    # A piece needs solving again for its proof unless it has one, or had too many entries
+    # for a limit at least as large as this one.
+    if pieces.proof_path(board).exists():
+        return False
+    return int(result.get("proof_over", 0)) < limit
 
 
 def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int) -> dict[str, Any]:

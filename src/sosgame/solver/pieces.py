@@ -5,12 +5,14 @@ position's canonical text with ``-`` between rows), holding ``board``, ``rows``,
 ``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
 ``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. When the root is
 the empty board, the combined result goes to ``solved-split<depth>.json`` in the same folder,
-with the keys of docs/solved.json. Files are written whole or not at all, so a solve stopped
+with the keys of docs/solved.json. With certificates asked for, each piece's proof goes beside
+its result, ``<position>.proof.json.gz``. Files are written whole or not at all, so a solve stopped
 at any moment leaves only finished pieces behind.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import resource
@@ -40,19 +42,30 @@ def _table(memory_mb: int) -> TranspositionTable:
     return table
 
 
-def solve_piece(board: str, mode: Mode, memory_mb: int) -> dict[str, Any]:
+def solve_piece(
+    board: str, mode: Mode, memory_mb: int, proof_limit: int | None = None
+) -> dict[str, Any]:
     """The exact value of position ``board`` for the side to move, as a piece's result.
 
+    With ``proof_limit``, the result's ``entries`` also prove it (see
+    :mod:`sosgame.solver.certificate`), or ``proof_over`` says they would be more than that.
     A plain function of plain arguments, so a process pool or a Dask worker can run it.
     """
     from sosgame.solver import _Search, warm_up
+    from sosgame.solver.certificate import CertificateTooLargeError, prove
 
     warm_up()
     game = Game.from_position(board, mode=mode)
     start = time.perf_counter()
     run = _Search(game, _table(memory_mb), None)
     value = run.exact()
-    return {
+    proof: dict[str, Any] = {}
+    if proof_limit is not None:
+        try:
+            proof["entries"] = prove(run, mode, value, proof_limit)
+        except CertificateTooLargeError:
+            proof["proof_over"] = proof_limit
+    return proof | {
         "board": board,
         "rows": game.rows,
         "cols": game.cols,
@@ -100,6 +113,32 @@ class PieceStore:
         ):
             raise InvalidSettingsError(f"{path} is not the result of piece {board}")
         return result
+
+    def proof_path(self, board: str) -> Path:
+        """Where the proof of ``board``'s value lives (its certificate entries, gzip JSON)."""
+        return self.folder / (board.replace("/", "-") + ".proof.json.gz")
+
+    def load_proof(self, board: str) -> list[list[Any]]:
+        """The stored proof entries of ``board``.
+
+        :raises InvalidSettingsError: if the file cannot be read as a list of entries.
+        """
+        path = self.proof_path(board)
+        try:
+            entries = json.loads(gzip.decompress(path.read_bytes()))
+        except (OSError, ValueError, EOFError) as error:
+            raise InvalidSettingsError(f"cannot read the proof {path}: {error}") from None
+        if not isinstance(entries, list):
+            raise InvalidSettingsError(f"{path} is not a list of proof entries")
+        return entries
+
+    def save_proof(self, board: str, entries: list[list[Any]]) -> None:
+        """Write the proof entries of ``board`` (whole, or not at all)."""
+        path = self.proof_path(board)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        data = json.dumps(entries, separators=(",", ":")).encode()
+        temporary.write_bytes(gzip.compress(data, mtime=0))
+        os.replace(temporary, path)
 
     def root_path(self, depth: int) -> Path:
         """Where the empty board's value, combined from its pieces ``depth`` moves deep, lives."""

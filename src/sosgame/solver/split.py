@@ -26,7 +26,16 @@ from sosgame.game import Game
 from sosgame.notation import Move
 from sosgame.solver.symmetry import symmetries
 
-__all__ = ["Plan", "Step", "canonical", "canonical_form", "combine", "plan_split"]
+__all__ = [
+    "Plan",
+    "Step",
+    "all_values",
+    "best_step",
+    "canonical",
+    "canonical_form",
+    "combine",
+    "plan_split",
+]
 
 
 def canonical(position: str, rows: int, cols: int) -> str:
@@ -69,6 +78,8 @@ class Plan:
     rows: int
     cols: int
     mode: str
+    position: str
+    """The root's position text."""
     root: tuple[Step, ...]
     """The root's moves, in the root's own coordinates (its best moves are named from them)."""
     inner: Mapping[str, tuple[Step, ...]]
@@ -116,7 +127,7 @@ def plan_split(game: Game, depth: int) -> Plan:
             inner[text] = steps
             following.update(step.child for step in steps if step.child is not None)
         level = following - inner.keys()
-    return Plan(rows, cols, game.mode, root, inner, tuple(sorted(level)))
+    return Plan(rows, cols, game.mode, game.position(), root, inner, tuple(sorted(level)))
 
 
 def _step_value(step: Step, simple: bool, value: Callable[[str], int]) -> int:
@@ -128,8 +139,8 @@ def _step_value(step: Step, simple: bool, value: Callable[[str], int]) -> int:
     return -value(step.child)
 
 
-def combine(plan: Plan, values: Mapping[str, int]) -> tuple[int, tuple[Move, ...]]:
-    """The root's value and best moves (in board order), given every piece's exact value.
+def all_values(plan: Plan, values: Mapping[str, int]) -> dict[str, int]:
+    """The exact value of every position of ``plan`` below the root, from its pieces' values.
 
     :raises KeyError: naming a piece whose value is missing.
     """
@@ -139,11 +150,31 @@ def combine(plan: Plan, values: Mapping[str, int]) -> tuple[int, tuple[Move, ...
     def value(text: str) -> int:
         if text not in known:
             # Not a piece: a position between the root and the pieces (KeyError if neither).
-            steps = plan.inner[text]
-            known[text] = max(_step_value(step, simple, value) for step in steps)
+            known[text] = best_step(plan.inner[text], simple, value)[0]
         return known[text]
 
-    scores = [(_step_value(step, simple, value), step.move) for step in plan.root]
+    for text in plan.inner:
+        value(text)
+    for step in plan.root:
+        if step.child is not None:
+            value(step.child)
+    return known
+
+
+def best_step(
+    steps: tuple[Step, ...], simple: bool, value: Callable[[str], int]
+) -> tuple[int, tuple[Move, ...]]:
+    """The best value among ``steps`` and every move reaching it, in board order."""
+    scores = [(_step_value(step, simple, value), step.move) for step in steps]
     best = max(score for score, _ in scores)
     moves = sorted((move for score, move in scores if score == best), key=Move.sort_key)
     return best, tuple(moves)
+
+
+def combine(plan: Plan, values: Mapping[str, int]) -> tuple[int, tuple[Move, ...]]:
+    """The root's value and best moves (in board order), given every piece's exact value.
+
+    :raises KeyError: naming a piece whose value is missing.
+    """
+    known = all_values(plan, values)
+    return best_step(plan.root, plan.mode == "simple", known.__getitem__)
