@@ -207,7 +207,8 @@ def main() -> None:
     split = _split_results(arguments.store)
     entries.extend(split)
     page = HEADER + "\n".join(lines + footer) + "\n" + SPLIT_HEADER
-    page += "".join(_split_row(entry) + "\n" for entry in split) + CERTIFICATES
+    page += "".join(_split_row(entry) + "\n" for entry in split) or "| none yet |\n"
+    page += CERTIFICATES
     if arguments.write:
         arguments.write.write_text(page, encoding="utf-8")
         table_file = arguments.write.with_suffix(".json")

@@ -58,7 +58,7 @@ def test_a_second_run_solves_only_what_is_missing(tmp_path: Path) -> None:
     game = Game(3, 4, mode="simple")
     first = solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=False)
     store = PieceStore(tmp_path, 3, 4, "simple")
-    files = sorted(store.folder.glob("*.*.json"))  # a piece's name holds dots: its empty cells
+    files = sorted(store.folder.glob("*_*.json"))  # a piece's name holds its empty cells
     assert len(files) == first.pieces
     removed = files[: len(files) // 2]
     kept = {path: path.read_text() for path in files[len(files) // 2 :]}
@@ -77,7 +77,7 @@ def test_a_store_file_that_is_not_its_piece_is_rejected(tmp_path: Path) -> None:
     game = Game(3, 3)
     solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=False)
     store = PieceStore(tmp_path, 3, 3, "general")
-    victim = sorted(store.folder.glob("*.*.json"))[0]
+    victim = sorted(store.folder.glob("*_*.json"))[0]
     result = json.loads(victim.read_text())
     result["board"] = "S../.../..."
     victim.write_text(json.dumps(result))
@@ -149,7 +149,8 @@ def test_the_command_line_split(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(argv) == 0
     direct = json.loads(capsys.readouterr().out)
     assert (answer["value"], answer["best_moves"]) == (direct["value"], direct["best_moves"])
-    assert answer["solved_now"] == answer["pieces"] == len(list(tmp_path.glob("3x4-simple/*.*.*")))
+    pieces = list(tmp_path.glob("3x4-simple/*_*.json"))
+    assert answer["solved_now"] == answer["pieces"] == len(pieces)
     root = json.loads((tmp_path / "3x4-simple" / "solved-split2.json").read_text())
     assert list(root)[:9] == [
         "rows",

@@ -1,7 +1,8 @@
 """One piece of a split solve: solving it (in any process) and keeping its result on disk.
 
 A piece's result is a small JSON file, ``DIR/<rows>x<cols>-<mode>/<position>.json`` (the
-position's canonical text with ``-`` between rows), holding ``board``, ``rows``, ``cols``,
+position's canonical text with ``_`` for an empty cell and ``-`` between rows, such as
+``_____-_____-_____-_____-___OS.json``), holding ``board``, ``rows``, ``cols``,
 ``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
 ``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. When the root is
 the empty board, the combined result goes to ``solved-split<depth>.json`` in the same folder,
@@ -80,6 +81,11 @@ def solve_piece(
     }
 
 
+def _file_name(board: str) -> str:
+    # Not the text itself: a name starting with "." would be hidden, one with "-" an option.
+    return board.replace(".", "_").replace("/", "-")
+
+
 class PieceStore:
     """The finished pieces of one board size and mode, one JSON file each, under ``root``."""
 
@@ -89,7 +95,7 @@ class PieceStore:
 
     def path(self, board: str) -> Path:
         """Where the result for position ``board`` lives."""
-        return self.folder / (board.replace("/", "-") + ".json")
+        return self.folder / (_file_name(board) + ".json")
 
     def load(self, board: str) -> dict[str, Any] | None:
         """The stored result for ``board``, or None if it is not solved yet.
@@ -117,7 +123,7 @@ class PieceStore:
 
     def proof_path(self, board: str) -> Path:
         """Where the proof of ``board``'s value lives (its certificate entries, gzip JSON)."""
-        return self.folder / (board.replace("/", "-") + ".proof.json.gz")
+        return self.folder / (_file_name(board) + ".proof.json.gz")
 
     def load_proof(self, board: str) -> list[list[Any]]:
         """The stored proof entries of ``board``.
