@@ -52,7 +52,9 @@ moves deep (symmetric and transposed ones once) are solved one by one for their 
 each kept as a small JSON file under `data/solves/RxC-MODE/`, and the value and best moves of
 the empty board follow from them by negamax. Running the command again skips the pieces
 already there, so a long solve can stop and go on, on any machine; `--workers N` runs N local
-processes and `--scheduler tcp://HOST:8786` a Dask cluster (`pip install 'sosgame[cluster]'`).
+processes and `--scheduler tcp://HOST:8786` a Dask cluster (`pip install 'sosgame[cluster]'`);
+`--status` solves nothing and says how many pieces are done and what they already settle (the
+least and most the board can be worth).
 Nodes and seconds add up every piece's work (seconds of solving, not wall-clock); memory is
 the table per worker and the largest resident size a worker reached.
 

@@ -15,7 +15,7 @@ from sosgame.cli import main
 from sosgame.extras import MissingExtraError
 from sosgame.game import Mode
 from sosgame.solver import solve
-from sosgame.solver.distribute import solve_split
+from sosgame.solver.distribute import solve_split, split_status
 from sosgame.solver.pieces import PieceStore
 from sosgame.solver.split import canonical, plan_split
 from sosgame.solver.symmetry import symmetries
@@ -170,4 +170,45 @@ def test_the_command_line_split(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_workers_without_a_split_are_rejected(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "3x3", "--workers", "2"]) == 1
+    assert "--split" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_the_status_bounds_always_hold_the_value(tmp_path: Path, mode: Mode) -> None:
+    game = Game(3, 3, mode=mode)
+    solved = solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False)
+    assert split_status(game, 2, tmp_path) == (
+        solved.pieces,
+        solved.pieces,
+        solved.value,
+        solved.value,
+    )
+    files = sorted(PieceStore(tmp_path, 3, 3, mode).folder.glob("*_*.json"))
+    for path in files[::2]:
+        path.unlink()
+    status = split_status(game, 2, tmp_path)
+    assert status.solved == len(files) - len(files[::2])
+    assert status.lower <= solved.value <= status.upper
+    for path in files[1::2]:
+        path.unlink()
+    status = split_status(game, 2, tmp_path)
+    assert status.solved == 0 and status.lower < status.upper
+
+
+def test_the_command_line_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(1, 7, mode="simple")
+    pieces = len(plan_split(game, 1).pieces)
+    value = solve(game, memory_mb=8).value
+    argv = ["solve", "1x7", "--mode", "simple", "--split", "1", "--store", str(tmp_path)]
+    assert main([*argv, "--status"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"0 of {pieces} pieces solved",
+        "the value is between -1 and +1 so far",
+    ]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--status", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer == {"pieces": pieces, "solved": pieces, "lower": value, "upper": value}
+    assert main(["solve", "1x7", "--status"]) == 1
     assert "--split" in capsys.readouterr().err

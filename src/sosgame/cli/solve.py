@@ -14,7 +14,7 @@ from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
 from sosgame.solver.certificate import certificate, write
-from sosgame.solver.distribute import SplitSolution, solve_split
+from sosgame.solver.distribute import SplitSolution, SplitStatus, solve_split, split_status
 
 __all__ = ["register"]
 
@@ -41,6 +41,7 @@ def register(commands: Any) -> None:
         help=t("cli.solve.progress"),
     )
     parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
+    parser.add_argument("--status", action="store_true", help=t("cli.solve.status"))
     parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
     parser.set_defaults(run=run)
 
@@ -63,12 +64,29 @@ def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
     return t("cli.solve.mover_by" if solution.value > 0 else "cli.solve.other_by", count=lead)
 
 
+def _status(status: SplitStatus, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(status._asdict()))
+        return 0
+    bounds = [f"{bound:+d}" if bound else "0" for bound in (status.lower, status.upper)]
+    print(t("cli.solve.status_line", solved=status.solved, pieces=status.pieces))
+    if status.lower == status.upper:
+        print(t("cli.solve.status_value", value=bounds[0]))
+    else:
+        print(t("cli.solve.status_bounds", lower=bounds[0], upper=bounds[1]))
+    return 0
+
+
 def run(arguments: argparse.Namespace) -> int:
     """Solve the position named on the command line and print the answer."""
     game = _game(arguments.position, arguments.mode)
     split = arguments.split is not None
     if not split and (arguments.scheduler is not None or arguments.workers is not None):
         raise InvalidSettingsError(t("cli.solve.needs_split"))
+    if arguments.status:
+        if not split:
+            raise InvalidSettingsError(t("cli.solve.needs_split"))
+        return _status(split_status(game, arguments.split, arguments.store), arguments.json)
     try:
         if split:
             split_solution = solve_split(

@@ -98,7 +98,17 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "tcp://10.0.0.1:8786 (needs the cluster extra)",
     ),
     text("cli.solve.progress", "show a progress bar of the pieces (default: on)"),
-    text("cli.solve.needs_split", "--workers and --scheduler only apply to a --split solve"),
+    text(
+        "cli.solve.needs_split",
+        "--workers, --scheduler and --status only apply to a --split solve",
+    ),
+    text(
+        "cli.solve.status",
+        "with --split: solve nothing, say how many pieces are solved and what they settle",
+    ),
+    text("cli.solve.status_line", "{solved} of {pieces} pieces solved"),
+    text("cli.solve.status_value", "the value is {value}, whatever the other pieces hold"),
+    text("cli.solve.status_bounds", "the value is between {lower} and {upper} so far"),
     text(
         "cli.solve.certificate",
         "also write a certificate of the value to FILE (gzip-compressed if it ends in .gz), "

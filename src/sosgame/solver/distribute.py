@@ -31,9 +31,9 @@ from sosgame.game import Game
 from sosgame.notation import Move
 from sosgame.solver.certificate import document, merge, top_entries, write
 from sosgame.solver.pieces import PieceStore, solve_piece
-from sosgame.solver.split import Plan, combine, plan_split
+from sosgame.solver.split import Plan, combine, plan_split, root_bounds
 
-__all__ = ["SplitSolution", "executor", "solve_split"]
+__all__ = ["SplitSolution", "SplitStatus", "executor", "solve_split", "split_status"]
 
 
 class SplitSolution(NamedTuple):
@@ -72,6 +72,32 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         raise MissingExtraError("a solve on a Dask cluster", "cluster", ("distributed",)) from None
     with Client(scheduler) as client:  # type: ignore[no-untyped-call]
         yield client.get_executor()
+
+
+class SplitStatus(NamedTuple):
+    """How far a split solve has come: pieces solved, and what they settle of the root."""
+
+    pieces: int
+    solved: int
+    lower: int
+    """The least the root can be worth (its value once every piece is solved)."""
+    upper: int
+
+
+def split_status(game: Game, depth: int, store: str | Path) -> SplitStatus:
+    """What the store already settles of ``game``'s value split ``depth`` moves deep.
+
+    :raises InvalidSettingsError: for a bad depth or a store file that is not its piece.
+    """
+    plan = plan_split(game, depth)
+    pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
+    values = {}
+    for board in plan.pieces:
+        result = pieces.load(board)
+        if result is not None:
+            values[board] = result["value"]
+    lower, upper = root_bounds(plan, values)
+    return SplitStatus(len(plan.pieces), len(values), lower, upper)
 
 
 def solve_split(

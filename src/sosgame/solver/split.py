@@ -35,6 +35,7 @@ __all__ = [
     "canonical_form",
     "combine",
     "plan_split",
+    "root_bounds",
 ]
 
 
@@ -178,3 +179,41 @@ def combine(plan: Plan, values: Mapping[str, int]) -> tuple[int, tuple[Move, ...
     """
     known = all_values(plan, values)
     return best_step(plan.root, plan.mode == "simple", known.__getitem__)
+
+
+def root_bounds(plan: Plan, values: Mapping[str, int]) -> tuple[int, int]:
+    """The least and most the root can be worth, given the values of the pieces solved so far.
+
+    An unsolved piece may be worth anything a position can (simple mode: -1 to 1; general
+    mode: up to its empty cells times the 8 lines a letter can complete, either way), so
+    in simple mode one winning first move can settle the root long before its last piece.
+    """
+    simple = plan.mode == "simple"
+    known: dict[str, tuple[int, int]] = {}
+
+    def bounds(text: str) -> tuple[int, int]:
+        if text not in known:
+            if text in values:
+                known[text] = (values[text], values[text])
+            elif text in plan.inner:
+                found = [_step_bounds(step, simple, bounds) for step in plan.inner[text]]
+                known[text] = (max(low for low, _ in found), max(high for _, high in found))
+            else:
+                most = 1 if simple else 8 * text.count(".")
+                known[text] = (-most, most)
+        return known[text]
+
+    found = [_step_bounds(step, simple, bounds) for step in plan.root]
+    return max(low for low, _ in found), max(high for _, high in found)
+
+
+def _step_bounds(
+    step: Step, simple: bool, bounds: Callable[[str], tuple[int, int]]
+) -> tuple[int, int]:
+    if step.child is None:
+        value = min(step.lines, 1) if simple else step.lines
+        return value, value
+    low, high = bounds(step.child)
+    if step.lines:
+        return step.lines + low, step.lines + high
+    return -high, -low
