@@ -6,6 +6,11 @@ Strips 1xN and 2xN grow until a solve needs more than ``--max-nodes`` nodes; the
 results also go, machine-readable, to the file of the same name ending in ``.json``
 (docs/solved.json): a list of ``{"rows", "cols", "mode", "value", "best_moves", "nodes",
 "seconds", "command", "version"}``, the value for the first player as on the page.
+
+Boards solved in pieces (``sosgame solve RxC --split DEPTH``, whose results live under
+data/solves/) get a section of their own, read from each store's ``solved-split*.json``, and
+are listed in the JSON file too. ``--keep`` takes the small boards from the existing JSON file
+instead of solving them again (to add new split results to the page without the 11 minutes).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from sosgame import Game, __version__
+from sosgame import Game, Move, __version__
 from sosgame.kernel import JIT, warm_up
 from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve
 
@@ -37,6 +42,36 @@ Reproduce the whole page with:
 
     {COMMAND}
 
+"""
+
+SPLIT_HEADER = """
+## Larger boards, solved in pieces
+
+These boards are solved by `sosgame solve RxC --mode MODE --split DEPTH`: the positions DEPTH
+moves deep (symmetric and transposed ones once) are solved one by one for their exact values,
+each kept as a small JSON file under `data/solves/RxC-MODE/`, and the value and best moves of
+the empty board follow from them by negamax. Running the command again skips the pieces
+already there, so a long solve can stop and go on, on any machine; `--workers N` runs N local
+processes and `--scheduler tcp://HOST:8786` a Dask cluster (`pip install 'sosgame[cluster]'`);
+`--status` solves nothing and says how many pieces are done and what they already settle (the
+least and most the board can be worth).
+Nodes and seconds add up every piece's work (seconds of solving, not wall-clock); memory is
+the table per worker and the largest resident size a worker reached.
+
+| board | mode | value | best | split | pieces | nodes | seconds | table MiB | peak MiB |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+"""
+
+CERTIFICATES = """
+## Certificates
+
+`sosgame solve RxC --mode MODE --certificate FILE.json.gz` also writes a proof of the value:
+for each position of the proof (up to symmetry), the move that forces the side to move's
+bound, or the bound that every reply must respect. `sosgame certify FILE.json.gz` checks it
+with the rules engine alone, without any solver code, and says "proven" only when every
+entry holds; `--sample N` checks N random entries instead (a spot check, not a proof). A
+proof grows fast with the board: 4x4 simple needs about 80,000 entries and 4x4 general about
+500,000, checked in about a minute each; no certificate of a 5x5 board is kept yet.
 """
 
 
@@ -71,12 +106,58 @@ def _entry(rows: int, cols: int, mode: str, solution: Solution) -> dict[str, obj
     }
 
 
+def _kept(page: Path | None) -> dict[tuple[int, int, str], Solution]:
+    if page is None:
+        raise SystemExit("--keep needs --write FILE (its .json holds the boards to keep)")
+    found = json.loads(page.with_suffix(".json").read_text(encoding="utf-8"))
+    return {
+        (entry["rows"], entry["cols"], entry["mode"]): Solution(
+            entry["value"],
+            tuple(Move.parse(text) for text in entry["best_moves"]),
+            entry["nodes"],
+            entry["seconds"],
+        )
+        for entry in found
+        if "split" not in entry
+    }
+
+
+def _split_results(store: Path) -> list[dict[str, object]]:
+    found = []
+    for path in sorted(store.glob("*/solved-split*.json")):
+        found.append(json.loads(path.read_text(encoding="utf-8")))
+    found.sort(key=lambda entry: (entry["rows"] * entry["cols"], entry["rows"], entry["mode"]))
+    return found
+
+
+def _split_row(entry: dict[str, object]) -> str:
+    value = int(entry["value"])  # type: ignore[call-overload]
+    cells = [
+        f"{entry['rows']}x{entry['cols']}",
+        str(entry["mode"]),
+        f"{value:+d}" if value else "0",
+        str(len(entry["best_moves"])),  # type: ignore[arg-type]
+        str(entry["split"]),
+        str(entry["pieces"]),
+        f"{entry['nodes']:,}",
+        f"{entry['seconds']:,.0f}",
+        str(entry["memory_mb"]),
+        str(entry["peak_rss_mb"]),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", type=Path, metavar="FILE", help="write the page to FILE")
     parser.add_argument("--max-nodes", type=int, default=400_000_000, help="per solve")
     parser.add_argument("--memory", type=int, default=2048, help="table size in MiB")
+    parser.add_argument("--store", type=Path, default=Path("data/solves"), help="split results")
+    parser.add_argument(
+        "--keep", action="store_true", help="take the small boards from the existing JSON file"
+    )
     arguments = parser.parse_args()
+    kept = _kept(arguments.write) if arguments.keep else None
     warm_up()
     table = TranspositionTable(arguments.memory)
     started = time.perf_counter()
@@ -91,8 +172,11 @@ def main() -> None:
         results: dict[str, Solution] = {}
         for mode in MODES:
             try:
+                if kept is not None:
+                    results[mode] = kept[(rows, cols, mode)]
+                    continue
                 results[mode] = _solve(rows, cols, mode, arguments.max_nodes, table)
-            except NodeLimitError:
+            except (NodeLimitError, KeyError):
                 unreached.append(f"{rows}x{cols} {mode}")
                 return False
         lines.append(_row(rows, cols, results))
@@ -117,7 +201,16 @@ def main() -> None:
         f" the whole table took {minutes:.0f} minutes on a machine shared with other work,"
         " run with nice, so the seconds are wall-clock times and only indicative.",
     ]
-    page = HEADER + "\n".join(lines + footer) + "\n"
+    if kept is not None and arguments.write.exists():
+        # The small boards were not solved again: their machine and timing line stays.
+        old = arguments.write.read_text(encoding="utf-8").splitlines()
+        footer = [""] + [line for line in old if line.startswith(("Strips stop", "Machine:"))]
+        footer.insert(2, "")
+    split = _split_results(arguments.store)
+    entries.extend(split)
+    page = HEADER + "\n".join(lines + footer) + "\n" + SPLIT_HEADER
+    page += "".join(_split_row(entry) + "\n" for entry in split) or "| none yet |\n"
+    page += CERTIFICATES
     if arguments.write:
         arguments.write.write_text(page, encoding="utf-8")
         table_file = arguments.write.with_suffix(".json")

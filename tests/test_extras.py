@@ -32,6 +32,7 @@ RUN_WITHOUT = str(HERE / "run_without.py")
 BROUGHT_BY = {
     "fast": ("numba", "llvmlite", "numpy", "tqdm", "openskill"),
     "tui": ("textual",),
+    "cluster": ("distributed", "dask"),
     "web": (
         "starlette",
         "uvicorn",

@@ -15,7 +15,7 @@ from sosgame.errors import SosError
 
 __all__ = ["EXTRAS", "Extra", "MissingExtraError", "install_command", "missing", "require"]
 
-Extra: TypeAlias = Literal["fast", "tui", "web", "envs"]
+Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster"]
 
 EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
     "fast": ("numba", "numpy"),
@@ -31,6 +31,7 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
         "openskill",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "cluster": ("distributed",),
 }
 """The modules each extra brings that the code imports by name."""
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from sosgame.cli.language import subcommand, t
-from sosgame.errors import InvalidPositionError
+from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
-from sosgame.solver import DEFAULT_MEMORY_MB, Solution, solve
+from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
+from sosgame.solver.certificate import certificate, write
+from sosgame.solver.distribute import SplitSolution, SplitStatus, solve_split, split_status
 
 __all__ = ["register"]
 
@@ -25,6 +28,21 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
     )
+    parser.add_argument("--split", type=int, metavar="DEPTH", help=t("cli.solve.split"))
+    parser.add_argument(
+        "--store", type=Path, default=Path("data/solves"), metavar="DIR", help=t("cli.solve.store")
+    )
+    parser.add_argument("--workers", type=int, metavar="N", help=t("cli.solve.workers"))
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=t("cli.solve.scheduler"))
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=t("cli.solve.progress"),
+    )
+    parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
+    parser.add_argument("--status", action="store_true", help=t("cli.solve.status"))
+    parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
     parser.set_defaults(run=run)
 
 
@@ -37,7 +55,7 @@ def _game(text: str, mode: str) -> Game:
     return Game.from_position(text, mode=mode)  # type: ignore[arg-type]
 
 
-def _verdict(solution: Solution, mode: str) -> str:
+def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
     if solution.value == 0:
         return t("cli.solve.draw")
     if mode == "simple":
@@ -46,26 +64,69 @@ def _verdict(solution: Solution, mode: str) -> str:
     return t("cli.solve.mover_by" if solution.value > 0 else "cli.solve.other_by", count=lead)
 
 
+def _status(status: SplitStatus, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(status._asdict()))
+        return 0
+    bounds = [f"{bound:+d}" if bound else "0" for bound in (status.lower, status.upper)]
+    print(t("cli.solve.status_line", solved=status.solved, pieces=status.pieces))
+    if status.lower == status.upper:
+        print(t("cli.solve.status_value", value=bounds[0]))
+    else:
+        print(t("cli.solve.status_bounds", lower=bounds[0], upper=bounds[1]))
+    return 0
+
+
 def run(arguments: argparse.Namespace) -> int:
     """Solve the position named on the command line and print the answer."""
     game = _game(arguments.position, arguments.mode)
+    split = arguments.split is not None
+    if not split and (arguments.scheduler is not None or arguments.workers is not None):
+        raise InvalidSettingsError(t("cli.solve.needs_split"))
+    if arguments.status:
+        if not split:
+            raise InvalidSettingsError(t("cli.solve.needs_split"))
+        return _status(split_status(game, arguments.split, arguments.store), arguments.json)
     try:
-        solution = solve(game, memory_mb=arguments.memory)
+        if split:
+            split_solution = solve_split(
+                game,
+                arguments.split,
+                arguments.store,
+                memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
+                workers=arguments.workers,
+                scheduler=arguments.scheduler,
+                progress=arguments.progress,
+                certificate=arguments.certificate,
+                entry_limit=arguments.max_entries,
+            )
+            if split_solution.unproven:
+                print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
+            solution: Solution | SplitSolution = split_solution
+        elif arguments.certificate is not None:
+            table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
+            solution = solve(game, table=table)
+            write(certificate(game, table=table), arguments.certificate)
+        else:
+            solution = solve(game, memory_mb=arguments.memory)
     except KeyboardInterrupt:
         print(t("cli.solve.stopped"), file=sys.stderr)
         return 130
     moves = [str(move) for move in solution.best_moves]
     if arguments.json:
-        print(
-            json.dumps(
-                {
-                    "value": solution.value,
-                    "best_moves": moves,
-                    "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 3),
-                }
-            )
-        )
+        answer: dict[str, Any] = {
+            "value": solution.value,
+            "best_moves": moves,
+            "nodes": solution.nodes,
+            "seconds": round(solution.seconds, 3),
+        }
+        if isinstance(solution, SplitSolution):
+            answer |= {
+                "pieces": solution.pieces,
+                "solved_now": solution.solved_now,
+                "peak_rss_mb": solution.peak_rss_mb,
+            }
+        print(json.dumps(answer))
         return 0
     value = f"{solution.value:+d}" if solution.value else "0"
     print(t("cli.solve.value", value=value, verdict=_verdict(solution, arguments.mode)))

@@ -78,6 +78,75 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "the transposition table's size in MiB (default: sized to the position, at most "
         "{most}); more memory can mean fewer nodes on large problems",
     ),
+    text(
+        "cli.solve.split",
+        "split the solve into the positions DEPTH moves deep, each solved on its own and kept "
+        "as a file under --store; run again, it skips what is done and goes on",
+    ),
+    text(
+        "cli.solve.store",
+        "where --split keeps its finished pieces (default: data/solves), one folder per board "
+        "and mode",
+    ),
+    text(
+        "cli.solve.workers",
+        "how many local processes solve pieces at once (default: one per core)",
+    ),
+    text(
+        "cli.solve.scheduler",
+        "solve the pieces on the Dask cluster whose scheduler is at ADDRESS, such as "
+        "tcp://10.0.0.1:8786 (needs the cluster extra)",
+    ),
+    text("cli.solve.progress", "show a progress bar of the pieces (default: on)"),
+    text(
+        "cli.solve.needs_split",
+        "--workers, --scheduler and --status only apply to a --split solve",
+    ),
+    text(
+        "cli.solve.status",
+        "with --split: solve nothing, say how many pieces are solved and what they settle",
+    ),
+    text("cli.solve.status_line", "{solved} of {pieces} pieces solved"),
+    text("cli.solve.status_value", "the value is {value}, whatever the other pieces hold"),
+    text("cli.solve.status_bounds", "the value is between {lower} and {upper} so far"),
+    text(
+        "cli.solve.certificate",
+        "also write a certificate of the value to FILE (gzip-compressed if it ends in .gz), "
+        "for sosgame certify to check",
+    ),
+    text(
+        "cli.solve.max_entries",
+        "with --split and --certificate: give up the proof of a piece that needs more than N "
+        "entries (the piece's value is kept)",
+    ),
+    plural(
+        "cli.solve.unproven",
+        "no certificate written: {count} piece needs more entries than --max-entries allows",
+        "no certificate written: {count} pieces need more entries than --max-entries allows",
+    ),
+    text("cli.certify.help", "check a solver certificate with the rules alone"),
+    text(
+        "cli.certify.description",
+        "Check a certificate written by sosgame solve --certificate: every strategy move and "
+        "every reply it answers is played with the rules engine, without the solver. The value "
+        "is proven when every entry is checked; --sample checks a random part only.",
+    ),
+    text("cli.certify.file", "the certificate file (.json, or .json.gz)"),
+    text(
+        "cli.certify.sample",
+        "check only N entries chosen at random, and the root's (a sample, not a proof)",
+    ),
+    text("cli.certify.seed", "the seed that chooses the sample (default: 0)"),
+    text(
+        "cli.certify.proven",
+        "proven: {position} ({mode}) is worth {value} to the side to move; "
+        "all {entries} entries hold",
+    ),
+    text(
+        "cli.certify.sampled",
+        "sample holds: {checked} of {entries} entries of {position} ({mode}, value {value}) "
+        "checked; the rest are unchecked, so this is not a full proof",
+    ),
     text("cli.solve.stopped", "sosgame: solve stopped by Ctrl-C before it finished"),
     text("cli.solve.value", "value {value}: {verdict} with best play"),
     text("cli.solve.wins", "the side to move wins"),

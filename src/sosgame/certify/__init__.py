@@ -1,0 +1,267 @@
+"""An independent checker of solver certificates: the rules engine alone, no search code.
+
+A certificate claims the value of a position for the side to move (general mode: the mover's
+future points minus the opponent's; simple mode: 1 win, 0 draw, -1 loss) and proves it with
+*entries*, one per board (named by its canonical text, the smallest text among the board's
+symmetric images): ``[board, lower, move, upper]``, where
+
+* ``lower`` (with ``move``, in the coordinates of that text) claims the mover can force at
+  least ``lower``: after ``move`` the position must be worth at least ``lower`` (the mover's
+  strategy);
+* ``upper`` claims the mover cannot get more than ``upper``: after *every* legal move the
+  position must be worth at most ``upper`` (the opponent's answers, each proven);
+
+either may be ``null``. The checker plays each entry's moves with :class:`sosgame.Game` and
+checks that the claims they lead to are terminal facts (a full board, a simple-mode SOS, a
+simple-mode position whose mover can complete an SOS at once) or claims of other entries at
+least as strong. Every entry's children have fewer empty cells, so
+when every entry passes, every claim holds by induction, and with them the root's ``lower =
+upper = value``. Checking a random sample of entries instead gives confidence, not proof:
+:class:`Report` says which.
+
+The file is JSON (gzip-compressed if its name ends in ``.gz``)::
+
+    {"format": "sosgame-certificate", "version": 1, "rows": 3, "cols": 3, "mode": "simple",
+     "position": ".../.../...", "value": 0, "entries": [[".../.../...", 0, "Sb2", 0], ...]}
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from sosgame.errors import SosError
+from sosgame.game import MODES, Game, Mode
+
+__all__ = ["FORMAT", "CertificateError", "Report", "check", "load"]
+
+FORMAT: Final = "sosgame-certificate"
+_VERSION: Final = 1
+
+
+class CertificateError(SosError):
+    """The certificate does not prove what it claims (or is not a certificate)."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a check found: the proven value and how much of the proof was checked."""
+
+    rows: int
+    cols: int
+    mode: str
+    position: str
+    value: int
+    entries: int
+    checked: int
+
+    @property
+    def complete(self) -> bool:
+        """True if every entry was checked, so the value is proven, not only sampled."""
+        return self.checked == self.entries
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a certificate file (``.gz``: gzip-compressed JSON).
+
+    :raises CertificateError: if the file cannot be read as JSON.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        if path.name.endswith(".gz"):
+            raw = gzip.decompress(raw)
+        document = json.loads(raw)
+    except (OSError, ValueError, EOFError) as error:
+        raise CertificateError(f"cannot read certificate {path}: {error}") from None
+    if not isinstance(document, dict):
+        raise CertificateError(f"{path} holds no certificate object")
+    return document
+
+
+class _Board:
+    """The symmetric images of a board, and its canonical text (checker's own copy)."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        images = []
+        for kind in range(8 if rows == cols else 4):
+            image = []
+            for row in range(rows):
+                for col in range(cols):
+                    image_row = rows - 1 - row if kind & 2 else row
+                    image_col = cols - 1 - col if kind & 1 else col
+                    if kind & 4:
+                        image_row, image_col = image_col, image_row
+                    image.append(image_row * cols + image_col)
+            images.append(image)
+        # cells[i] of an image's text comes from cell source[i] of the board.
+        self.sources = []
+        for image in images:
+            source = [0] * len(image)
+            for cell, target in enumerate(image):
+                source[target] = cell
+            self.sources.append(source)
+
+    def canonical(self, position: str) -> str:
+        cells = position.replace("/", "")
+        cols = self.cols
+        best = ""
+        for source in self.sources:
+            flat = "".join(cells[cell] for cell in source)
+            text = "/".join(flat[start : start + cols] for start in range(0, len(flat), cols))
+            if not best or text < best:
+                best = text
+        return best
+
+
+class _Checker:
+    def __init__(self, document: dict[str, Any]) -> None:
+        if document.get("format") != FORMAT or document.get("version") != _VERSION:
+            raise CertificateError(f"not a {FORMAT} version {_VERSION} document")
+        rows, cols, mode = document.get("rows"), document.get("cols"), document.get("mode")
+        if not (isinstance(rows, int) and isinstance(cols, int) and _whole(rows) and _whole(cols)):
+            raise CertificateError("rows and cols must be whole numbers of at least 1")
+        if mode not in MODES:
+            raise CertificateError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode: Mode = "simple" if mode == "simple" else "general"
+        self.simple = mode == "simple"
+        self.board = _Board(rows, cols)
+        position, value = document.get("position"), document.get("value")
+        if not (isinstance(position, str) and isinstance(value, int) and _whole(value, True)):
+            raise CertificateError("position must be a text and value a whole number")
+        self.position: str = position
+        self.value: int = value
+        self.entries: dict[str, tuple[int | None, str | None, int | None]] = {}
+        listed = document.get("entries")
+        if not isinstance(listed, list):
+            raise CertificateError("entries must be a list")
+        for entry in listed:
+            if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str)):
+                raise CertificateError(f"an entry must be [board, lower, move, upper]: {entry!r}")
+            text, lower, move, upper = entry
+            if text in self.entries:
+                raise CertificateError(f"board {text} has two entries")
+            if self.board.canonical(text) != text:
+                raise CertificateError(f"board {text} is not written in its canonical form")
+            if (lower is None) != (move is None) or (lower is None and upper is None):
+                raise CertificateError(f"entry {entry!r} needs lower with move, or upper")
+            if not all(bound is None or _whole(bound, True) for bound in (lower, upper)):
+                raise CertificateError(f"entry {entry!r} has a bound that is not a whole number")
+            if move is not None and not isinstance(move, str):
+                raise CertificateError(f"entry {entry!r} has a move that is not a text")
+            self.entries[text] = (lower, move, upper)
+
+    def at_least(self, position: str, bound: int) -> bool:
+        """Is the mover's value of ``position`` proven to be at least ``bound``?"""
+        if "." not in position:
+            return bound <= 0
+        if self.simple and bound <= -1:
+            return True
+        lower = self.entries.get(self.board.canonical(position), (None, None, None))[0]
+        return lower is not None and lower >= bound
+
+    def at_most(self, position: str, bound: int) -> bool:
+        """Is the mover's value of ``position`` proven to be at most ``bound``?"""
+        if "." not in position:
+            return bound >= 0
+        if self.simple and bound >= 1:
+            return True
+        upper = self.entries.get(self.board.canonical(position), (None, None, None))[2]
+        return upper is not None and upper <= bound
+
+    def proves_at_least(self, game: Game, bound: int) -> bool:
+        """:meth:`at_least` for the position of ``game``, which may also win at once."""
+        if self.at_least(game.position(), bound):
+            return True
+        # Simple mode: a mover who can complete an SOS wins (value 1) and needs no entry.
+        return self.simple and bound <= 1 and self._can_score(game)
+
+    @staticmethod
+    def _can_score(game: Game) -> bool:
+        for move in list(game.legal_moves):
+            lines = game.play(move)
+            game.undo()
+            if lines:
+                return True
+        return False
+
+    def follows(self, game: Game, lines: int, bound: int, lower: bool) -> bool:
+        """After a move completing ``lines`` lines, is the mover's claim (``lower``: value at
+        least ``bound``, else at most) proven by the position it leads to?"""
+        if lines and self.simple:
+            return bound <= 1 if lower else bound >= 1  # the mover has won: the value is 1
+        if lines:  # the mover moves again, ``lines`` points up
+            if lower:
+                return self.proves_at_least(game, bound - lines)
+            return self.at_most(game.position(), bound - lines)
+        if lower:
+            return self.at_most(game.position(), -bound)
+        return self.proves_at_least(game, -bound)
+
+    def check_entry(self, text: str) -> None:
+        lower, move, upper = self.entries[text]
+        try:
+            game = Game.from_position(text, mode=self.mode)
+        except SosError as error:
+            raise CertificateError(f"board {text} is not a position: {error}") from None
+        if game.is_over:
+            raise CertificateError(f"board {text} is a finished game")
+        if lower is not None:
+            try:
+                lines = len(game.play(str(move)))
+            except SosError as error:
+                raise CertificateError(f"board {text}: move {move} is illegal: {error}") from None
+            if not self.follows(game, lines, lower, lower=True):
+                raise CertificateError(f"board {text}: {move} does not prove at least {lower}")
+            game.undo()
+        if upper is not None:
+            for reply in list(game.legal_moves):
+                lines = len(game.play(reply))
+                if not self.follows(game, lines, upper, lower=False):
+                    raise CertificateError(f"board {text}: {reply} beats the bound {upper}")
+                game.undo()
+
+
+def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0) -> Report:
+    """Check a certificate: every entry, or a random ``sample`` of them (chosen by ``seed``).
+
+    :raises CertificateError: naming the first entry that does not hold, or a malformed part.
+    """
+    checker = _Checker(document)
+    root = checker.position
+    try:
+        start = Game.from_position(root, mode=checker.mode)
+    except SosError as error:
+        raise CertificateError(f"the position is not a position: {error}") from None
+    if (start.rows, start.cols) != (checker.board.rows, checker.board.cols) or start.is_over:
+        raise CertificateError("the position is not an unfinished game on the named board")
+    value = checker.value
+    if not (checker.proves_at_least(start, value) and checker.at_most(root, value)):
+        raise CertificateError(f"no entry proves the root's value {value} from both sides")
+    boards = sorted(checker.entries)
+    chosen = boards
+    if sample is not None and sample < len(boards):
+        chosen = random.Random(seed).sample(boards, sample)
+        canonical = checker.board.canonical(root)
+        if canonical in checker.entries and canonical not in chosen:
+            chosen.append(canonical)
+    for text in chosen:
+        checker.check_entry(text)
+    return Report(
+        start.rows,
+        start.cols,
+        checker.mode,
+        root,
+        value,
+        len(boards),
+        len(set(chosen)),
+    )
+
+
+def _whole(value: object, negative: bool = False) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and (negative or value >= 1)

@@ -1,0 +1,220 @@
+"""Certificates of solved positions, for the independent checker :mod:`sosgame.certify`.
+
+A certificate proves ``value`` from both sides: the mover's strategy reaching at least
+``value`` (one move for each position where the mover is to move, every reply of the
+opponent answered) and the opponent's strategy holding the mover to at most ``value``. The
+solver finds each strategy move by null-window tests on the table its solve filled, so most
+tests cost a probe; symmetric and transposed positions share one entry.
+
+>>> from sosgame import Game
+>>> from sosgame.certify import check
+>>> document = certificate(Game(3, 3, mode="simple"), memory_mb=8)
+>>> report = check(document)
+>>> report.value, report.complete
+(0, True)
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from sosgame.certify import FORMAT
+from sosgame.errors import SosError
+from sosgame.game import Game
+from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move
+from sosgame.search.table import TranspositionTable
+from sosgame.solver import _check, _Search, warm_up
+from sosgame.solver.split import Plan, all_values, best_step, canonical_form
+
+__all__ = [
+    "CertificateTooLargeError",
+    "certificate",
+    "document",
+    "merge",
+    "prove",
+    "top_entries",
+    "write",
+]
+
+
+class CertificateTooLargeError(SosError):
+    """The certificate would need more than the entries allowed."""
+
+
+class _Prover:
+    def __init__(self, run: _Search, mode: str, limit: int | None) -> None:
+        self.run = run
+        self.simple = mode == "simple"
+        self.limit = limit
+        # canonical text -> [lower, move, upper]
+        self.entries: dict[str, list[Any]] = {}
+
+    def _text(self) -> str:
+        board = self.run.board
+        letters = "".join(".SO"[int(board[cell])] for cell in range(self.run.size))
+        cols = self.run.cols
+        return "/".join(letters[start : start + cols] for start in range(0, len(letters), cols))
+
+    def _entry(self) -> tuple[list[Any], tuple[int, ...]]:
+        text, image = canonical_form(self._text(), self.run.rows, self.run.cols)
+        entry = self.entries.get(text)
+        if entry is None:
+            if self.limit is not None and len(self.entries) >= self.limit:
+                raise CertificateTooLargeError(f"the certificate needs over {self.limit} entries")
+            entry = self.entries[text] = [None, None, None]
+        return entry, image
+
+    def _moves(self) -> list[tuple[int, int]]:
+        return [
+            (cell, letter)
+            for cell in range(self.run.size)
+            if self.run.board[cell] == EMPTY
+            for letter in (1, 2)
+        ]
+
+    def _reaches(self, lines: int, bound: int) -> bool:
+        # After a move completing ``lines``: is the mover's value at least ``bound``?
+        run = self.run
+        if lines and self.simple:
+            return bound <= 1
+        if run.empty == 0:
+            return lines >= bound
+        if lines:
+            target = bound - lines
+            return run.value(target - 1, target) >= target
+        return run.value(-bound, -bound + 1) <= -bound
+
+    def _follow(self, lines: int, bound: int, lower: bool) -> None:
+        # Prove, in the position after a move, what the mover's claim needs of it.
+        if (lines and self.simple) or self.run.empty == 0:
+            return
+        if lines:
+            self.prove(bound - lines, lower)
+        else:
+            self.prove(-bound, not lower)
+
+    def prove(self, bound: int, lower: bool) -> None:
+        """Record entries proving the current board is worth at least (or at most) ``bound``."""
+        if self.simple and (bound <= -1 if lower else bound >= 1):
+            return  # true of every position: the checker knows it
+        if self.simple and lower and min(map(self._scoring_first, self._moves())) < 0:
+            return  # the mover completes an SOS at once: the checker sees it
+        entry, image = self._entry()
+        known = entry[0 if lower else 2]
+        if known is not None and (known >= bound if lower else known <= bound):
+            return
+        run = self.run
+        if lower:
+            for cell, letter in sorted(self._moves(), key=self._scoring_first):
+                lines = run.play(cell, letter)
+                if self._reaches(lines, bound):
+                    self._follow(lines, bound, lower=True)
+                    run.unplay(cell, letter)
+                    move = decode_move(image[cell], letter, run.rows, run.cols)
+                    entry[0], entry[1] = bound, str(move)
+                    return
+                run.unplay(cell, letter)
+            raise AssertionError(f"no move reaches {bound} in {self._text()}")
+        for cell, letter in self._moves():
+            lines = run.play(cell, letter)
+            self._follow(lines, bound, lower=False)
+            run.unplay(cell, letter)
+        entry[2] = bound
+
+    def _scoring_first(self, move: tuple[int, int]) -> int:
+        return -count_lines(self.run.board, self.run.position[1], move[0], move[1])
+
+
+def certificate(
+    game: Game,
+    *,
+    memory_mb: int = 64,
+    table: TranspositionTable | None = None,
+    entry_limit: int | None = None,
+) -> dict[str, Any]:
+    """Solve ``game``'s position and return a certificate of its value (a JSON-ready dict).
+
+    ``table`` may be one a :func:`~sosgame.solver.solve` of the same board has filled: the
+    proof then finds most of its answers there (else a fresh table of ``memory_mb`` MiB).
+
+    :raises CertificateTooLargeError: if it needs more than ``entry_limit`` entries.
+    """
+    _check(game)
+    warm_up()
+    run = _Search(game, table or TranspositionTable(memory_mb), None)
+    value = run.exact()
+    return document(game, value, prove(run, game.mode, value, entry_limit))
+
+
+def prove(run: _Search, mode: str, value: int, entry_limit: int | None) -> list[list[Any]]:
+    """The entries proving that the board of ``run`` is worth exactly ``value``.
+
+    :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
+    """
+    prover = _Prover(run, mode, entry_limit)
+    prover.prove(value, lower=True)
+    prover.prove(value, lower=False)
+    return [[text, *entry] for text, entry in sorted(prover.entries.items())]
+
+
+def document(game: Game, value: int, entries: list[list[Any]]) -> dict[str, Any]:
+    """The certificate that ``game``'s position is worth ``value``, proven by ``entries``."""
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": game.mode,
+        "position": game.position(),
+        "value": value,
+        "entries": entries,
+    }
+
+
+def merge(*parts: list[list[Any]]) -> list[list[Any]]:
+    """One list of entries from several proofs, keeping each board's strongest bounds.
+
+    Sound because the checker only ever needs a claim *at least as strong* as the one an entry
+    was proven with, and each kept bound brings its own move.
+    """
+    merged: dict[str, list[Any]] = {}
+    for part in parts:
+        for text, lower, move, upper in part:
+            entry = merged.setdefault(text, [None, None, None])
+            if lower is not None and (entry[0] is None or lower > entry[0]):
+                entry[0], entry[1] = lower, move
+            if upper is not None and (entry[2] is None or upper < entry[2]):
+                entry[2] = upper
+    return [[text, *entry] for text, entry in sorted(merged.items())]
+
+
+def top_entries(plan: Plan, values: dict[str, int]) -> list[list[Any]]:
+    """The entries of the root and the positions between it and the pieces of ``plan``.
+
+    Each is exact (``[value, a best move, value]``); with the pieces' proofs of their exact
+    values they prove the root's. ``values`` holds every piece's value.
+    """
+    simple = plan.mode == "simple"
+    known = all_values(plan, values)
+    entries = []
+    for text, steps in plan.inner.items():
+        value, best = best_step(steps, simple, known.__getitem__)
+        entries.append([text, value, str(best[0]), value])
+    value, best = best_step(plan.root, simple, known.__getitem__)
+    # The root's moves are in its own coordinates: its entry is named by its canonical text.
+    text, image = canonical_form(plan.position, plan.rows, plan.cols)
+    cell, letter = encode_move(best[0], plan.cols)
+    entries.append(
+        [text, value, str(decode_move(image[cell], letter, plan.rows, plan.cols)), value]
+    )
+    return entries
+
+
+def write(document: dict[str, Any], path: str | Path) -> None:
+    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``."""
+    path = Path(path)
+    data = json.dumps(document, separators=(",", ":")).encode()
+    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)

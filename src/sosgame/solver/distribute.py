@@ -1,0 +1,236 @@
+"""Split solves run on many processes: a local pool by default, a Dask cluster on request.
+
+Both run through one :class:`concurrent.futures.Executor`: a
+:class:`~concurrent.futures.ProcessPoolExecutor` here, or the executor of a
+``distributed.Client`` connected to a scheduler's address (the ``cluster`` extra). The process
+that calls :func:`solve_split` writes every finished piece to the store, so workers need
+sosgame but no shared disk.
+
+>>> import tempfile
+>>> from sosgame import Game
+>>> with tempfile.TemporaryDirectory() as store:
+...     result = solve_split(Game(3, 3), 1, store, memory_mb=8, workers=1, progress=False)
+>>> result.value, result.pieces
+(0, 6)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from sosgame import __version__
+from sosgame.errors import InvalidSettingsError
+from sosgame.extras import MissingExtraError
+from sosgame.game import Game
+from sosgame.notation import Move
+from sosgame.solver.certificate import document, merge, top_entries, write
+from sosgame.solver.pieces import PieceStore, solve_piece
+from sosgame.solver.split import Plan, combine, plan_split, root_bounds
+
+__all__ = ["SplitSolution", "SplitStatus", "executor", "solve_split", "split_status"]
+
+
+class SplitSolution(NamedTuple):
+    """A root solved from its pieces, with the work of every piece (this run's and earlier)."""
+
+    value: int
+    best_moves: tuple[Move, ...]
+    nodes: int
+    """The nodes of all pieces."""
+    seconds: float
+    """The solving time of all pieces, added up (not the wall-clock time of this run)."""
+    pieces: int
+    solved_now: int
+    """How many pieces this run solved (the rest were in the store already)."""
+    peak_rss_mb: int
+    """The largest peak resident memory of a process that solved a piece."""
+    unproven: int = 0
+    """With a certificate asked for: the pieces whose proof was over the entry limit."""
+
+
+@contextmanager
+def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
+    """An executor for pieces: ``workers`` local processes, or the Dask cluster at ``scheduler``.
+
+    :raises MissingExtraError: for a scheduler address when ``distributed`` is not installed.
+    """
+    if scheduler is None:
+        if workers is not None and (isinstance(workers, bool) or workers < 1):
+            raise InvalidSettingsError(f"workers must be at least 1, not {workers!r}")
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            yield pool
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MissingExtraError("a solve on a Dask cluster", "cluster", ("distributed",)) from None
+    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+        yield client.get_executor()
+
+
+class SplitStatus(NamedTuple):
+    """How far a split solve has come: pieces solved, and what they settle of the root."""
+
+    pieces: int
+    solved: int
+    lower: int
+    """The least the root can be worth (its value once every piece is solved)."""
+    upper: int
+
+
+def split_status(game: Game, depth: int, store: str | Path) -> SplitStatus:
+    """What the store already settles of ``game``'s value split ``depth`` moves deep.
+
+    :raises InvalidSettingsError: for a bad depth or a store file that is not its piece.
+    """
+    plan = plan_split(game, depth)
+    pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
+    values = {}
+    for board in plan.pieces:
+        result = pieces.load(board)
+        if result is not None:
+            values[board] = result["value"]
+    lower, upper = root_bounds(plan, values)
+    return SplitStatus(len(plan.pieces), len(values), lower, upper)
+
+
+def solve_split(
+    game: Game,
+    depth: int,
+    store: str | Path,
+    *,
+    memory_mb: int,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+    certificate: str | Path | None = None,
+    entry_limit: int | None = None,
+) -> SplitSolution:
+    """Solve ``game``'s position from its pieces ``depth`` moves deep, kept under ``store``.
+
+    Pieces already in the store are read, not solved again; each new one is written there as
+    soon as it is finished, so a run stopped at any point goes on where it was when run again.
+    ``memory_mb`` sizes each worker's transposition table. ``progress`` shows a bar (tqdm) with
+    the pieces left and an estimate of the time they need. With ``certificate``, every piece
+    also gets a proof (of at most ``entry_limit`` entries), kept beside its result, and when
+    all have one the certificate of the root's value is written to that file; otherwise
+    ``unproven`` counts the pieces whose proof was too large.
+
+    :raises InvalidSettingsError: for a bad depth, memory size or worker count, or a store
+        file that is not the piece it is named after.
+    :raises MissingExtraError: for a scheduler address when ``distributed`` is not installed.
+    """
+    if not isinstance(memory_mb, int) or isinstance(memory_mb, bool) or memory_mb < 1:
+        raise InvalidSettingsError(f"memory_mb must be at least 1, not {memory_mb!r}")
+    plan = plan_split(game, depth)
+    pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
+    results = {board: pieces.load(board) for board in plan.pieces}
+    proving = certificate is not None
+    limit = (entry_limit or _NO_LIMIT) if proving else None
+    todo = [
+        board
+        for board, result in results.items()
+        if result is None or (limit is not None and _needs_proof(pieces, board, result, limit))
+    ]
+    if todo:
+        with executor(workers, scheduler) as pool, _bar(plan, len(todo), progress) as bar:
+            futures: list[Future[dict[str, Any]]] = [
+                pool.submit(solve_piece, board, game.mode, memory_mb, limit) for board in todo
+            ]
+            try:
+                for future in as_completed(futures):
+                    result = future.result()
+                    entries = result.pop("entries", None)
+                    if entries is not None:
+                        pieces.save_proof(result["board"], entries)
+                    pieces.save(result)
+                    results[result["board"]] = result
+                    bar(result)
+            finally:
+                for future in futures:
+                    future.cancel()
+    done = [result for result in results.values() if result is not None]
+    value, best = combine(plan, {result["board"]: result["value"] for result in done})
+    solution = SplitSolution(
+        value,
+        best,
+        sum(result["nodes"] for result in done),
+        sum(result["seconds"] for result in done),
+        len(plan.pieces),
+        len(todo),
+        max(result.get("peak_rss_mb", 0) for result in done),
+    )
+    if certificate is not None:
+        unproven = [board for board in plan.pieces if not pieces.proof_path(board).exists()]
+        if unproven:
+            solution = solution._replace(unproven=len(unproven))
+        else:
+            values = {result["board"]: result["value"] for result in done}
+            proofs = [pieces.load_proof(board) for board in plan.pieces]
+            entries = merge(top_entries(plan, values), *proofs)
+            write(document(game, value, entries), certificate)
+    if "S" not in game.position() and "O" not in game.position():
+        pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
+    return solution
+
+
+_NO_LIMIT = 1 << 62
+
+
+def _needs_proof(pieces: PieceStore, board: str, result: dict[str, Any], limit: int) -> bool:
+    # A piece needs solving again for its proof unless it has one, or had too many entries
+    # for a limit at least as large as this one.
+    if pieces.proof_path(board).exists():
+        return False
+    return int(result.get("proof_over", 0)) < limit
+
+
+def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int) -> dict[str, Any]:
+    # The keys of docs/solved.json first, then what a split solve adds.
+    return {
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": game.mode,
+        "value": solution.value,
+        "best_moves": [str(move) for move in solution.best_moves],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 3),
+        "command": f"sosgame solve {game.rows}x{game.cols} --mode {game.mode} --split {depth}",
+        "version": __version__,
+        "split": depth,
+        "pieces": solution.pieces,
+        "memory_mb": memory_mb,
+        "peak_rss_mb": solution.peak_rss_mb,
+    }
+
+
+@contextmanager
+def _bar(plan: Plan, todo: int, show: bool) -> Iterator[Any]:
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        show = False
+    if not show:
+        yield lambda result: None
+        return
+    done = len(plan.pieces) - todo
+    with tqdm(
+        total=len(plan.pieces), initial=done, unit="piece", file=sys.stderr, smoothing=0
+    ) as bar:
+        nodes = 0
+        started = time.perf_counter()
+
+        def update(result: dict[str, Any]) -> None:
+            nonlocal nodes
+            nodes += result["nodes"]
+            rate = nodes / max(time.perf_counter() - started, 1e-9)
+            bar.set_postfix_str(f"{nodes:,} nodes, {rate:,.0f}/s", refresh=False)
+            bar.update(1)
+
+        yield update

@@ -1,0 +1,167 @@
+"""One piece of a split solve: solving it (in any process) and keeping its result on disk.
+
+A piece's result is a small JSON file, ``DIR/<rows>x<cols>-<mode>/<position>.json`` (the
+position's canonical text with ``_`` for an empty cell and ``-`` between rows, such as
+``_____-_____-_____-_____-___OS.json``), holding ``board``, ``rows``, ``cols``,
+``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
+``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. When the root is
+the empty board, the combined result goes to ``solved-split<depth>.json`` in the same folder,
+with the keys of docs/solved.json. With certificates asked for, each piece's proof goes beside
+its result, ``<position>.proof.json.gz``. Files are written whole or not at all, so a solve stopped
+at any moment leaves only finished pieces behind.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import resource
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from sosgame import __version__
+from sosgame.errors import InvalidSettingsError
+from sosgame.game import Game, Mode
+from sosgame.search.table import TranspositionTable
+
+__all__ = ["PieceStore", "solve_piece"]
+
+_RESULT_KEYS = ("board", "rows", "cols", "mode", "value", "nodes", "seconds")
+_local = threading.local()
+
+
+def _table(memory_mb: int) -> TranspositionTable:
+    # One table per worker thread, kept between pieces: what one piece learns about a
+    # position stays true for the next (values depend on the board alone).
+    table: TranspositionTable | None = getattr(_local, "table", None)
+    if table is None or getattr(_local, "memory_mb", None) != memory_mb:
+        table = _local.table = TranspositionTable(memory_mb)
+        _local.memory_mb = memory_mb
+    return table
+
+
+def solve_piece(
+    board: str, mode: Mode, memory_mb: int, proof_limit: int | None = None
+) -> dict[str, Any]:
+    """The exact value of position ``board`` for the side to move, as a piece's result.
+
+    With ``proof_limit``, the result's ``entries`` also prove it (see
+    :mod:`sosgame.solver.certificate`), or ``proof_over`` says they would be more than that.
+    A plain function of plain arguments, so a process pool or a Dask worker can run it.
+    """
+    from sosgame.solver import _Search, warm_up
+    from sosgame.solver.certificate import CertificateTooLargeError, prove
+
+    warm_up()
+    game = Game.from_position(board, mode=mode)
+    start = time.perf_counter()
+    run = _Search(game, _table(memory_mb), None)
+    # Neighbouring pieces tend to share their value: the last one is the first guess to test.
+    value = _local.guess = run.exact(getattr(_local, "guess", 0))
+    proof: dict[str, Any] = {}
+    if proof_limit is not None:
+        try:
+            proof["entries"] = prove(run, mode, value, proof_limit)
+        except CertificateTooLargeError:
+            proof["proof_over"] = proof_limit
+    return proof | {
+        "board": board,
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": mode,
+        "value": value,
+        "nodes": run.nodes,
+        "seconds": round(time.perf_counter() - start, 3),
+        "memory_mb": memory_mb,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "version": __version__,
+    }
+
+
+def _file_name(board: str) -> str:
+    # Not the text itself: a name starting with "." would be hidden, one with "-" an option.
+    return board.replace(".", "_").replace("/", "-")
+
+
+class PieceStore:
+    """The finished pieces of one board size and mode, one JSON file each, under ``root``."""
+
+    def __init__(self, root: Path, rows: int, cols: int, mode: str) -> None:
+        self.folder = Path(root) / f"{rows}x{cols}-{mode}"
+        self.rows, self.cols, self.mode = rows, cols, mode
+
+    def path(self, board: str) -> Path:
+        """Where the result for position ``board`` lives."""
+        return self.folder / (_file_name(board) + ".json")
+
+    def load(self, board: str) -> dict[str, Any] | None:
+        """The stored result for ``board``, or None if it is not solved yet.
+
+        :raises InvalidSettingsError: if the file is there but is not this piece's result.
+        """
+        path = self.path(board)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        try:
+            result = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidSettingsError(f"{path} is not a piece's result: {error}") from None
+        expected = {"board": board, "rows": self.rows, "cols": self.cols, "mode": self.mode}
+        if (
+            not isinstance(result, dict)
+            or any(key not in result for key in _RESULT_KEYS)
+            or any(result[key] != value for key, value in expected.items())
+            or not isinstance(result["value"], int)
+        ):
+            raise InvalidSettingsError(f"{path} is not the result of piece {board}")
+        return result
+
+    def proof_path(self, board: str) -> Path:
+        """Where the proof of ``board``'s value lives (its certificate entries, gzip JSON)."""
+        return self.folder / (_file_name(board) + ".proof.json.gz")
+
+    def load_proof(self, board: str) -> list[list[Any]]:
+        """The stored proof entries of ``board``.
+
+        :raises InvalidSettingsError: if the file cannot be read as a list of entries.
+        """
+        path = self.proof_path(board)
+        try:
+            entries = json.loads(gzip.decompress(path.read_bytes()))
+        except (OSError, ValueError, EOFError) as error:
+            raise InvalidSettingsError(f"cannot read the proof {path}: {error}") from None
+        if not isinstance(entries, list):
+            raise InvalidSettingsError(f"{path} is not a list of proof entries")
+        return entries
+
+    def save_proof(self, board: str, entries: list[list[Any]]) -> None:
+        """Write the proof entries of ``board`` (whole, or not at all)."""
+        path = self.proof_path(board)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        data = json.dumps(entries, separators=(",", ":")).encode()
+        temporary.write_bytes(gzip.compress(data, mtime=0))
+        os.replace(temporary, path)
+
+    def root_path(self, depth: int) -> Path:
+        """Where the empty board's value, combined from its pieces ``depth`` moves deep, lives."""
+        return self.folder / f"solved-split{depth}.json"
+
+    def save_root(self, depth: int, entry: dict[str, Any]) -> None:
+        """Write the empty board's combined result (the entry docs/solved.json lists)."""
+        self._write(self.root_path(depth), entry)
+
+    def save(self, result: dict[str, Any]) -> None:
+        """Write one piece's result (whole, by renaming a finished temporary file)."""
+        self._write(self.path(result["board"]), result)
+
+    @staticmethod
+    def _write(path: Path, result: dict[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, path)

@@ -1,0 +1,211 @@
+"""Certificates: the solver's proofs pass the independent checker, and tampered ones fail."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sosgame import Game
+from sosgame.certify import CertificateError, check, load
+from sosgame.cli import main
+from sosgame.game import Mode
+from sosgame.solver import solve
+from sosgame.solver.certificate import CertificateTooLargeError, certificate, write
+from sosgame.solver.distribute import solve_split
+from sosgame.solver.split import canonical
+
+
+@cache
+def _certificate(position: str, mode: Mode) -> dict[str, Any]:
+    return certificate(Game.from_position(position, mode=mode), memory_mb=8)
+
+
+def _fresh(position: str, mode: Mode) -> dict[str, Any]:
+    return copy.deepcopy(_certificate(position, mode))
+
+
+BOARDS = [
+    (".../.../...", "general"),
+    (".../.../...", "simple"),
+    (".../.../.../...", "simple"),
+    (".......", "general"),  # 1x7: the first player wins by one
+    (".......", "simple"),  # the first player wins
+    ("S.S/.../O..", "general"),
+    ("S.S/.../O..", "simple"),
+    ("..../....", "general"),  # rows of 4: a rectangle's four symmetries
+]
+
+
+@pytest.mark.parametrize(("position", "mode"), BOARDS)
+def test_the_certificate_proves_the_solvers_value(position: str, mode: Mode) -> None:
+    document = _fresh(position, mode)
+    report = check(document)
+    assert report.complete and report.checked == len(document["entries"])
+    assert report.value == solve(Game.from_position(position, mode=mode), memory_mb=8).value
+
+
+@pytest.mark.parametrize(("position", "mode"), BOARDS)
+def test_a_claimed_value_off_by_one_fails(position: str, mode: Mode) -> None:
+    for change in (-1, 1):
+        document = _fresh(position, mode)
+        document["value"] += change
+        with pytest.raises(CertificateError, match="root's value"):
+            check(document)
+
+
+@pytest.mark.parametrize(("position", "mode"), BOARDS)
+@pytest.mark.parametrize(("bound", "change"), [(1, 1), (3, -1)])
+def test_a_root_entry_claiming_more_than_is_true_fails(
+    position: str, mode: Mode, bound: int, change: int
+) -> None:
+    # A bound past the true value is a false claim, which the induction cannot let through:
+    # some entry must fail, whatever the others say.
+    document = _fresh(position, mode)
+    rows = position.count("/") + 1
+    root = canonical(position, rows, len(position.split("/", maxsplit=1)[0]))
+    entry = next((entry for entry in document["entries"] if entry[0] == root), None)
+    if entry is None or entry[bound] is None:
+        pytest.skip("the root needs no such entry: a simple-mode bound that always holds")
+    entry[bound] += change
+    with pytest.raises(CertificateError):
+        check(document)
+
+
+def test_a_move_onto_a_full_cell_fails() -> None:
+    document = _fresh(".../.../...", "general")
+    entry = next(entry for entry in document["entries"] if entry[1] is not None and "S" in entry[0])
+    row, col = divmod(entry[0].replace("/", "").index("S"), 3)
+    entry[2] = f"O{'abc'[col]}{row + 1}"
+    with pytest.raises(CertificateError, match="illegal"):
+        check(document)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "other"}, "not a sosgame-certificate"),
+        ({"mode": "misere"}, "mode must be"),
+        ({"rows": 0}, "rows and cols"),
+        ({"value": "0"}, "value a whole number"),
+        ({"entries": {}}, "entries must be a list"),
+        ({"entries": [["...", 0]]}, r"\[board, lower, move, upper\]"),
+        ({"entries": [[".../.../...", 0, None, None]]}, "lower with move"),
+        ({"entries": [["..S/.../...", None, None, 0]]}, "canonical"),
+        ({"entries": [[".../.../...", None, None, 0]] * 2}, "two entries"),
+    ],
+)
+def test_malformed_certificates_are_rejected(change: dict[str, Any], message: str) -> None:
+    document = _fresh(".../.../...", "simple") | change
+    with pytest.raises(CertificateError, match=message):
+        check(document)
+
+
+def test_a_sample_checks_part_of_the_entries_and_says_so() -> None:
+    document = _fresh(".../.../.../...", "simple")
+    report = check(document, sample=20, seed=3)
+    assert not report.complete
+    assert 20 <= report.checked <= 21 < report.entries
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["general", "simple"]))
+def test_certificates_of_random_mid_game_positions(seed: int, mode: Mode) -> None:
+    import random
+
+    chooser = random.Random(seed)
+    game = Game(4, 4, mode=mode)
+    while game.position().count(".") > 9 or not game.legal_moves:
+        game.play(chooser.choice(list(game.legal_moves)))
+        if game.is_over:
+            return
+    document = certificate(game, memory_mb=8)
+    assert check(document).value == solve(game, memory_mb=8).value
+
+
+def test_an_entry_limit_stops_a_large_certificate() -> None:
+    with pytest.raises(CertificateTooLargeError, match="over 10 entries"):
+        certificate(Game(3, 4), memory_mb=8, entry_limit=10)
+
+
+def test_the_checker_imports_no_solver_code() -> None:
+    code = (
+        "import sys, sosgame.certify\n"
+        "print([m for m in sys.modules if m.split('.')[1:2] in (['solver'], ['search'],"
+        " ['kernel'])])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_command_line_writes_and_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "3x3.json.gz"
+    assert main(["solve", "3x3", "--mode", "simple", "--certificate", str(path)]) == 0
+    capsys.readouterr()
+    assert load(path)["value"] == 0
+    assert main(["certify", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("proven: ")
+    assert main(["certify", str(path), "--sample", "5", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["complete"] is False and answer["checked"] == 6
+    document = load(path)
+    document["value"] = 1
+    write(document, path)
+    assert main(["certify", str(path)]) == 1
+    assert "root's value 1" in capsys.readouterr().err
+    path.write_text("{")
+    assert main(["certify", str(path)]) == 1
+    assert "cannot read certificate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("size", "mode", "depth"),
+    [((3, 3), "general", 2), ((3, 3), "simple", 1), ((1, 7), "simple", 2)],
+)
+def test_a_split_solve_proves_its_value_from_its_pieces_proofs(
+    tmp_path: Path, size: tuple[int, int], mode: Mode, depth: int
+) -> None:
+    game = Game(*size, mode=mode)
+    path = tmp_path / "root.json.gz"
+    store = tmp_path / "store"
+    solve_split(game, depth, store, memory_mb=8, workers=1, progress=False)  # values only
+    split = solve_split(
+        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
+    )
+    assert split.solved_now == split.pieces  # solved again, for their proofs
+    report = check(load(path))
+    assert report.complete and report.value == split.value == solve(game, memory_mb=8).value
+    again = solve_split(
+        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
+    )
+    assert again.solved_now == 0
+
+
+def test_pieces_over_the_entry_limit_leave_no_certificate(tmp_path: Path) -> None:
+    path = tmp_path / "root.json"
+    runs = [
+        solve_split(
+            Game(3, 4),
+            1,
+            tmp_path,
+            memory_mb=8,
+            workers=1,
+            progress=False,
+            certificate=path,
+            entry_limit=5,
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].unproven == runs[0].pieces and not path.exists()
+    # Asking again with the same limit does not solve the pieces again.
+    assert runs[1].solved_now == 0 and runs[1].unproven == runs[0].pieces
