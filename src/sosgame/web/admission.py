@@ -70,9 +70,9 @@ class Admission:
         try:
             await waiter
         except asyncio.CancelledError:
-            # The client went away while it waited: its place is given up.
-            if not waiter.done() or waiter.cancelled():
-                self._forget(address, waiter)
+            # The client went away while it waited: its place is given up (if it was let in
+            # just before, it is no longer queued and there is nothing to give up).
+            self._forget(address, waiter)
             raise
 
     def _forget(self, address: str, waiter: asyncio.Future[None]) -> None:
