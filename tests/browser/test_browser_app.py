@@ -457,6 +457,25 @@ def test_a_long_analysis_shows_its_progress(desktop: Any, server: LiveServer) ->
 # ------------------------------------------------------------------------------- accessibility
 
 
+def test_someone_joining_does_not_take_the_focus_from_the_letter_being_chosen(
+    desktop: Any, server: LiveServer
+) -> None:
+    from websockets.sync.client import connect
+
+    game_id = _open_game(desktop, server, 3, 3)
+    desktop.locator('.cell[data-cell="b2"]').focus()
+    desktop.keyboard.press("Enter")
+    expect(desktop.locator("#pick-S")).to_be_focused()
+    ws_url = server.url.replace("http://", "ws://")
+    with connect(f"{ws_url}/ws/games/{game_id}") as spectator:
+        spectator.send(json.dumps({"v": 1, "type": "hello", "tokens": []}))
+        # The presence message redraws the game: the picker must keep its focus.
+        expect(desktop.locator("#spectators")).to_be_visible()
+        expect(desktop.locator("#pick-S")).to_be_focused()
+        desktop.keyboard.press("Enter")
+        expect(desktop.get_by_role("gridcell", name="b2, S")).to_have_count(1)
+
+
 def test_the_board_is_a_labelled_grid_played_by_keyboard_alone(
     desktop: Any, server: LiveServer
 ) -> None:

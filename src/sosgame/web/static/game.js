@@ -217,6 +217,8 @@ function drawGame() {
   const state = app.state;
   if (!state) return;
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.cell : null;
+  // A redraw (someone joining, say) must not take the focus from a control being used.
+  const focusedControl = !focused && document.activeElement && document.activeElement.id ? document.activeElement.id : null;
   const oldFrame = document.querySelector(".board-frame");
   const pan = oldFrame ? [oldFrame.scrollLeft, oldFrame.scrollTop] : null;
   const local = state.kind === "local";
@@ -313,6 +315,10 @@ function drawGame() {
   const node = document.querySelector(`.cell[data-cell="${target}"]`);
   if (node) node.tabIndex = 0;
   if (focused || app.refocus) focusCell(cell.row, cell.col);
+  else if (focusedControl) {
+    const again = document.getElementById(focusedControl);
+    if (again) again.focus();
+  }
   app.refocus = false;
   tickClocks();
 }
