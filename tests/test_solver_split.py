@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ from sosgame.extras import MissingExtraError
 from sosgame.game import Mode
 from sosgame.solver import solve
 from sosgame.solver.distribute import solve_split, split_status
-from sosgame.solver.pieces import PieceStore
-from sosgame.solver.split import canonical, plan_split
+from sosgame.solver.goals import Goal, needed, status
+from sosgame.solver.pieces import PieceStore, interval
+from sosgame.solver.split import Plan, canonical, combine, plan_split
 from sosgame.solver.symmetry import symmetries
 
 
@@ -43,20 +45,79 @@ def _direct(game: Game) -> tuple[int, list[str]]:
 def test_pieces_combine_to_the_direct_solve(
     tmp_path: Path, position: str, mode: Mode, depth: int
 ) -> None:
-    if "x" in position:
-        rows, cols = map(int, position.split("x"))
-        game = Game(rows, cols, mode=mode)
-    else:
-        game = Game.from_position(position, mode=mode)
-    split = solve_split(game, depth, tmp_path, memory_mb=8, workers=2, progress=False)
+    game = _game(position, mode)
+    split = solve_split(
+        game, depth, tmp_path, memory_mb=8, workers=2, progress=False, exact_pieces=True
+    )
     assert (split.value, [str(move) for move in split.best_moves]) == _direct(game)
     assert split.solved_now == split.pieces == len(plan_split(game, depth).pieces)
     assert split.nodes > 0
 
 
+def _game(position: str, mode: Mode) -> Game:
+    if "x" in position:
+        rows, cols = map(int, position.split("x"))
+        return Game(rows, cols, mode=mode)
+    return Game.from_position(position, mode=mode)
+
+
+@pytest.mark.parametrize(
+    ("position", "mode", "depth", "workers"),
+    [
+        ("3x3", "general", 1, 1),
+        ("3x3", "general", 3, 2),
+        ("3x3", "simple", 2, 2),
+        ("1x7", "general", 2, 1),
+        ("1x7", "simple", 2, 2),
+        ("3x4", "general", 2, 2),
+        ("3x4", "simple", 2, 1),
+        ("S.S/.../O..", "general", 2, 2),
+        ("S.S/.../O..", "simple", 2, 1),
+        ("SO../..../.O../...S", "general", 2, 2),
+    ],
+)
+def test_a_bounded_split_finds_the_direct_solve_with_fewer_nodes_than_exact_pieces(
+    tmp_path: Path, position: str, mode: Mode, depth: int, workers: int
+) -> None:
+    game = _game(position, mode)
+    bounded = solve_split(game, depth, tmp_path / "b", memory_mb=8, workers=workers, progress=False)
+    assert (bounded.value, [str(move) for move in bounded.best_moves]) == _direct(game)
+    exact = solve_split(
+        game, depth, tmp_path / "e", memory_mb=8, workers=1, progress=False, exact_pieces=True
+    )
+    assert bounded.tested <= exact.pieces
+    assert bounded.exact <= bounded.tested
+    if exact.nodes > 1000:
+        assert bounded.nodes < exact.nodes
+    # Run again, it reads the bounds back and tests nothing.
+    again = solve_split(game, depth, tmp_path / "b", memory_mb=8, workers=workers, progress=False)
+    assert again.solved_now == 0
+    assert (again.value, again.best_moves) == (bounded.value, bounded.best_moves)
+
+
+@pytest.mark.parametrize("guess", [-9, 0, 1, 7])
+def test_any_first_guess_reaches_the_value(tmp_path: Path, guess: int) -> None:
+    game = Game(3, 4)
+    split = solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False, guess=guess)
+    assert (split.value, [str(move) for move in split.best_moves]) == _direct(game)
+
+
+def test_a_bounded_solve_stopped_half_way_goes_on_from_its_bounds(tmp_path: Path) -> None:
+    game = Game(3, 4, mode="general")
+    whole = solve_split(game, 2, tmp_path / "whole", memory_mb=8, workers=1, progress=False)
+    store = PieceStore(tmp_path / "half", 3, 4, "general")
+    for path in sorted((tmp_path / "whole").glob("3x4-general/*_*.json"))[::2]:
+        store.save(json.loads(path.read_text()))
+    half = solve_split(game, 2, tmp_path / "half", memory_mb=8, workers=2, progress=True)
+    assert (half.value, half.best_moves) == (whole.value, whole.best_moves)
+    assert half.solved_now < whole.solved_now
+
+
 def test_a_second_run_solves_only_what_is_missing(tmp_path: Path) -> None:
     game = Game(3, 4, mode="simple")
-    first = solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=False)
+    first = solve_split(
+        game, 1, tmp_path, memory_mb=8, workers=1, progress=False, exact_pieces=True
+    )
     store = PieceStore(tmp_path, 3, 4, "simple")
     files = sorted(store.folder.glob("*_*.json"))  # a piece's name holds its empty cells
     assert len(files) == first.pieces
@@ -64,11 +125,13 @@ def test_a_second_run_solves_only_what_is_missing(tmp_path: Path) -> None:
     kept = {path: path.read_text() for path in files[len(files) // 2 :]}
     for path in removed:
         path.unlink()
-    second = solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=False)
+    second = solve_split(
+        game, 1, tmp_path, memory_mb=8, workers=1, progress=False, exact_pieces=True
+    )
     assert second.solved_now == len(removed)
     assert (second.value, second.best_moves) == (first.value, first.best_moves)
     assert all(path.read_text() == text for path, text in kept.items())
-    third = solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=True)
+    third = solve_split(game, 1, tmp_path, memory_mb=8, workers=1, progress=True, exact_pieces=True)
     assert third.solved_now == 0
     assert third.value == first.value
 
@@ -127,8 +190,19 @@ def test_a_dask_cluster_gives_the_same_value(tmp_path: Path) -> None:
         split = solve_split(
             game, 1, tmp_path, memory_mb=8, scheduler=cluster.scheduler_address, progress=False
         )
+        exact = solve_split(
+            game,
+            1,
+            tmp_path / "exact",
+            memory_mb=8,
+            scheduler=cluster.scheduler_address,
+            progress=False,
+            exact_pieces=True,
+        )
     assert (split.value, [str(move) for move in split.best_moves]) == _direct(game)
-    assert split.solved_now == split.pieces
+    assert (exact.value, exact.best_moves) == (split.value, split.best_moves)
+    assert split.solved_now > 0
+    assert exact.solved_now == exact.pieces
 
 
 def test_a_scheduler_without_dask_says_what_to_install(
@@ -143,6 +217,7 @@ def test_a_scheduler_without_dask_says_what_to_install(
 def test_the_command_line_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["solve", "3x4", "--mode", "simple", "--json", "--memory", "8"]
     split = [*argv, "--split", "2", "--store", str(tmp_path), "--workers", "2", "--no-progress"]
+    split.append("--exact-pieces")
     assert main(split) == 0
     answer = json.loads(capsys.readouterr().out)
     assert list(answer)[:4] == ["value", "best_moves", "nodes", "seconds"]
@@ -176,12 +251,15 @@ def test_workers_without_a_split_are_rejected(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize("mode", ["general", "simple"])
 def test_the_status_bounds_always_hold_the_value(tmp_path: Path, mode: Mode) -> None:
     game = Game(3, 3, mode=mode)
-    solved = solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False)
+    solved = solve_split(
+        game, 2, tmp_path, memory_mb=8, workers=1, progress=False, exact_pieces=True
+    )
     assert split_status(game, 2, tmp_path) == (
         solved.pieces,
         solved.pieces,
         solved.value,
         solved.value,
+        0,
     )
     files = sorted(PieceStore(tmp_path, 3, 3, mode).folder.glob("*_*.json"))
     for path in files[::2]:
@@ -205,10 +283,84 @@ def test_the_command_line_status(tmp_path: Path, capsys: pytest.CaptureFixture[s
         f"0 of {pieces} pieces solved",
         "the value is between -1 and +1 so far",
     ]
-    assert main([*argv, "--no-progress"]) == 0
+    assert main([*argv, "--no-progress", "--exact-pieces"]) == 0
     capsys.readouterr()
     assert main([*argv, "--status", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"pieces": pieces, "solved": pieces, "lower": value, "upper": value}
+    assert answer == {
+        "pieces": pieces,
+        "solved": pieces,
+        "lower": value,
+        "upper": value,
+        "bounded": 0,
+    }
     assert main(["solve", "1x7", "--status"]) == 1
     assert "--split" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_the_status_of_a_bounded_solve_holds_the_value(tmp_path: Path, mode: Mode) -> None:
+    game = Game(3, 4, mode=mode)
+    solved = solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False)
+    status = split_status(game, 2, tmp_path)
+    assert status.lower == status.upper == solved.value
+    assert status.solved + status.bounded == solved.tested
+    assert status.bounded > 0
+
+
+def test_bounds_only_narrow_and_meet_in_a_value(tmp_path: Path) -> None:
+    store = PieceStore(tmp_path, 3, 3, "general")
+    board = "S../.../..."
+    base = {"board": board, "rows": 3, "cols": 3, "mode": "general", "peak_rss_mb": 1}
+    store.add_bound(base | {"lower": -2, "nodes": 5, "seconds": 0.5})
+    assert interval(store.load(board) or {}) == (-2, 8 * 8)
+    store.add_bound(base | {"upper": 3, "nodes": 5, "seconds": 0.5})
+    store.add_bound(base | {"lower": -4, "nodes": 5, "seconds": 0.5})  # weaker: kept out
+    assert interval(store.load(board) or {}) == (-2, 3)
+    merged = store.add_bound(base | {"lower": 3, "nodes": 1, "seconds": 0.25})
+    assert merged["value"] == 3 and "lower" not in merged and "upper" not in merged
+    assert (merged["nodes"], merged["seconds"]) == (16, 1.75)
+    assert store.load(board) == merged
+
+
+@pytest.mark.parametrize(
+    "bounds", [{}, {"lower": 2, "upper": 2}, {"lower": 3, "upper": 1}, {"lower": "1"}]
+)
+def test_a_piece_file_with_impossible_bounds_is_rejected(
+    tmp_path: Path, bounds: dict[str, object]
+) -> None:
+    store = PieceStore(tmp_path, 3, 3, "general")
+    board = "S../.../..."
+    result = {"board": board, "rows": 3, "cols": 3, "mode": "general", "nodes": 1, "seconds": 0}
+    store.save(result | bounds)
+    with pytest.raises(InvalidSettingsError, match="is not the result of piece"):
+        store.load(board)
+
+
+@given(st.sampled_from(["general", "simple"]), st.integers(-3, 3), st.data())
+def test_goals_answered_from_any_true_bounds_agree_with_the_values(
+    mode: Mode, target: int, data: st.DataObject
+) -> None:
+    plan, values = _solved_plan(mode)
+    known = {}
+    for board, value in values.items():
+        if data.draw(st.booleans()):
+            below = data.draw(st.integers(0, 3))
+            above = data.draw(st.integers(0, 3))
+            known[board] = (value - below, value + above)
+    goal = Goal(plan.root, target)
+    answer = status(plan, known, goal)
+    truth = combine(plan, values)[0] >= target
+    assert answer in (None, truth)
+    if answer is None:
+        board, asked = next(needed(plan, known, goal))
+        low, high = known.get(board, (-99, 99))
+        assert low < asked <= high
+    else:
+        assert list(needed(plan, known, goal)) == []
+
+
+@cache
+def _solved_plan(mode: Mode) -> tuple[Plan, dict[str, int]]:
+    plan = plan_split(Game(3, 3, mode=mode), 2)
+    return plan, {board: solve(Game.from_position(board, mode=mode)).value for board in plan.pieces}

@@ -41,6 +41,8 @@ def register(commands: Any) -> None:
         help=t("cli.solve.progress"),
     )
     parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
+    parser.add_argument("--exact-pieces", action="store_true", help=t("cli.solve.exact_pieces"))
+    parser.add_argument("--guess", type=int, default=0, metavar="VALUE", help=t("cli.solve.guess"))
     parser.add_argument("--status", action="store_true", help=t("cli.solve.status"))
     parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
     parser.set_defaults(run=run)
@@ -70,6 +72,8 @@ def _status(status: SplitStatus, as_json: bool) -> int:
         return 0
     bounds = [f"{bound:+d}" if bound else "0" for bound in (status.lower, status.upper)]
     print(t("cli.solve.status_line", solved=status.solved, pieces=status.pieces))
+    if status.bounded:
+        print(t("cli.solve.status_bounded", count=status.bounded))
     if status.lower == status.upper:
         print(t("cli.solve.status_value", value=bounds[0]))
     else:
@@ -81,7 +85,8 @@ def run(arguments: argparse.Namespace) -> int:
     """Solve the position named on the command line and print the answer."""
     game = _game(arguments.position, arguments.mode)
     split = arguments.split is not None
-    if not split and (arguments.scheduler is not None or arguments.workers is not None):
+    split_only = (arguments.scheduler, arguments.workers, arguments.exact_pieces or None)
+    if not split and (any(value is not None for value in split_only) or arguments.guess != 0):
         raise InvalidSettingsError(t("cli.solve.needs_split"))
     if arguments.status:
         if not split:
@@ -99,6 +104,8 @@ def run(arguments: argparse.Namespace) -> int:
                 progress=arguments.progress,
                 certificate=arguments.certificate,
                 entry_limit=arguments.max_entries,
+                exact_pieces=arguments.exact_pieces,
+                guess=arguments.guess,
             )
             if split_solution.unproven:
                 print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)

@@ -80,8 +80,19 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text(
         "cli.solve.split",
-        "split the solve into the positions DEPTH moves deep, each solved on its own and kept "
-        "as a file under --store; run again, it skips what is done and goes on",
+        "split the solve into the positions DEPTH moves deep, each tested for the bound the "
+        "search needs and kept as a file under --store; run again, it skips what is done and "
+        "goes on",
+    ),
+    text(
+        "cli.solve.exact_pieces",
+        "with --split: solve every piece for its exact value instead of testing it for a bound "
+        "(slower; --certificate does this)",
+    ),
+    text(
+        "cli.solve.guess",
+        "with --split: the value to test first (default: 0); the nearer the value, the fewer "
+        "the tests",
     ),
     text(
         "cli.solve.store",
@@ -97,10 +108,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "solve the pieces on the Dask cluster whose scheduler is at ADDRESS, such as "
         "tcp://10.0.0.1:8786 (needs the cluster extra)",
     ),
-    text("cli.solve.progress", "show a progress bar of the pieces (default: on)"),
+    text("cli.solve.progress", "show a progress bar of the pieces or tests (default: on)"),
     text(
         "cli.solve.needs_split",
-        "--workers, --scheduler and --status only apply to a --split solve",
+        "--workers, --scheduler, --status, --exact-pieces and --guess only apply to a --split "
+        "solve",
     ),
     text(
         "cli.solve.status",
@@ -109,6 +121,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.solve.status_line", "{solved} of {pieces} pieces solved"),
     text("cli.solve.status_value", "the value is {value}, whatever the other pieces hold"),
     text("cli.solve.status_bounds", "the value is between {lower} and {upper} so far"),
+    plural(
+        "cli.solve.status_bounded",
+        "{count} more piece has bounds only",
+        "{count} more pieces have bounds only",
+    ),
     text(
         "cli.solve.certificate",
         "also write a certificate of the value to FILE (gzip-compressed if it ends in .gz), "

@@ -16,6 +16,7 @@ sosgame but no shared disk.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -29,9 +30,10 @@ from sosgame.errors import InvalidSettingsError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.solver.bounded import solve_bounded
 from sosgame.solver.certificate import document, merge, top_entries, write
-from sosgame.solver.pieces import PieceStore, solve_piece
-from sosgame.solver.split import Plan, combine, plan_split, root_bounds
+from sosgame.solver.pieces import PieceStore, interval, solve_piece
+from sosgame.solver.split import Interval, Plan, combine, plan_split, root_interval
 
 __all__ = ["SplitSolution", "SplitStatus", "executor", "solve_split", "split_status"]
 
@@ -47,11 +49,18 @@ class SplitSolution(NamedTuple):
     """The solving time of all pieces, added up (not the wall-clock time of this run)."""
     pieces: int
     solved_now: int
-    """How many pieces this run solved (the rest were in the store already)."""
+    """How many pieces this run solved (the rest were in the store already); in a bounded
+    solve, how many piece tests it ran."""
     peak_rss_mb: int
     """The largest peak resident memory of a process that solved a piece."""
     unproven: int = 0
     """With a certificate asked for: the pieces whose proof was over the entry limit."""
+    tested: int = 0
+    """A bounded solve: the pieces it needed a bound of (the others were never searched)."""
+    exact: int = 0
+    """A bounded solve: the pieces whose exact value it came to know."""
+    new_pieces: int = 0
+    """A bounded solve: the pieces this run was the first to test."""
 
 
 @contextmanager
@@ -79,9 +88,12 @@ class SplitStatus(NamedTuple):
 
     pieces: int
     solved: int
+    """The pieces whose exact value is known."""
     lower: int
-    """The least the root can be worth (its value once every piece is solved)."""
+    """The least the root can be worth (its value once enough pieces are settled)."""
     upper: int
+    bounded: int = 0
+    """The pieces only bounds are known of (a bounded solve tests most pieces no further)."""
 
 
 def split_status(game: Game, depth: int, store: str | Path) -> SplitStatus:
@@ -91,13 +103,14 @@ def split_status(game: Game, depth: int, store: str | Path) -> SplitStatus:
     """
     plan = plan_split(game, depth)
     pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
-    values = {}
+    known: dict[str, Interval] = {}
     for board in plan.pieces:
         result = pieces.load(board)
         if result is not None:
-            values[board] = result["value"]
-    lower, upper = root_bounds(plan, values)
-    return SplitStatus(len(plan.pieces), len(values), lower, upper)
+            known[board] = interval(result)
+    lower, upper = root_interval(plan, known)
+    solved = sum(low == high for low, high in known.values())
+    return SplitStatus(len(plan.pieces), solved, lower, upper, len(known) - solved)
 
 
 def solve_split(
@@ -111,13 +124,18 @@ def solve_split(
     progress: bool = True,
     certificate: str | Path | None = None,
     entry_limit: int | None = None,
+    exact_pieces: bool = False,
+    guess: int = 0,
 ) -> SplitSolution:
     """Solve ``game``'s position from its pieces ``depth`` moves deep, kept under ``store``.
 
-    Pieces already in the store are read, not solved again; each new one is written there as
+    By default the pieces are tested with null windows, each for the bound the search of the
+    moves above them needs (:mod:`sosgame.solver.bounded`; ``guess`` is the first value
+    tried); with ``exact_pieces`` (or a ``certificate``) every piece is solved exactly.
+    What the store holds is read, not computed again; each new result is written there as
     soon as it is finished, so a run stopped at any point goes on where it was when run again.
     ``memory_mb`` sizes each worker's transposition table. ``progress`` shows a bar (tqdm) with
-    the pieces left and an estimate of the time they need. With ``certificate``, every piece
+    the work left and an estimate of the time it needs. With ``certificate``, every piece
     also gets a proof (of at most ``entry_limit`` entries), kept beside its result, and when
     all have one the certificate of the root's value is written to that file; otherwise
     ``unproven`` counts the pieces whose proof was too large.
@@ -130,6 +148,11 @@ def solve_split(
         raise InvalidSettingsError(f"memory_mb must be at least 1, not {memory_mb!r}")
     plan = plan_split(game, depth)
     pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
+    if certificate is None and not exact_pieces:
+        solution = _solve_bounded(plan, pieces, memory_mb, workers, scheduler, progress, guess)
+        if "S" not in game.position() and "O" not in game.position():
+            pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
+        return solution
     results = {board: pieces.load(board) for board in plan.pieces}
     proving = certificate is not None
     limit = (entry_limit or _NO_LIMIT) if proving else None
@@ -181,6 +204,42 @@ def solve_split(
 
 
 _NO_LIMIT = 1 << 62
+_CLUSTER_TESTS = 64  # tests at a time on a cluster: its scheduler spreads them over workers
+
+
+def _solve_bounded(
+    plan: Plan,
+    pieces: PieceStore,
+    memory_mb: int,
+    workers: int | None,
+    scheduler: str | None,
+    progress: bool,
+    guess: int,
+) -> SplitSolution:
+    if workers is not None:
+        parallel = workers
+    elif scheduler is not None:
+        parallel = _CLUSTER_TESTS
+    else:
+        parallel = os.cpu_count() or 1
+    before = {board: pieces.load(board) is not None for board in plan.pieces}
+    with executor(workers, scheduler) as pool, _test_bar(progress) as bar:
+        result = solve_bounded(
+            plan, pieces, pool, memory_mb=memory_mb, parallel=parallel, progress=bar, guess=guess
+        )
+    done = [found for found in map(pieces.load, plan.pieces) if found is not None]
+    return SplitSolution(
+        result.value,
+        result.best_moves,
+        sum(found["nodes"] for found in done),
+        sum(found["seconds"] for found in done),
+        len(plan.pieces),
+        result.tests,
+        max((found.get("peak_rss_mb", 0) for found in done), default=0),
+        tested=len(done),
+        exact=sum("value" in found for found in done),
+        new_pieces=sum(not before[found["board"]] for found in done),
+    )
 
 
 def _needs_proof(pieces: PieceStore, board: str, result: dict[str, Any], limit: int) -> bool:
@@ -207,7 +266,7 @@ def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int)
         "pieces": solution.pieces,
         "memory_mb": memory_mb,
         "peak_rss_mb": solution.peak_rss_mb,
-    }
+    } | ({"tested": solution.tested, "exact": solution.exact} if solution.tested else {})
 
 
 @contextmanager
@@ -230,6 +289,32 @@ def _bar(plan: Plan, todo: int, show: bool) -> Iterator[Any]:
             nonlocal nodes
             nodes += result["nodes"]
             rate = nodes / max(time.perf_counter() - started, 1e-9)
+            bar.set_postfix_str(f"{nodes:,} nodes, {rate:,.0f}/s", refresh=False)
+            bar.update(1)
+
+        yield update
+
+
+@contextmanager
+def _test_bar(show: bool) -> Iterator[Any]:
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        show = False
+    if not show:
+        yield lambda result, ahead, note: None
+        return
+    with tqdm(unit="test", file=sys.stderr, smoothing=0) as bar:
+        nodes = 0
+        started = time.perf_counter()
+
+        def update(result: dict[str, Any], ahead: int, note: str) -> None:
+            # The total is what the search sees ahead now: it shrinks as tests cut it short.
+            nonlocal nodes
+            nodes += result["nodes"]
+            rate = nodes / max(time.perf_counter() - started, 1e-9)
+            bar.total = bar.n + 1 + ahead
+            bar.set_description_str(note, refresh=False)
             bar.set_postfix_str(f"{nodes:,} nodes, {rate:,.0f}/s", refresh=False)
             bar.update(1)
 

@@ -3,7 +3,9 @@
 A piece's result is a small JSON file, ``DIR/<rows>x<cols>-<mode>/<position>.json`` (the
 position's canonical text with ``_`` for an empty cell and ``-`` between rows, such as
 ``_____-_____-_____-_____-___OS.json``), holding ``board``, ``rows``, ``cols``,
-``mode``, ``value`` (exact, for the side to move), ``nodes``, ``seconds``, ``memory_mb``,
+``mode``, ``value`` (exact, for the side to move) or, while only bounds are known,
+``lower`` and ``upper`` (either may be missing: the least and most the piece is worth),
+``nodes``, ``seconds`` (all the work spent on the piece so far), ``memory_mb``,
 ``peak_rss_mb`` (the solving process's peak resident memory) and ``version``. When the root is
 the empty board, the combined result goes to ``solved-split<depth>.json`` in the same folder,
 with the keys of docs/solved.json. With certificates asked for, each piece's proof goes beside
@@ -26,10 +28,11 @@ from sosgame import __version__
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
 from sosgame.search.table import TranspositionTable
+from sosgame.solver.split import Interval, widest
 
-__all__ = ["PieceStore", "solve_piece"]
+__all__ = ["PieceStore", "bound_piece", "interval", "solve_piece"]
 
-_RESULT_KEYS = ("board", "rows", "cols", "mode", "value", "nodes", "seconds")
+_RESULT_KEYS = ("board", "rows", "cols", "mode", "nodes", "seconds")
 _local = threading.local()
 
 
@@ -81,6 +84,43 @@ def solve_piece(
     }
 
 
+def bound_piece(board: str, mode: Mode, memory_mb: int, target: int) -> dict[str, Any]:
+    """Whether position ``board`` is worth at least ``target`` to the side to move, as a bound.
+
+    The result has ``lower`` (the piece is worth at least that, which is ``target`` or more)
+    or ``upper`` (at most that, below ``target``): one null-window search, far cheaper than
+    an exact value. A plain function of plain arguments, like :func:`solve_piece`.
+    """
+    from sosgame.solver import _Search, warm_up
+
+    warm_up()
+    game = Game.from_position(board, mode=mode)
+    start = time.perf_counter()
+    run = _Search(game, _table(memory_mb), None)
+    bound = run.value(target - 1, target)
+    return {
+        "board": board,
+        "rows": game.rows,
+        "cols": game.cols,
+        "mode": mode,
+        "lower" if bound >= target else "upper": bound,
+        "nodes": run.nodes,
+        "seconds": round(time.perf_counter() - start, 3),
+        "memory_mb": memory_mb,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "version": __version__,
+    }
+
+
+def interval(result: dict[str, Any]) -> Interval:
+    """The least and most a piece's result says it is worth (a side with no bound: anything
+    a position can be worth, :func:`~sosgame.solver.split.widest`)."""
+    if "value" in result:
+        return result["value"], result["value"]
+    low, high = widest(result["board"], result["mode"] == "simple")
+    return result.get("lower", low), result.get("upper", high)
+
+
 def _file_name(board: str) -> str:
     # Not the text itself: a name starting with "." would be hidden, one with "-" an option.
     return board.replace(".", "_").replace("/", "-")
@@ -116,7 +156,7 @@ class PieceStore:
             not isinstance(result, dict)
             or any(key not in result for key in _RESULT_KEYS)
             or any(result[key] != value for key, value in expected.items())
-            or not isinstance(result["value"], int)
+            or not _bounds_hold(result)
         ):
             raise InvalidSettingsError(f"{path} is not the result of piece {board}")
         return result
@@ -159,9 +199,39 @@ class PieceStore:
         """Write one piece's result (whole, by renaming a finished temporary file)."""
         self._write(self.path(result["board"]), result)
 
+    def add_bound(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Narrow the stored bounds of a piece by a :func:`bound_piece` result; returns the
+        merged result as written (``value`` once the bounds meet; work is added up)."""
+        merged = dict(result)
+        old = self.load(result["board"])
+        if old is not None:
+            for key, pick in (("lower", max), ("upper", min)):
+                bounds = [found.get(key, found.get("value")) for found in (old, result)]
+                known = [bound for bound in bounds if bound is not None]
+                if known:
+                    merged[key] = pick(known)
+            merged["nodes"] = old["nodes"] + result["nodes"]
+            merged["seconds"] = round(old["seconds"] + result["seconds"], 3)
+            merged["peak_rss_mb"] = max(old.get("peak_rss_mb", 0), result["peak_rss_mb"])
+        if merged.get("lower") is not None and merged.get("lower") == merged.get("upper"):
+            merged["value"] = merged.pop("lower")
+            del merged["upper"]
+        self.save(merged)
+        return merged
+
     @staticmethod
     def _write(path: Path, result: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         os.replace(temporary, path)
+
+
+def _bounds_hold(result: dict[str, Any]) -> bool:
+    # An exact value, or one or two bounds that leave room for a value.
+    if "value" in result:
+        return isinstance(result["value"], int) and not isinstance(result["value"], bool)
+    bounds = [result[key] for key in ("lower", "upper") if key in result]
+    if not bounds or any(not isinstance(bound, int) or isinstance(bound, bool) for bound in bounds):
+        return False
+    return len(bounds) == 1 or result["lower"] < result["upper"]

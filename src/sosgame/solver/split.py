@@ -2,13 +2,13 @@
 
 The positions ``depth`` moves after the root (counting every move, so a scoring move that lets
 its player move again counts too) are the *pieces*; symmetric and transposed positions are one
-piece, named by their :func:`canonical` text. Each piece is solved for its exact value, with no
-bound from its neighbours, so pieces are independent: they can run in any order, on any
-machine, and a piece solved once never needs solving again. The root's value and best moves
-then follow from the pieces by negamax over the few moves above them (:func:`combine`).
-
-Exact values cost more than the null-window tests a single alpha-beta search makes of most
-moves; that is the price of pieces that need nothing from one another.
+piece, named by their :func:`canonical` text. Pieces solved for their exact values are
+independent: they can run in any order, on any machine, and the root's value and best moves
+follow from them by negamax over the few moves above them (:func:`combine`). Exact values cost
+more than the null-window tests one alpha-beta search makes of most moves, so a split solve
+tests pieces for bounds instead (:mod:`sosgame.solver.bounded`); what is known of a piece is
+then an :data:`Interval`, and :func:`node_bounds` and :func:`root_interval` say what those
+settle above it.
 
 >>> from sosgame import Game
 >>> plan = plan_split(Game(3, 3), 1)
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
@@ -27,6 +28,7 @@ from sosgame.notation import Move
 from sosgame.solver.symmetry import symmetries
 
 __all__ = [
+    "Interval",
     "Plan",
     "Step",
     "all_values",
@@ -34,9 +36,16 @@ __all__ = [
     "canonical",
     "canonical_form",
     "combine",
+    "node_bounds",
     "plan_split",
     "root_bounds",
+    "root_interval",
+    "step_bounds",
+    "widest",
 ]
+
+Interval: TypeAlias = tuple[int, int]
+"""The least and the most a position is worth (equal when its value is known)."""
 
 
 def canonical(position: str, rows: int, cols: int) -> str:
@@ -188,28 +197,49 @@ def root_bounds(plan: Plan, values: Mapping[str, int]) -> tuple[int, int]:
     mode: up to its empty cells times the 8 lines a letter can complete, either way), so
     in simple mode one winning first move can settle the root long before its last piece.
     """
+    return root_interval(plan, {board: (value, value) for board, value in values.items()})
+
+
+def root_interval(plan: Plan, known: Mapping[str, Interval]) -> Interval:
+    """:func:`root_bounds` from what is known of the pieces: the least and most each is worth."""
+    bounds = node_bounds(plan, known)
     simple = plan.mode == "simple"
-    known: dict[str, tuple[int, int]] = {}
-
-    def bounds(text: str) -> tuple[int, int]:
-        if text not in known:
-            if text in values:
-                known[text] = (values[text], values[text])
-            elif text in plan.inner:
-                found = [_step_bounds(step, simple, bounds) for step in plan.inner[text]]
-                known[text] = (max(low for low, _ in found), max(high for _, high in found))
-            else:
-                most = 1 if simple else 8 * text.count(".")
-                known[text] = (-most, most)
-        return known[text]
-
-    found = [_step_bounds(step, simple, bounds) for step in plan.root]
+    found = [step_bounds(step, simple, bounds) for step in plan.root]
     return max(low for low, _ in found), max(high for _, high in found)
 
 
-def _step_bounds(
-    step: Step, simple: bool, bounds: Callable[[str], tuple[int, int]]
-) -> tuple[int, int]:
+def node_bounds(plan: Plan, known: Mapping[str, Interval]) -> Callable[[str], Interval]:
+    """The least and most every position of ``plan`` below the root is worth (remembered).
+
+    ``known`` holds what is known of the pieces (a piece missing from it may be worth
+    anything a position can).
+    """
+    simple = plan.mode == "simple"
+    found: dict[str, Interval] = {}
+
+    def bounds(text: str) -> Interval:
+        if text not in found:
+            if text in known:
+                found[text] = known[text]
+            elif text in plan.inner:
+                steps = [step_bounds(step, simple, bounds) for step in plan.inner[text]]
+                found[text] = (max(low for low, _ in steps), max(high for _, high in steps))
+            else:
+                found[text] = widest(text, simple)
+        return found[text]
+
+    return bounds
+
+
+def widest(text: str, simple: bool) -> Interval:
+    """The bounds of any position: simple mode -1 to 1; general mode, the 8 lines a letter
+    can complete for every empty cell, either way."""
+    most = 1 if simple else 8 * text.count(".")
+    return (-most, most)
+
+
+def step_bounds(step: Step, simple: bool, bounds: Callable[[str], Interval]) -> Interval:
+    """The least and most a move is worth to its player, from the bounds of where it leads."""
     if step.child is None:
         value = min(step.lines, 1) if simple else step.lines
         return value, value
