@@ -178,16 +178,13 @@ def test_a_split_solve_proves_its_value_from_its_pieces_proofs(
     game = Game(*size, mode=mode)
     path = tmp_path / "root.json.gz"
     store = tmp_path / "store"
-    solve_split(game, depth, store, memory_mb=8, workers=1, progress=False)  # values only
-    split = solve_split(
-        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
-    )
+    exact = {"memory_mb": 8, "workers": 1, "progress": False, "exact_pieces": True}
+    solve_split(game, depth, store, **exact)  # type: ignore[arg-type]  # values only
+    split = solve_split(game, depth, store, certificate=path, **exact)  # type: ignore[arg-type]
     assert split.solved_now == split.pieces  # solved again, for their proofs
     report = check(load(path))
     assert report.complete and report.value == split.value == solve(game, memory_mb=8).value
-    again = solve_split(
-        game, depth, store, memory_mb=8, workers=1, progress=False, certificate=path
-    )
+    again = solve_split(game, depth, store, certificate=path, **exact)  # type: ignore[arg-type]
     assert again.solved_now == 0
 
 
@@ -203,9 +200,75 @@ def test_pieces_over_the_entry_limit_leave_no_certificate(tmp_path: Path) -> Non
             progress=False,
             certificate=path,
             entry_limit=5,
+            exact_pieces=True,
         )
         for _ in range(2)
     ]
     assert runs[0].unproven == runs[0].pieces and not path.exists()
     # Asking again with the same limit does not solve the pieces again.
     assert runs[1].solved_now == 0 and runs[1].unproven == runs[0].pieces
+
+
+@pytest.mark.parametrize(
+    ("size", "mode"),
+    [((3, 3), "general"), ((3, 3), "simple"), ((1, 7), "general"), ((3, 4), "simple")],
+)
+def test_a_bounded_split_proves_its_value_from_the_bounds_its_pieces_need(
+    tmp_path: Path, size: tuple[int, int], mode: Mode
+) -> None:
+    game = Game(*size, mode=mode)
+    path = tmp_path / "root.json.gz"
+    split = solve_split(game, 2, tmp_path, memory_mb=8, workers=2, progress=False, certificate=path)
+    report = check(load(path))
+    assert report.complete and report.assumed == 0
+    assert report.value == split.value == solve(game, memory_mb=8).value
+    proofs = sorted(tmp_path.glob("*/*.proof-*.json.gz"))
+    assert proofs  # one per piece claim, read back by the next run
+    stamps = [proof.stat().st_mtime_ns for proof in proofs]
+    solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False, certificate=path)
+    assert [proof.stat().st_mtime_ns for proof in proofs] == stamps
+    assert check(load(path)).complete
+
+
+def test_pieces_over_the_limit_become_assumed_claims_that_the_checker_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "root.json"
+    split = solve_split(
+        Game(3, 4),
+        2,
+        tmp_path,
+        memory_mb=8,
+        workers=1,
+        progress=False,
+        certificate=path,
+        entry_limit=3,
+    )
+    document = load(path)
+    report = check(document)
+    assert split.unproven == report.assumed == len(document["assumed"]) > 0
+    assert not report.complete and report.checked == report.entries
+    assert main(["certify", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("holds if its assumptions do: ")
+    # Every assumed claim is needed: without one, the entries above it fail.
+    for index in range(len(document["assumed"])):
+        fewer = copy.deepcopy(document)
+        del fewer["assumed"][index]
+        with pytest.raises(CertificateError):
+            check(fewer)
+
+
+@pytest.mark.parametrize(
+    ("assumed", "message"),
+    [
+        ({}, "assumed must be a list"),
+        ([["S../.../..."]], r"\[board, lower, upper\]"),
+        ([["..S/.../...", 1, None]], "not canonical"),
+        ([[".../.../..S", None, None]], "whole-number bounds"),
+        ([[".../.../..S", 1.5, None]], "whole-number bounds"),
+    ],
+)
+def test_malformed_assumed_claims_are_rejected(assumed: object, message: str) -> None:
+    document = _fresh(".../.../...", "general") | {"assumed": assumed}
+    with pytest.raises(CertificateError, match=message):
+        check(document)

@@ -11,7 +11,10 @@ symmetric images): ``[board, lower, move, upper]``, where
 * ``upper`` claims the mover cannot get more than ``upper``: after *every* legal move the
   position must be worth at most ``upper`` (the opponent's answers, each proven);
 
-either may be ``null``. The checker plays each entry's moves with :class:`sosgame.Game` and
+either may be ``null``. A certificate too large to keep whole may list, under ``assumed``,
+claims ``[board, lower, upper]`` it does not prove (such as the bounds of the pieces of a
+split solve): the checker takes them as given, and its :class:`Report` counts them and does
+not call the value proven. The checker plays each entry's moves with :class:`sosgame.Game` and
 checks that the claims they lead to are terminal facts (a full board, a simple-mode SOS, a
 simple-mode position whose mover can complete an SOS at once) or claims of other entries at
 least as strong. Every entry's children have fewer empty cells, so
@@ -58,11 +61,14 @@ class Report:
     value: int
     entries: int
     checked: int
+    assumed: int = 0
+    """Claims the certificate takes as given instead of proving them."""
 
     @property
     def complete(self) -> bool:
-        """True if every entry was checked, so the value is proven, not only sampled."""
-        return self.checked == self.entries
+        """True if every entry was checked and none was assumed: the value is proven, not
+        only sampled or proven from assumptions."""
+        return self.checked == self.entries and not self.assumed
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -155,6 +161,25 @@ class _Checker:
             if move is not None and not isinstance(move, str):
                 raise CertificateError(f"entry {entry!r} has a move that is not a text")
             self.entries[text] = (lower, move, upper)
+        self.assumed: dict[str, tuple[int | None, str | None, int | None]] = {}
+        claims = document.get("assumed", [])
+        if not isinstance(claims, list):
+            raise CertificateError("assumed must be a list")
+        for claim in claims:
+            if not (isinstance(claim, list) and len(claim) == 3 and isinstance(claim[0], str)):
+                raise CertificateError(f"an assumed claim must be [board, lower, upper]: {claim!r}")
+            text, lower, upper = claim
+            if text in self.assumed or self.board.canonical(text) != text:
+                raise CertificateError(f"assumed board {text} is repeated or not canonical")
+            if (lower is None and upper is None) or not all(
+                bound is None or _whole(bound, True) for bound in (lower, upper)
+            ):
+                raise CertificateError(f"assumed claim {claim!r} needs whole-number bounds")
+            self.assumed[text] = (lower, None, upper)
+
+    def _claims(self, position: str) -> tuple[tuple[int | None, str | None, int | None], ...]:
+        text = self.board.canonical(position)
+        return tuple(known[text] for known in (self.entries, self.assumed) if text in known)
 
     def at_least(self, position: str, bound: int) -> bool:
         """Is the mover's value of ``position`` proven to be at least ``bound``?"""
@@ -162,8 +187,7 @@ class _Checker:
             return bound <= 0
         if self.simple and bound <= -1:
             return True
-        lower = self.entries.get(self.board.canonical(position), (None, None, None))[0]
-        return lower is not None and lower >= bound
+        return any(lower is not None and lower >= bound for lower, _, _ in self._claims(position))
 
     def at_most(self, position: str, bound: int) -> bool:
         """Is the mover's value of ``position`` proven to be at most ``bound``?"""
@@ -171,8 +195,7 @@ class _Checker:
             return bound >= 0
         if self.simple and bound >= 1:
             return True
-        upper = self.entries.get(self.board.canonical(position), (None, None, None))[2]
-        return upper is not None and upper <= bound
+        return any(upper is not None and upper <= bound for _, _, upper in self._claims(position))
 
     def proves_at_least(self, game: Game, bound: int) -> bool:
         """:meth:`at_least` for the position of ``game``, which may also win at once."""
@@ -260,6 +283,7 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         value,
         len(boards),
         len(set(chosen)),
+        len(checker.assumed),
     )
 
 

@@ -31,6 +31,8 @@ def run(arguments: argparse.Namespace) -> int:
         print(json.dumps(asdict(report) | {"complete": report.complete}))
         return 0
     key = "cli.certify.proven" if report.complete else "cli.certify.sampled"
+    if report.assumed:
+        key = "cli.certify.assumed"
     value = f"{report.value:+d}" if report.value else "0"
-    print(t(key, **(asdict(report) | {"value": value})))
+    print(t(key, **(asdict(report) | {"value": value, "count": report.assumed})))
     return 0

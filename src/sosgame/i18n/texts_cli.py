@@ -164,6 +164,13 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "sample holds: {checked} of {entries} entries of {position} ({mode}, value {value}) "
         "checked; the rest are unchecked, so this is not a full proof",
     ),
+    plural(
+        "cli.certify.assumed",
+        "holds if its assumption does: {checked} of {entries} entries of {position} ({mode}, "
+        "value {value}) checked, and {assumed} claim is taken as given, not proven",
+        "holds if its assumptions do: {checked} of {entries} entries of {position} ({mode}, "
+        "value {value}) checked, and {assumed} claims are taken as given, not proven",
+    ),
     text("cli.solve.stopped", "sosgame: solve stopped by Ctrl-C before it finished"),
     text("cli.solve.value", "value {value}: {verdict} with best play"),
     text("cli.solve.wins", "the side to move wins"),

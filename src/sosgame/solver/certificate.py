@@ -18,23 +18,38 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from sosgame.certify import FORMAT
 from sosgame.errors import SosError
 from sosgame.game import Game
-from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move
+from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move, letter_lines
+from sosgame.notation import Move
 from sosgame.search.table import TranspositionTable
 from sosgame.solver import _check, _Search, warm_up
-from sosgame.solver.split import Plan, all_values, best_step, canonical_form
+from sosgame.solver.split import (
+    Interval,
+    Plan,
+    Step,
+    all_values,
+    best_step,
+    canonical_form,
+    node_bounds,
+    step_bounds,
+)
+
+Namer = Callable[[Move], str]
 
 __all__ = [
     "CertificateTooLargeError",
     "certificate",
+    "claims_above",
     "document",
     "merge",
     "prove",
+    "prove_bounds",
     "top_entries",
     "write",
 ]
@@ -108,7 +123,9 @@ class _Prover:
             return
         run = self.run
         if lower:
-            for cell, letter in sorted(self._moves(), key=self._scoring_first):
+            # In simple mode every safe reply needs a proof of its own: the fewest first.
+            order = self._fewest_replies if self.simple else self._scoring_first
+            for cell, letter in sorted(self._moves(), key=order):
                 lines = run.play(cell, letter)
                 if self._reaches(lines, bound):
                     self._follow(lines, bound, lower=True)
@@ -126,6 +143,24 @@ class _Prover:
 
     def _scoring_first(self, move: tuple[int, int]) -> int:
         return -count_lines(self.run.board, self.run.position[1], move[0], move[1])
+
+    def _fewest_replies(self, move: tuple[int, int]) -> tuple[int, int]:
+        # A winning SOS first, then the move leaving the fewest replies that neither complete
+        # nor hand over an SOS (the checker settles those by itself).
+        scoring = self._scoring_first(move)
+        if scoring:
+            return scoring, 0
+        run = self.run
+        run.play(*move)
+        table = run.position[1]
+        safe = 0
+        for cell in range(run.size):
+            if run.board[cell] == EMPTY:
+                for letter in (1, 2):
+                    completed, opened, _ = letter_lines(run.board, table, cell, letter)
+                    safe += completed == 0 and opened == 0
+        run.unplay(*move)
+        return 0, safe
 
 
 def certificate(
@@ -154,14 +189,104 @@ def prove(run: _Search, mode: str, value: int, entry_limit: int | None) -> list[
 
     :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
     """
+    return prove_bounds(run, mode, value, value, entry_limit)
+
+
+def prove_bounds(
+    run: _Search, mode: str, lower: int | None, upper: int | None, entry_limit: int | None
+) -> list[list[Any]]:
+    """The entries proving that the board of ``run`` is worth at least ``lower`` and at most
+    ``upper`` (None: nothing to prove that side).
+
+    :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
+    """
     prover = _Prover(run, mode, entry_limit)
-    prover.prove(value, lower=True)
-    prover.prove(value, lower=False)
+    if lower is not None:
+        prover.prove(lower, lower=True)
+    if upper is not None:
+        prover.prove(upper, lower=False)
     return [[text, *entry] for text, entry in sorted(prover.entries.items())]
 
 
-def document(game: Game, value: int, entries: list[list[Any]]) -> dict[str, Any]:
-    """The certificate that ``game``'s position is worth ``value``, proven by ``entries``."""
+def claims_above(
+    plan: Plan, known: Mapping[str, Interval], value: int
+) -> tuple[list[list[Any]], dict[str, tuple[int | None, int | None]]]:
+    """The entries proving the root of ``plan`` is worth ``value``, from the bounds ``known``
+    of its pieces, and what each piece must then be proven worth: ``{piece: (lower, upper)}``
+    (None: nothing needed that side). The bounds must settle the value (a bounded solve's).
+
+    :raises ValueError: if they do not.
+    """
+    simple = plan.mode == "simple"
+    bounds = node_bounds(plan, known)
+    entries: dict[str, list[Any]] = {}
+    leaves: dict[str, list[int | None]] = {}
+
+    def claim(text: str, steps: tuple[Step, ...], bound: int, lower: bool, name: Namer) -> None:
+        if simple and (bound <= -1 if lower else bound >= 1):
+            return  # true of every position
+        entry = entries.setdefault(text, [None, None, None])
+        if lower:
+            if entry[0] is not None and entry[0] >= bound:
+                return
+            reaching = [step for step in steps if step_bounds(step, simple, bounds)[0] >= bound]
+            if not reaching:
+                raise ValueError(f"no move of {text} is known to reach {bound}")
+            # The move with the fewest positions below it: the fewest pieces to prove.
+            step = min(reaching, key=width)
+            follow(step, bound, lower=True)
+            entry[0], entry[1] = bound, name(step.move)
+            return
+        if entry[2] is not None and entry[2] <= bound:
+            return
+        for step in steps:
+            if step_bounds(step, simple, bounds)[1] > bound:
+                raise ValueError(f"{step.move} from {text} is not known to stay within {bound}")
+            follow(step, bound, lower=False)
+        entry[2] = bound
+
+    def width(step: Step) -> int:
+        below = plan.inner.get(step.child or "", ())
+        return len({reply.child for reply in below})
+
+    def follow(step: Step, bound: int, lower: bool) -> None:
+        if step.child is None:
+            return  # the game ends with the move: the checker sees its value
+        if step.lines:
+            child(step.child, bound - step.lines, lower)
+        else:
+            child(step.child, -bound, not lower)
+
+    def child(text: str, bound: int, lower: bool) -> None:
+        if text in plan.inner:
+            claim(text, plan.inner[text], bound, lower, str)
+        elif not (simple and (bound <= -1 if lower else bound >= 1)):
+            leaf = leaves.setdefault(text, [None, None])
+            side = 0 if lower else 1
+            old = leaf[side]
+            leaf[side] = bound if old is None else (max if lower else min)(old, bound)
+
+    root, image = canonical_form(plan.position, plan.rows, plan.cols)
+
+    def root_name(move: Move) -> str:
+        cell, letter = encode_move(move, plan.cols)
+        return str(decode_move(image[cell], letter, plan.rows, plan.cols))
+
+    claim(root, plan.root, value, True, root_name)
+    claim(root, plan.root, value, False, root_name)
+    listed = [[text, *entry] for text, entry in sorted(entries.items()) if entry != [None] * 3]
+    return listed, {text: (leaf[0], leaf[1]) for text, leaf in sorted(leaves.items())}
+
+
+def document(
+    game: Game,
+    value: int,
+    entries: list[list[Any]],
+    assumed: list[list[Any]] | None = None,
+) -> dict[str, Any]:
+    """The certificate that ``game``'s position is worth ``value``, proven by ``entries``
+    (and by claims ``[board, lower, upper]`` it takes as ``assumed``, if any)."""
+    extra = {"assumed": assumed} if assumed else {}
     return {
         "format": FORMAT,
         "version": 1,
@@ -171,7 +296,7 @@ def document(game: Game, value: int, entries: list[list[Any]]) -> dict[str, Any]
         "position": game.position(),
         "value": value,
         "entries": entries,
-    }
+    } | extra
 
 
 def merge(*parts: list[list[Any]]) -> list[list[Any]]:

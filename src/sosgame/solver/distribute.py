@@ -31,8 +31,8 @@ from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
 from sosgame.solver.bounded import solve_bounded
-from sosgame.solver.certificate import document, merge, top_entries, write
-from sosgame.solver.pieces import PieceStore, interval, solve_piece
+from sosgame.solver.certificate import claims_above, document, merge, top_entries, write
+from sosgame.solver.pieces import PieceStore, interval, prove_piece, solve_piece
 from sosgame.solver.split import Interval, Plan, combine, plan_split, root_interval
 
 __all__ = ["SplitSolution", "SplitStatus", "executor", "solve_split", "split_status"]
@@ -148,8 +148,19 @@ def solve_split(
         raise InvalidSettingsError(f"memory_mb must be at least 1, not {memory_mb!r}")
     plan = plan_split(game, depth)
     pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
-    if certificate is None and not exact_pieces:
+    if not exact_pieces:
         solution = _solve_bounded(plan, pieces, memory_mb, workers, scheduler, progress, guess)
+        if certificate is not None:
+            unproven = _bounded_certificate(
+                game,
+                plan,
+                pieces,
+                solution.value,
+                (memory_mb, workers, scheduler, progress),
+                entry_limit or _NO_LIMIT,
+                certificate,
+            )
+            solution = solution._replace(unproven=unproven)
         if "S" not in game.position() and "O" not in game.position():
             pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
         return solution
@@ -162,7 +173,10 @@ def solve_split(
         if result is None or (limit is not None and _needs_proof(pieces, board, result, limit))
     ]
     if todo:
-        with executor(workers, scheduler) as pool, _bar(plan, len(todo), progress) as bar:
+        with (
+            executor(workers, scheduler) as pool,
+            _bar(len(plan.pieces), len(todo), progress) as bar,
+        ):
             futures: list[Future[dict[str, Any]]] = [
                 pool.submit(solve_piece, board, game.mode, memory_mb, limit) for board in todo
             ]
@@ -190,9 +204,9 @@ def solve_split(
         max(result.get("peak_rss_mb", 0) for result in done),
     )
     if certificate is not None:
-        unproven = [board for board in plan.pieces if not pieces.proof_path(board).exists()]
-        if unproven:
-            solution = solution._replace(unproven=len(unproven))
+        missing = [board for board in plan.pieces if not pieces.proof_path(board).exists()]
+        if missing:
+            solution = solution._replace(unproven=len(missing))
         else:
             values = {result["board"]: result["value"] for result in done}
             proofs = [pieces.load_proof(board) for board in plan.pieces]
@@ -242,6 +256,50 @@ def _solve_bounded(
     )
 
 
+def _bounded_certificate(
+    game: Game,
+    plan: Plan,
+    pieces: PieceStore,
+    value: int,
+    running: tuple[int, int | None, str | None, bool],
+    entry_limit: int,
+    path: str | Path,
+) -> int:
+    # The entries above the pieces follow from their bounds; each piece then proves the
+    # bounds they need of it. A piece whose proof is over the limit is listed as assumed.
+    memory_mb, workers, scheduler, progress = running
+    known = {board: interval(found) for board in plan.pieces if (found := pieces.load(board))}
+    top, claims = claims_above(plan, known, value)
+    proofs = []
+    todo = []
+    for board, claim in claims.items():
+        if pieces.proof_path(board, claim).exists():
+            proofs.append(pieces.load_proof(board, claim))
+        else:
+            todo.append((board, claim))
+    assumed: list[list[Any]] = []
+    if todo:
+        with (
+            executor(workers, scheduler) as pool,
+            _bar(len(claims), len(todo), progress) as bar,
+        ):
+            futures = [
+                pool.submit(prove_piece, board, game.mode, memory_mb, claim, entry_limit)
+                for board, claim in todo
+            ]
+            for future in as_completed(futures):
+                result = future.result()
+                claim = (result["claim"][0], result["claim"][1])
+                if "entries" in result:
+                    pieces.save_proof(result["board"], result["entries"], claim)
+                    proofs.append(result["entries"])
+                else:
+                    assumed.append([result["board"], *claim])
+                bar({"nodes": 0})
+    write(document(game, value, merge(top, *proofs), sorted(assumed)), path)
+    return len(assumed)
+
+
 def _needs_proof(pieces: PieceStore, board: str, result: dict[str, Any], limit: int) -> bool:
     # A piece needs solving again for its proof unless it has one, or had too many entries
     # for a limit at least as large as this one.
@@ -270,7 +328,7 @@ def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int)
 
 
 @contextmanager
-def _bar(plan: Plan, todo: int, show: bool) -> Iterator[Any]:
+def _bar(total: int, todo: int, show: bool) -> Iterator[Any]:
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
@@ -278,10 +336,7 @@ def _bar(plan: Plan, todo: int, show: bool) -> Iterator[Any]:
     if not show:
         yield lambda result: None
         return
-    done = len(plan.pieces) - todo
-    with tqdm(
-        total=len(plan.pieces), initial=done, unit="piece", file=sys.stderr, smoothing=0
-    ) as bar:
+    with tqdm(total=total, initial=total - todo, unit="piece", file=sys.stderr, smoothing=0) as bar:
         nodes = 0
         started = time.perf_counter()
 

@@ -112,6 +112,31 @@ def bound_piece(board: str, mode: Mode, memory_mb: int, target: int) -> dict[str
     }
 
 
+def prove_piece(
+    board: str,
+    mode: Mode,
+    memory_mb: int,
+    claim: tuple[int | None, int | None],
+    proof_limit: int | None,
+) -> dict[str, Any]:
+    """The certificate entries proving position ``board`` is worth at least ``claim[0]`` and
+    at most ``claim[1]`` (None: nothing to prove that side), as ``{"board", "claim",
+    "entries"}``, or ``proof_over`` instead of ``entries`` if they would be more than
+    ``proof_limit``. A plain function of plain arguments, like :func:`solve_piece`.
+    """
+    from sosgame.solver import _Search, warm_up
+    from sosgame.solver.certificate import CertificateTooLargeError, prove_bounds
+
+    warm_up()
+    run = _Search(Game.from_position(board, mode=mode), _table(memory_mb), None)
+    result: dict[str, Any] = {"board": board, "claim": list(claim)}
+    try:
+        result["entries"] = prove_bounds(run, mode, *claim, proof_limit)
+    except CertificateTooLargeError:
+        result["proof_over"] = proof_limit
+    return result
+
+
 def interval(result: dict[str, Any]) -> Interval:
     """The least and most a piece's result says it is worth (a side with no bound: anything
     a position can be worth, :func:`~sosgame.solver.split.widest`)."""
@@ -161,16 +186,28 @@ class PieceStore:
             raise InvalidSettingsError(f"{path} is not the result of piece {board}")
         return result
 
-    def proof_path(self, board: str) -> Path:
-        """Where the proof of ``board``'s value lives (its certificate entries, gzip JSON)."""
-        return self.folder / (_file_name(board) + ".proof.json.gz")
+    def proof_path(self, board: str, claim: tuple[int | None, int | None] | None = None) -> Path:
+        """Where the proof of ``board``'s value lives (its certificate entries, gzip JSON), or
+        with ``claim``, the proof of those bounds (lower, upper; None: not proven that side)."""
+        sides = (
+            ""
+            if claim is None
+            else "".join(
+                f"-{side}{bound}"
+                for side, bound in zip(("lower", "upper"), claim, strict=True)
+                if bound is not None
+            )
+        )
+        return self.folder / (_file_name(board) + f".proof{sides}.json.gz")
 
-    def load_proof(self, board: str) -> list[list[Any]]:
-        """The stored proof entries of ``board``.
+    def load_proof(
+        self, board: str, claim: tuple[int | None, int | None] | None = None
+    ) -> list[list[Any]]:
+        """The stored proof entries of ``board`` (of ``claim``, if given).
 
         :raises InvalidSettingsError: if the file cannot be read as a list of entries.
         """
-        path = self.proof_path(board)
+        path = self.proof_path(board, claim)
         try:
             entries = json.loads(gzip.decompress(path.read_bytes()))
         except (OSError, ValueError, EOFError) as error:
@@ -179,9 +216,14 @@ class PieceStore:
             raise InvalidSettingsError(f"{path} is not a list of proof entries")
         return entries
 
-    def save_proof(self, board: str, entries: list[list[Any]]) -> None:
-        """Write the proof entries of ``board`` (whole, or not at all)."""
-        path = self.proof_path(board)
+    def save_proof(
+        self,
+        board: str,
+        entries: list[list[Any]],
+        claim: tuple[int | None, int | None] | None = None,
+    ) -> None:
+        """Write the proof entries of ``board`` (of ``claim``, if given; whole, or not at all)."""
+        path = self.proof_path(board, claim)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         data = json.dumps(entries, separators=(",", ":")).encode()
         temporary.write_bytes(gzip.compress(data, mtime=0))
