@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from sosgame import Game, Move, __version__
+from sosgame.certify import load
 from sosgame.kernel import JIT, warm_up
 from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve
 
@@ -48,15 +49,22 @@ SPLIT_HEADER = """
 ## Larger boards, solved in pieces
 
 These boards are solved by `sosgame solve RxC --mode MODE --split DEPTH`: the positions DEPTH
-moves deep (symmetric and transposed ones once) are solved one by one for their exact values,
-each kept as a small JSON file under `data/solves/RxC-MODE/`, and the value and best moves of
-the empty board follow from them by negamax. Running the command again skips the pieces
-already there, so a long solve can stop and go on, on any machine; `--workers N` runs N local
-processes and `--scheduler tcp://HOST:8786` a Dask cluster (`pip install 'sosgame[cluster]'`);
-`--status` solves nothing and says how many pieces are done and what they already settle (the
-least and most the board can be worth).
-Nodes and seconds add up every piece's work (seconds of solving, not wall-clock); memory is
-the table per worker and the largest resident size a worker reached.
+moves deep (symmetric and transposed ones once) are the pieces, and the value and best moves of
+the empty board follow from them by negamax. By default each piece is asked only what the
+search above it needs, "is it worth at least t?", by one null-window search, as a single
+alpha-beta search with null windows (MTD(f)) asks of most of its moves; the bound each answer
+gives is kept in a small JSON file per piece under `data/solves/RxC-MODE/` (`lower`, `upper`,
+or `value` once they meet), and several tests run at once: the one the search needs next and
+those it needs if that one does not cut it short. `--exact-pieces` solves every piece for its
+exact value instead, at two to three times the nodes. Running the command again reads what
+is there and tests nothing twice, so a long solve can stop and go on, on any machine;
+`--workers N` runs N local processes and `--scheduler tcp://HOST:8786` a Dask cluster
+(`pip install 'sosgame[cluster]'`); `--status` solves nothing and says how many pieces are
+done (and how many have bounds only) and what they already settle (the least and most the
+board can be worth).
+"Pieces" counts those the solve needed a bound of, of all the pieces at that depth. Nodes and
+seconds add up every piece's work (seconds of solving, not wall-clock); memory is the table
+per worker and the largest resident size a worker reached.
 
 | board | mode | value | best | split | pieces | nodes | seconds | table MiB | peak MiB |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
@@ -70,8 +78,26 @@ for each position of the proof (up to symmetry), the move that forces the side t
 bound, or the bound that every reply must respect. `sosgame certify FILE.json.gz` checks it
 with the rules engine alone, without any solver code, and says "proven" only when every
 entry holds; `--sample N` checks N random entries instead (a spot check, not a proof). A
-proof grows fast with the board: 4x4 simple needs about 80,000 entries and 4x4 general about
-500,000, checked in about a minute each; no certificate of a 5x5 board is kept yet.
+proof grows fast with the board: 4x4 simple needs about 50,000 entries and 4x4 general about
+500,000, checked in about a minute each.
+
+With `--split`, the entries above the pieces follow from the bounds the solve found, and each
+piece proves just the bounds they need of it (a simple-mode win needs only the winner's
+moves: the first move with the fewest replies to answer, then one move per position the
+loser can reach). Each piece's proof is kept beside its result
+(`<piece>.proof-lower1.json.gz`, say), so a stopped run goes on. A piece whose proof would
+be more than `--max-entries` entries is not proven in the file: its bounds are listed under
+`assumed`, and `sosgame certify` then says the value holds *if* those claims do (they are the
+pieces' results under `data/solves/`, which any run of the split solve re-derives), not that
+it is proven.
+"""
+
+CERTIFICATE_TABLE = """
+Certificates kept in the repository (`data/certificates/`), each checked in full by
+`sosgame certify FILE`:
+
+| board | mode | value | entries | assumed | file |
+|---|---|---:|---:|---:|---|
 """
 
 
@@ -138,7 +164,7 @@ def _split_row(entry: dict[str, object]) -> str:
         f"{value:+d}" if value else "0",
         str(len(entry["best_moves"])),  # type: ignore[arg-type]
         str(entry["split"]),
-        str(entry["pieces"]),
+        f"{entry['tested']} of {entry['pieces']}" if "tested" in entry else str(entry["pieces"]),
         f"{entry['nodes']:,}",
         f"{entry['seconds']:,.0f}",
         str(entry["memory_mb"]),
@@ -147,12 +173,32 @@ def _split_row(entry: dict[str, object]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _certificate_rows(folder: Path) -> list[str]:
+    rows = []
+    for path in sorted(folder.glob("*.json*")):
+        document = load(path)
+        value = int(document["value"])
+        cells = [
+            f"{document['rows']}x{document['cols']}",
+            str(document["mode"]),
+            f"{value:+d}" if value else "0",
+            f"{len(document['entries']):,}",
+            f"{len(document.get('assumed', [])):,}",
+            f"`{path.as_posix()}`",
+        ]
+        rows.append("| " + " | ".join(cells) + " |\n")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", type=Path, metavar="FILE", help="write the page to FILE")
     parser.add_argument("--max-nodes", type=int, default=400_000_000, help="per solve")
     parser.add_argument("--memory", type=int, default=2048, help="table size in MiB")
     parser.add_argument("--store", type=Path, default=Path("data/solves"), help="split results")
+    parser.add_argument(
+        "--certificates", type=Path, default=Path("data/certificates"), help="kept proofs"
+    )
     parser.add_argument(
         "--keep", action="store_true", help="take the small boards from the existing JSON file"
     )
@@ -211,6 +257,9 @@ def main() -> None:
     page = HEADER + "\n".join(lines + footer) + "\n" + SPLIT_HEADER
     page += "".join(_split_row(entry) + "\n" for entry in split) or "| none yet |\n"
     page += CERTIFICATES
+    kept_certificates = _certificate_rows(arguments.certificates)
+    if kept_certificates:
+        page += CERTIFICATE_TABLE + "".join(kept_certificates)
     if arguments.write:
         arguments.write.write_text(page, encoding="utf-8")
         table_file = arguments.write.with_suffix(".json")

@@ -87,7 +87,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text(
         "cli.solve.exact_pieces",
         "with --split: solve every piece for its exact value instead of testing it for a bound "
-        "(slower; --certificate does this)",
+        "(slower)",
     ),
     text(
         "cli.solve.guess",

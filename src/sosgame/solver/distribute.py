@@ -131,7 +131,7 @@ def solve_split(
 
     By default the pieces are tested with null windows, each for the bound the search of the
     moves above them needs (:mod:`sosgame.solver.bounded`; ``guess`` is the first value
-    tried); with ``exact_pieces`` (or a ``certificate``) every piece is solved exactly.
+    tried); with ``exact_pieces`` every piece is solved exactly.
     What the store holds is read, not computed again; each new result is written there as
     soon as it is finished, so a run stopped at any point goes on where it was when run again.
     ``memory_mb`` sizes each worker's transposition table. ``progress`` shows a bar (tqdm) with
