@@ -37,7 +37,22 @@ from sosgame.search.ordering import (
     reward_killer,
     sort,
 )
-from sosgame.search.table import DEPTH, EXACT, KIND, LOWER, MOVE, UPPER, VALUE, probe, store
+from sosgame.search.table import (
+    DEPTH,
+    EXACT,
+    KIND,
+    LOWER,
+    MOVE,
+    UPPER,
+    VALUE,
+    probe,
+    probe_word,
+    store,
+    store_word,
+    word_kind,
+    word_move,
+    word_value,
+)
 
 __all__ = [
     "BEST",
@@ -58,6 +73,7 @@ __all__ = [
     "count_live",
     "new_work",
     "search_exact",
+    "search_exact_shared",
     "search_heuristic",
 ]
 
@@ -175,6 +191,7 @@ def _enter(
     empty: int,
     live: int,
     exact: bool,
+    shared: bool,
 ) -> bool:
     """Set up the frame at ``ply``: True if its value is known at once (kept in its ``_BEST``)."""
     frame = ply * _FIELDS
@@ -191,7 +208,23 @@ def _enter(
     depth = frames[frame + _DEPTH]
     simple = registers[SIMPLE]
     hint = -1
-    slot = probe(tt_keys, key)
+    if shared:
+        # One word, read once: the whole entry of one write, never parts of two.
+        word = probe_word(tt_keys, key)
+        if word:
+            stored = word_value(word)
+            kind = word_kind(word)
+            if kind == LOWER and stored > alpha:
+                alpha = stored
+            elif kind == UPPER and stored < beta:
+                beta = stored
+            if kind == EXACT or alpha >= beta:
+                frames[frame + _BEST] = stored
+                return True
+            move = word_move(word)
+            if move >= 0:
+                hint = 2 * inverse[sym * size + (move >> 1)] + (move & 1)
+    slot = -1 if shared else probe(tt_keys, key)
     if slot >= 0:
         stored = tt_data[4 * slot + VALUE]
         kind = tt_data[4 * slot + KIND]
@@ -415,6 +448,7 @@ def _search(
     tt: tuple[IntArray, IntArray],
     work: Work,
     exact: bool,
+    shared: bool,
 ) -> int:
     # The arrays are taken out of their tuples once, here: the helpers get them one by one.
     board, table, order = position
@@ -439,7 +473,7 @@ def _search(
             nodes += 1
             if _enter(
                 board, table, order, keys, inverse, tt_keys, tt_data, frames, moves, ranks,
-                history, killers, registers, sp, empty, live, exact,
+                history, killers, registers, sp, empty, live, exact, shared,
             ):  # fmt: skip
                 value = frames[frame + _BEST]
                 phase = _RETURN
@@ -452,7 +486,9 @@ def _search(
             if code < 0:
                 value = frames[frame + _BEST]
                 if frames[frame + _STORE]:
-                    _save(tt_keys, tt_data, images, frames, frame, size, value, empty, exact)
+                    _save(
+                        tt_keys, tt_data, images, frames, frame, size, value, empty, exact, shared
+                    )
                 phase = _RETURN
                 continue
             cell = code >> 1
@@ -530,6 +566,7 @@ def _save(
     value: int,
     empty: int,
     exact: bool,
+    shared: bool,
 ) -> None:
     # The frame's result, its best move mapped into the orientation of the key.
     best = frames[frame + _BEST_MOVE]
@@ -542,7 +579,10 @@ def _save(
     elif value >= frames[frame + _BETA]:
         kind = LOWER
     depth = empty if exact else frames[frame + _DEPTH]
-    store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
+    if shared:
+        store_word(tt_keys, frames[frame + _KEY], depth, value, kind, move)
+    else:
+        store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
 
 
 @jit_borrowed
@@ -557,7 +597,19 @@ def search_exact(
     When done, ``registers[VALUE_OUT]`` is the root's value (fail-soft: a bound if it falls
     outside the window given to :func:`begin`).
     """
-    return _search(position, keying, tt, work, True)
+    return _search(position, keying, tt, work, True, False)
+
+
+@jit_borrowed
+def search_exact_shared(
+    position: Position,
+    keying: Keys,
+    tt: tuple[IntArray, IntArray],
+    work: Work,
+) -> int:
+    """:func:`search_exact` over a :class:`~sosgame.search.table.SharedTable`, ``tt`` being
+    its words twice: other threads may search the same table at the same time."""
+    return _search(position, keying, tt, work, True, True)
 
 
 @jit_borrowed
@@ -569,4 +621,4 @@ def search_heuristic(
 ) -> int:
     """Run the depth-limited search, as :func:`search_exact`; the root's best move goes to
     ``registers[BEST]``."""
-    return _search(position, keying, tt, work, False)
+    return _search(position, keying, tt, work, False, False)
