@@ -28,7 +28,17 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from sosgame.kernel import EMPTY, IntArray, O, S, jit_borrowed, jit_inline, letter_lines, new_array
+from sosgame.kernel import (
+    EMPTY,
+    IntArray,
+    O,
+    S,
+    count_lines,
+    jit_borrowed,
+    jit_inline,
+    letter_lines,
+    new_array,
+)
 from sosgame.search.keys import Keys, canonical, rekey
 from sosgame.search.ordering import (
     generate,
@@ -127,6 +137,8 @@ _STORE: Final = 18  # 1 to record the result in the table
 _STAGED: Final = 19  # 1 while only the hint is listed (exact mode)
 _FIELDS: Final = 20
 _LISTS: Final = 6  # list places per ply, in units of the board's size
+ETC_EMPTY: Final = 7
+"""The shared-table search looks up every child first at nodes with this many empty cells."""
 
 
 def new_work(size: int, plies: int) -> Work:
@@ -177,6 +189,7 @@ def _enter(
     board: IntArray,
     table: IntArray,
     order: IntArray,
+    weights: IntArray,
     keys: IntArray,
     inverse: IntArray,
     tt_keys: IntArray,
@@ -258,6 +271,13 @@ def _enter(
             return True
         if -live >= beta:
             frames[frame + _BEST] = -live
+            return True
+    if shared and empty >= ETC_EMPTY:
+        # Enhanced transposition cut-off: far from the end, a child the table already knows
+        # well enough may cut this node off before any move is searched.
+        cut = _known_cut(board, table, weights, keys, tt_keys, size, beta, simple)
+        if cut > -INFINITY:
+            frames[frame + _BEST] = cut
             return True
     base = ply * _LISTS * size
     frames[frame + _ALPHA] = alpha
@@ -373,6 +393,43 @@ def _enter(
     return False
 
 
+@jit_inline
+def _known_cut(
+    board: IntArray,
+    table: IntArray,
+    weights: IntArray,
+    keys: IntArray,
+    words: IntArray,
+    size: int,
+    beta: int,
+    simple: int,
+) -> int:
+    """A move's value of at least ``beta`` that the table's entry for its child proves, or
+    ``-INFINITY``."""
+    for cell in range(size):
+        if board[cell] != EMPTY:
+            continue
+        for letter in range(S, O + 1):
+            lines = count_lines(board, table, cell, letter)
+            if lines and simple:
+                continue  # it wins at once: the move lists see that
+            rekey(keys, weights, size, cell, letter, 1)
+            child = canonical(keys)[0]
+            rekey(keys, weights, size, cell, letter, -1)
+            word = probe_word(words, child)
+            if not word:
+                continue
+            stored = word_value(word)
+            kind = word_kind(word)
+            if lines:
+                # The mover moves again: the child's lower bound is the move's, plus its lines.
+                if kind != UPPER and lines + stored >= beta:
+                    return lines + stored
+            elif kind != LOWER and -stored >= beta:
+                return -stored
+    return -INFINITY
+
+
 @jit_borrowed
 def _parity(registers: IntArray, safe_cells: int) -> int:
     """The evaluation of a quiet position: taking the last safe cell is worth a little."""
@@ -472,8 +529,8 @@ def _search(
                 break
             nodes += 1
             if _enter(
-                board, table, order, keys, inverse, tt_keys, tt_data, frames, moves, ranks,
-                history, killers, registers, sp, empty, live, exact, shared,
+                board, table, order, weights, keys, inverse, tt_keys, tt_data, frames, moves,
+                ranks, history, killers, registers, sp, empty, live, exact, shared,
             ):  # fmt: skip
                 value = frames[frame + _BEST]
                 phase = _RETURN
