@@ -14,6 +14,9 @@ the mover's instead of being negated. The same loop has two modes, each compiled
 * **exact** (the solver): to the end of the game, values in points (simple mode: 1 a win, -1 a
   loss); exact keys under the board's symmetries; a bound from the lines still open; the
   table's move searched before the others are even listed; tempo moves merged; history.
+  :func:`search_exact_shared` is the same over a table other threads search at once
+  (:class:`~sosgame.search.table.SharedTable`), with enhanced transposition cut-offs: from
+  :data:`ETC_EMPTY` empty cells, every child is looked up before any move is searched.
 * **heuristic** (the player): ``depth`` quiet moves deep (scoring moves use none), then a
   quiescence that takes the best scoring move while there is one and judges the quiet
   position by the parity of its safe cells; values in ``1 / UNIT`` point, a simple-mode win
@@ -67,6 +70,7 @@ from sosgame.search.table import (
 __all__ = [
     "BEST",
     "DONE",
+    "ETC_EMPTY",
     "FULL_WIDTH",
     "INFINITY",
     "LIMIT",

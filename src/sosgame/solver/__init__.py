@@ -19,6 +19,15 @@ How far it reaches (measured in docs/benchmarks.md): a position with up to
 :class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
 solves then find the earlier work, and a failed attempt's work is kept too.
+
+A large position without such a table (:data:`THREADED_EMPTY_CELLS` empty cells or more) is
+searched by several threads at once (``threads``, by default one per core): each root move
+keeps bounds on its value, and rounds of null-window tests, the threads taking moves in turn,
+narrow them until the value and every best move are known. The threads share one
+:class:`~sosgame.search.table.SharedTable`, a 64-bit word per entry read and written whole,
+and look every child up before searching far from the end (enhanced transposition cut-offs).
+``benchmarks/versus_c.py`` measures this against a plain C alpha-beta solver
+(``benchmarks/reference/sos_solve.c``) in the same run.
 """
 
 from __future__ import annotations
