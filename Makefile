@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/envs.py
 	$(BIN)/python benchmarks/kernel.py && nice $(BIN)/python benchmarks/solver.py
+	nice $(BIN)/python benchmarks/versus_c.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
 	nice $(BIN)/python benchmarks/quality.py

@@ -14,6 +14,9 @@ the mover's instead of being negated. The same loop has two modes, each compiled
 * **exact** (the solver): to the end of the game, values in points (simple mode: 1 a win, -1 a
   loss); exact keys under the board's symmetries; a bound from the lines still open; the
   table's move searched before the others are even listed; tempo moves merged; history.
+  :func:`search_exact_shared` is the same over a table other threads search at once
+  (:class:`~sosgame.search.table.SharedTable`), with enhanced transposition cut-offs: from
+  :data:`ETC_EMPTY` empty cells, every child is looked up before any move is searched.
 * **heuristic** (the player): ``depth`` quiet moves deep (scoring moves use none), then a
   quiescence that takes the best scoring move while there is one and judges the quiet
   position by the parity of its safe cells; values in ``1 / UNIT`` point, a simple-mode win
@@ -28,7 +31,17 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from sosgame.kernel import EMPTY, IntArray, O, S, jit_borrowed, jit_inline, letter_lines, new_array
+from sosgame.kernel import (
+    EMPTY,
+    IntArray,
+    O,
+    S,
+    count_lines,
+    jit_borrowed,
+    jit_inline,
+    letter_lines,
+    new_array,
+)
 from sosgame.search.keys import Keys, canonical, rekey
 from sosgame.search.ordering import (
     generate,
@@ -37,11 +50,27 @@ from sosgame.search.ordering import (
     reward_killer,
     sort,
 )
-from sosgame.search.table import DEPTH, EXACT, KIND, LOWER, MOVE, UPPER, VALUE, probe, store
+from sosgame.search.table import (
+    DEPTH,
+    EXACT,
+    KIND,
+    LOWER,
+    MOVE,
+    UPPER,
+    VALUE,
+    probe,
+    probe_word,
+    store,
+    store_word,
+    word_kind,
+    word_move,
+    word_value,
+)
 
 __all__ = [
     "BEST",
     "DONE",
+    "ETC_EMPTY",
     "FULL_WIDTH",
     "INFINITY",
     "LIMIT",
@@ -58,6 +87,7 @@ __all__ = [
     "count_live",
     "new_work",
     "search_exact",
+    "search_exact_shared",
     "search_heuristic",
 ]
 
@@ -111,6 +141,8 @@ _STORE: Final = 18  # 1 to record the result in the table
 _STAGED: Final = 19  # 1 while only the hint is listed (exact mode)
 _FIELDS: Final = 20
 _LISTS: Final = 6  # list places per ply, in units of the board's size
+ETC_EMPTY: Final = 7
+"""The shared-table search looks up every child first at nodes with this many empty cells."""
 
 
 def new_work(size: int, plies: int) -> Work:
@@ -161,6 +193,7 @@ def _enter(
     board: IntArray,
     table: IntArray,
     order: IntArray,
+    weights: IntArray,
     keys: IntArray,
     inverse: IntArray,
     tt_keys: IntArray,
@@ -175,6 +208,7 @@ def _enter(
     empty: int,
     live: int,
     exact: bool,
+    shared: bool,
 ) -> bool:
     """Set up the frame at ``ply``: True if its value is known at once (kept in its ``_BEST``)."""
     frame = ply * _FIELDS
@@ -191,7 +225,23 @@ def _enter(
     depth = frames[frame + _DEPTH]
     simple = registers[SIMPLE]
     hint = -1
-    slot = probe(tt_keys, key)
+    if shared:
+        # One word, read once: the whole entry of one write, never parts of two.
+        word = probe_word(tt_keys, key)
+        if word:
+            stored = word_value(word)
+            kind = word_kind(word)
+            if kind == LOWER and stored > alpha:
+                alpha = stored
+            elif kind == UPPER and stored < beta:
+                beta = stored
+            if kind == EXACT or alpha >= beta:
+                frames[frame + _BEST] = stored
+                return True
+            move = word_move(word)
+            if move >= 0:
+                hint = 2 * inverse[sym * size + (move >> 1)] + (move & 1)
+    slot = -1 if shared else probe(tt_keys, key)
     if slot >= 0:
         stored = tt_data[4 * slot + VALUE]
         kind = tt_data[4 * slot + KIND]
@@ -225,6 +275,13 @@ def _enter(
             return True
         if -live >= beta:
             frames[frame + _BEST] = -live
+            return True
+    if shared and empty >= ETC_EMPTY:
+        # Enhanced transposition cut-off: far from the end, a child the table already knows
+        # well enough may cut this node off before any move is searched.
+        cut = _known_cut(board, table, weights, keys, tt_keys, size, beta, simple)
+        if cut > -INFINITY:
+            frames[frame + _BEST] = cut
             return True
     base = ply * _LISTS * size
     frames[frame + _ALPHA] = alpha
@@ -340,6 +397,43 @@ def _enter(
     return False
 
 
+@jit_inline
+def _known_cut(
+    board: IntArray,
+    table: IntArray,
+    weights: IntArray,
+    keys: IntArray,
+    words: IntArray,
+    size: int,
+    beta: int,
+    simple: int,
+) -> int:
+    """A move's value of at least ``beta`` that the table's entry for its child proves, or
+    ``-INFINITY``."""
+    for cell in range(size):
+        if board[cell] != EMPTY:
+            continue
+        for letter in range(S, O + 1):
+            lines = count_lines(board, table, cell, letter)
+            if lines and simple:
+                continue  # it wins at once: the move lists see that
+            rekey(keys, weights, size, cell, letter, 1)
+            child = canonical(keys)[0]
+            rekey(keys, weights, size, cell, letter, -1)
+            word = probe_word(words, child)
+            if not word:
+                continue
+            stored = word_value(word)
+            kind = word_kind(word)
+            if lines:
+                # The mover moves again: the child's lower bound is the move's, plus its lines.
+                if kind != UPPER and lines + stored >= beta:
+                    return lines + stored
+            elif kind != LOWER and -stored >= beta:
+                return -stored
+    return -INFINITY
+
+
 @jit_borrowed
 def _parity(registers: IntArray, safe_cells: int) -> int:
     """The evaluation of a quiet position: taking the last safe cell is worth a little."""
@@ -415,6 +509,7 @@ def _search(
     tt: tuple[IntArray, IntArray],
     work: Work,
     exact: bool,
+    shared: bool,
 ) -> int:
     # The arrays are taken out of their tuples once, here: the helpers get them one by one.
     board, table, order = position
@@ -438,8 +533,8 @@ def _search(
                 break
             nodes += 1
             if _enter(
-                board, table, order, keys, inverse, tt_keys, tt_data, frames, moves, ranks,
-                history, killers, registers, sp, empty, live, exact,
+                board, table, order, weights, keys, inverse, tt_keys, tt_data, frames, moves,
+                ranks, history, killers, registers, sp, empty, live, exact, shared,
             ):  # fmt: skip
                 value = frames[frame + _BEST]
                 phase = _RETURN
@@ -452,7 +547,9 @@ def _search(
             if code < 0:
                 value = frames[frame + _BEST]
                 if frames[frame + _STORE]:
-                    _save(tt_keys, tt_data, images, frames, frame, size, value, empty, exact)
+                    _save(
+                        tt_keys, tt_data, images, frames, frame, size, value, empty, exact, shared
+                    )
                 phase = _RETURN
                 continue
             cell = code >> 1
@@ -530,6 +627,7 @@ def _save(
     value: int,
     empty: int,
     exact: bool,
+    shared: bool,
 ) -> None:
     # The frame's result, its best move mapped into the orientation of the key.
     best = frames[frame + _BEST_MOVE]
@@ -542,7 +640,10 @@ def _save(
     elif value >= frames[frame + _BETA]:
         kind = LOWER
     depth = empty if exact else frames[frame + _DEPTH]
-    store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
+    if shared:
+        store_word(tt_keys, frames[frame + _KEY], depth, value, kind, move)
+    else:
+        store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
 
 
 @jit_borrowed
@@ -557,7 +658,19 @@ def search_exact(
     When done, ``registers[VALUE_OUT]`` is the root's value (fail-soft: a bound if it falls
     outside the window given to :func:`begin`).
     """
-    return _search(position, keying, tt, work, True)
+    return _search(position, keying, tt, work, True, False)
+
+
+@jit_borrowed
+def search_exact_shared(
+    position: Position,
+    keying: Keys,
+    tt: tuple[IntArray, IntArray],
+    work: Work,
+) -> int:
+    """:func:`search_exact` over a :class:`~sosgame.search.table.SharedTable`, ``tt`` being
+    its words twice: other threads may search the same table at the same time."""
+    return _search(position, keying, tt, work, True, True)
 
 
 @jit_borrowed
@@ -569,4 +682,4 @@ def search_heuristic(
 ) -> int:
     """Run the depth-limited search, as :func:`search_exact`; the root's best move goes to
     ``registers[BEST]``."""
-    return _search(position, keying, tt, work, False)
+    return _search(position, keying, tt, work, False, False)

@@ -19,11 +19,22 @@ How far it reaches (measured in docs/benchmarks.md): a position with up to
 :class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
 solves then find the earlier work, and a failed attempt's work is kept too.
+
+A large position without such a table (:data:`THREADED_EMPTY_CELLS` empty cells or more) is
+searched by several threads at once (``threads``, by default one per core): each root move
+keeps bounds on its value, and rounds of null-window tests, the threads taking moves in turn,
+narrow them until the value and every best move are known. The threads share one
+:class:`~sosgame.search.table.SharedTable`, a 64-bit word per entry read and written whole,
+and look every child up before searching far from the end (enhanced transposition cut-offs).
+``benchmarks/versus_c.py`` measures this against a plain C alpha-beta solver
+(``benchmarks/reference/sos_solve.c``) in the same run.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import threading
 import time
 from functools import cache
 from typing import Final, NamedTuple
@@ -34,6 +45,7 @@ from sosgame.kernel import (
     EMPTY,
     JIT,
     count_lines,
+    count_openings,
     decode_move,
     encode,
     notice_if_slow,
@@ -51,18 +63,21 @@ from sosgame.search.negamax import (
     count_live,
     new_work,
     search_exact,
+    search_exact_shared,
 )
-from sosgame.search.table import DEFAULT_MEMORY_MB, TranspositionTable
+from sosgame.search.table import DEFAULT_MEMORY_MB, SharedTable, TranspositionTable
 from sosgame.solver.symmetry import symmetries
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
     "MAX_EMPTY_CELLS",
     "QUICK_EMPTY_CELLS",
+    "THREADED_EMPTY_CELLS",
     "NodeLimitError",
     "Solution",
     "TimeLimitError",
     "TranspositionTable",
+    "available_threads",
     "solve",
     "warm_up",
 ]
@@ -76,6 +91,9 @@ _SLICE: Final = 1 << 21 if JIT else 1 << 12
 _TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
 _INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
+THREADED_EMPTY_CELLS: Final = 17
+"""Positions with at least this many empty cells are searched by several threads (when
+compiled and asked for): below it a solve takes well under a second and threads only cost."""
 
 
 class Solution(NamedTuple):
@@ -112,9 +130,11 @@ class _Search:
     def __init__(
         self,
         game: Game,
-        table: TranspositionTable,
+        table: TranspositionTable | None,
         node_limit: int | None,
         deadline: float | None = None,
+        shared: SharedTable | None = None,
+        pool: _Pool | None = None,
     ) -> None:
         state = encode(game)
         self.board = state.board
@@ -127,18 +147,25 @@ class _Search:
         self.nodes = 0
         rows, cols, size = game.rows, game.cols, state.tables.size
         whole = size <= MAX_EMPTY_CELLS
-        if whole:
+        self.shared = shared
+        self.pool = pool
+        if shared is not None:
+            # Threads share one table of whole-board keys, which it was made for.
+            images = symmetries(rows, cols)
+        elif whole:
             # Whole-board keys: every symmetry, and the table can serve later solves too.
             images = symmetries(rows, cols)
+            assert table is not None
             table.claim((rows, cols, game.mode))
         else:
+            assert table is not None
             # Keys over the cells empty now (the rest never change): no symmetry.
             empties = [cell for cell in range(size) if self.board[cell] == EMPTY]
             rank = {cell: position for position, cell in enumerate(empties)}
             images = (tuple(rank.get(cell, 0) for cell in range(size)),)
             table.clear()
             table.used = True
-        self.tt = table
+        self.tt = table if table is not None else TranspositionTable(1)
         self.keys = exact_keys(self.board, images, whole)
         self.position = (self.board, state.tables.table, to_array(range(size)))
         self.work = new_work(size, self.empty)
@@ -150,8 +177,13 @@ class _Search:
         registers = self.work[5]
         begin(self.work, alpha, beta, 0, self.empty, count_live(self.board, self.lines))
         deadline = self.deadline
+        pool = self.pool
+        counted = 0  # the nodes of this search already counted by the pool
         while True:
             budget = _SLICE if deadline is None else _TIMED_SLICE
+            if pool is not None:
+                budget = min(budget, pool.advance(int(registers[NODES]) - counted))
+                counted = int(registers[NODES])
             if self.node_limit is not None:
                 budget = min(budget, self.node_limit - self.nodes - registers[NODES])
                 if budget <= 0:
@@ -159,9 +191,16 @@ class _Search:
             if deadline is not None and time.perf_counter() >= deadline:
                 raise TimeLimitError(self.seconds, self.nodes + int(registers[NODES]))
             registers[LIMIT] = registers[NODES] + budget
-            tt = (self.tt.keys, self.tt.data)
-            if search_exact(self.position, self.keys, tt, self.work) == DONE:
+            if self.shared is not None:
+                words = self.shared.words
+                done = search_exact_shared(self.position, self.keys, (words, words), self.work)
+            else:
+                tt = (self.tt.keys, self.tt.data)
+                done = search_exact(self.position, self.keys, tt, self.work)
+            if done == DONE:
                 self.nodes += int(registers[NODES])
+                if pool is not None:
+                    pool.advance(int(registers[NODES]) - counted)
                 return int(registers[VALUE_OUT])
 
     def exact(self, guess: int = 0) -> int:
@@ -196,6 +235,46 @@ class _Search:
         rekey(self.keys.keys, self.keys.weights, self.size, cell, letter, -1)
 
 
+class _StoppedError(Exception):
+    """Another thread failed: this one stops too."""
+
+
+class _Pool:
+    """What the threads of one solve share: the node count, the limits, the first failure."""
+
+    def __init__(self, threads: int, node_limit: int | None, deadline: float | None) -> None:
+        self.threads = threads
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.seconds = 0.0
+        self.nodes = 0
+        self.lock = threading.Lock()
+        self.failure: BaseException | None = None
+
+    def advance(self, nodes: int) -> int:
+        """Count ``nodes`` more; the budget of the next slice, or raise if the solve must stop."""
+        with self.lock:
+            self.nodes += nodes
+            if self.failure is not None:
+                raise _StoppedError
+            budget = _SLICE if self.deadline is None else _TIMED_SLICE
+            if self.node_limit is not None:
+                left = self.node_limit - self.nodes
+                if left <= 0:
+                    raise NodeLimitError(self.node_limit)
+                # Each thread takes a share of what is left, so together they stop at the limit.
+                budget = min(budget, max(1, left // self.threads))
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise TimeLimitError(self.seconds, self.nodes)
+            return budget
+
+    def fail(self, error: BaseException) -> None:
+        """Record why the solve stops (the first reason wins)."""
+        with self.lock:
+            if self.failure is None:
+                self.failure = error
+
+
 def _check(game: Game) -> None:
     if not isinstance(game, Game):
         raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
@@ -219,6 +298,7 @@ def solve(
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     seconds: float | None = None,
+    threads: int | None = None,
 ) -> Solution:
     """Solve the position of a two-player ``game`` for the seat to move (``game`` is unchanged).
 
@@ -227,6 +307,10 @@ def solve(
     ``node_limit`` bounds the work (the nodes of every search the call makes), ``seconds``
     its wall time (counted from the call, table set-up included; the clock is read every few
     milliseconds of search). A position the limits stop leaves its work in ``table``.
+    ``threads`` is how many threads search at once (by default one per core this process may
+    use); they share one fresh table, so they are used only without ``table``, when compiled,
+    and from :data:`THREADED_EMPTY_CELLS` empty cells. Their node counts vary a little from
+    run to run; the value and best moves never do.
 
     :raises InvalidSettingsError: for more than two players, too many empty cells, a memory
         size the machine cannot spare, or a bad limit.
@@ -249,11 +333,32 @@ def solve(
         or seconds <= 0
     ):
         raise InvalidSettingsError(f"seconds must be a number greater than 0, not {seconds!r}")
+    if threads is not None and (
+        not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
+    ):
+        raise InvalidSettingsError(f"threads must be a whole number of at least 1, not {threads!r}")
     notice_if_slow()
     warm_up()
     # The clock of a time limit starts with the call; ``Solution.seconds`` is the search alone.
     deadline = None if seconds is None else start + seconds
     start = time.perf_counter()
+    count = available_threads() if threads is None else threads
+    size = game.rows * game.cols
+    if (
+        count > 1
+        and table is None
+        and JIT
+        and size <= MAX_EMPTY_CELLS
+        and game.position().count(".") >= THREADED_EMPTY_CELLS
+    ):
+        shared = SharedTable(_default_memory(game) if memory_mb is None else memory_mb)
+        if shared.holds(3**size):
+            pool = _Pool(count, node_limit, deadline)
+            pool.seconds = 0.0 if seconds is None else float(seconds)
+            value, found, nodes = _solve_threaded(game, shared, pool)
+            found.sort(key=Move.sort_key)
+            return Solution(value, tuple(found), nodes, time.perf_counter() - start)
+        del shared
     if table is None:
         table = TranspositionTable(_default_memory(game) if memory_mb is None else memory_mb)
     run = _Search(game, table, node_limit, deadline)
@@ -285,6 +390,129 @@ def solve(
     return Solution(value, tuple(best), run.nodes, time.perf_counter() - start)
 
 
+_RootMove = tuple[int, int, int]  # cell, letter, the lines it completes
+
+
+def _root_moves(run: _Search) -> tuple[list[_RootMove], list[tuple[_RootMove, int]]]:
+    """The root's moves worth testing (one per symmetric child), scoring and safe ones first;
+    and every legal move with the index of the tested move it stands for."""
+    classes: dict[tuple[int, int], int] = {}
+    tested: list[_RootMove] = []
+    ranks: list[int] = []
+    every: list[tuple[_RootMove, int]] = []
+    table = run.position[1]
+    for cell in range(run.size):
+        if run.board[cell] != EMPTY:
+            continue
+        for letter in (1, 2):
+            handed = count_openings(run.board, table, cell, letter)
+            lines = run.play(cell, letter)
+            child = (run.key(), lines)
+            run.unplay(cell, letter)
+            if child not in classes:
+                classes[child] = len(tested)
+                tested.append((cell, letter, lines))
+                ranks.append(-100 * lines if lines else handed)
+            every.append(((cell, letter, lines), classes[child]))
+    order = sorted(range(len(tested)), key=ranks.__getitem__)
+    place = {old: new for new, old in enumerate(order)}
+    return [tested[index] for index in order], [(move, place[index]) for move, index in every]
+
+
+def _test(run: _Search, move: _RootMove, bound: int) -> int:
+    """The value of a root move, fail-soft around ``bound``: at least ``bound`` exactly when
+    the move reaches it (then a lower bound; otherwise an upper bound)."""
+    cell, letter, lines = move
+    if lines and run.simple:
+        return 1
+    run.play(cell, letter)
+    try:
+        if lines:
+            target = bound - lines
+            return lines + run.value(target - 1, target)
+        return -run.value(-bound, -bound + 1)
+    finally:
+        run.unplay(cell, letter)
+
+
+def _solve_threaded(
+    game: Game, shared: SharedTable, pool: _Pool, guess: int = 0
+) -> tuple[int, list[Move], int]:
+    """The value, best moves and nodes of ``game``, its root moves tested by several threads.
+
+    Every root move keeps bounds on its value; each round tests, by null windows at one bound,
+    every move that bound would tell something about, the threads taking moves in turn and
+    sharing the table. Rounds narrow the bounds until the best value is known and each move
+    is known to reach it or not. Any thread's answer is exact, whatever the others wrote.
+    """
+    runs = [_Search(game, None, None, None, shared, pool) for _ in range(pool.threads)]
+    moves, every = _root_moves(runs[0])
+    lower = [-_INFINITY] * len(moves)
+    upper = [_INFINITY] * len(moves)
+    rising = True
+    while True:
+        most_lower, most_upper = max(lower), max(upper)
+        if most_lower == most_upper:
+            bound = most_lower
+        elif most_lower == -_INFINITY and most_upper == _INFINITY:
+            bound = guess
+        else:
+            bound = most_lower + 1 if rising or most_upper == _INFINITY else most_upper
+            bound = min(max(bound, most_lower + 1), most_upper)
+        tasks = [index for index in range(len(moves)) if lower[index] < bound <= upper[index]]
+        if not tasks:
+            break
+        results = _run_round(runs, pool, [(moves[index], bound) for index in tasks])
+        rising = False
+        for index, result in zip(tasks, results, strict=True):
+            if result >= bound:
+                lower[index] = max(lower[index], result)
+                rising = True
+            else:
+                upper[index] = min(upper[index], result)
+    value = max(lower)
+    best = [
+        decode_move(cell, letter, game.rows, game.cols)
+        for (cell, letter, _), index in every
+        if lower[index] >= value
+    ]
+    return value, best, pool.nodes
+
+
+def _run_round(runs: list[_Search], pool: _Pool, tasks: list[tuple[_RootMove, int]]) -> list[int]:
+    """Test every ``(move, bound)`` of ``tasks``, on as many threads as ``runs``."""
+    results = [0] * len(tasks)
+    taken = iter(range(len(tasks)))
+    lock = threading.Lock()
+
+    def drain(run: _Search) -> None:
+        try:
+            while pool.failure is None:
+                with lock:
+                    index = next(taken, None)
+                if index is None:
+                    return
+                results[index] = _test(run, *tasks[index])
+        except BaseException as error:  # handed to the main thread, raised there
+            pool.fail(error)
+
+    helpers = [threading.Thread(target=drain, args=(run,), daemon=True) for run in runs[1:]]
+    for helper in helpers:
+        helper.start()
+    try:
+        drain(runs[0])
+    finally:
+        for helper in helpers:
+            while helper.is_alive():
+                try:
+                    helper.join()
+                except KeyboardInterrupt as error:
+                    pool.fail(error)
+    if pool.failure is not None:
+        raise pool.failure
+    return results
+
+
 def _default_memory(game: Game) -> int:
     # A small search touches few entries but each on its own page: keep its table small.
     empty = game.position().count(".")
@@ -292,6 +520,14 @@ def _default_memory(game: Game) -> int:
         if empty <= cells:
             return min(memory, DEFAULT_MEMORY_MB)
     return DEFAULT_MEMORY_MB
+
+
+def available_threads() -> int:
+    """How many threads a solve uses by default: the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 @cache
@@ -304,3 +540,5 @@ def warm_up() -> None:
     run.exact()
     run.play(0, 1)
     run.unplay(0, 1)
+    if JIT:
+        _Search(Game(1, 3), None, None, None, SharedTable(1)).exact()
