@@ -163,3 +163,18 @@ def test_without_numba_it_still_solves_and_says_once_what_to_install() -> None:
     assert [answer["value"] for answer in answers] == [expected.value] * 2
     assert answers[0]["best_moves"] == [str(move) for move in expected.best_moves]
     assert done.stderr.count("pip install 'sosgame[fast]'") == 1
+
+
+def test_threads_are_passed_on_and_bad_counts_rejected(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    answers = []
+    for threads in ("1", "2"):
+        assert main(["solve", "3x3", "--json", "--threads", threads]) == 0
+        answers.append(json.loads(capsys.readouterr().out))
+    assert answers[0]["value"] == answers[1]["value"] == 0
+    assert answers[0]["best_moves"] == answers[1]["best_moves"]
+    assert main(["solve", "3x3", "--threads", "0"]) == 1
+    assert "threads must be a whole number of at least 1, not 0" in capsys.readouterr().err
+    assert main(["solve", "3x3", "--split", "1", "--threads", "2"]) == 1
+    assert "--workers" in capsys.readouterr().err

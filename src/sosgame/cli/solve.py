@@ -28,6 +28,7 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
     )
+    parser.add_argument("--threads", type=int, metavar="N", help=t("cli.solve.threads"))
     parser.add_argument("--split", type=int, metavar="DEPTH", help=t("cli.solve.split"))
     parser.add_argument(
         "--store", type=Path, default=Path("data/solves"), metavar="DIR", help=t("cli.solve.store")
@@ -88,6 +89,8 @@ def run(arguments: argparse.Namespace) -> int:
     split_only = (arguments.scheduler, arguments.workers, arguments.exact_pieces or None)
     if not split and (any(value is not None for value in split_only) or arguments.guess != 0):
         raise InvalidSettingsError(t("cli.solve.needs_split"))
+    if split and arguments.threads is not None:
+        raise InvalidSettingsError(t("cli.solve.threads_split"))
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))
@@ -115,7 +118,7 @@ def run(arguments: argparse.Namespace) -> int:
             solution = solve(game, table=table)
             write(certificate(game, table=table), arguments.certificate)
         else:
-            solution = solve(game, memory_mb=arguments.memory)
+            solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)
     except KeyboardInterrupt:
         print(t("cli.solve.stopped"), file=sys.stderr)
         return 130

@@ -79,6 +79,14 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "{most}); more memory can mean fewer nodes on large problems",
     ),
     text(
+        "cli.solve.threads",
+        "how many threads search a large position at once (default: one per core)",
+    ),
+    text(
+        "cli.solve.threads_split",
+        "--threads applies to a direct solve; a --split solve runs --workers processes instead",
+    ),
+    text(
         "cli.solve.split",
         "split the solve into the positions DEPTH moves deep, each tested for the bound the "
         "search needs and kept as a file under --store; run again, it skips what is done and "
