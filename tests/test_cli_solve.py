@@ -106,7 +106,8 @@ def test_ctrl_c_stops_it_with_one_line(
 _SOLVE_THEN_SAY_SO = (
     "import sys\n"
     "import sosgame.cli.solve as command\n"
-    "from sosgame.kernel import warm_up\n"
+    "from sosgame.solver import warm_up\n"
+    # Compiled first: an interrupt during numba's compilation can be lost in its clean-up.
     "warm_up()\n"
     "real_solve = command.solve\n"
     "def solve(*arguments, **options):\n"
