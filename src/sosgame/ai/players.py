@@ -11,7 +11,8 @@ from sosgame.ai.alphabeta import Searcher, warm_up
 from sosgame.ai.book import book_moves
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
 from sosgame.ai.heuristics import best_scoring, random_move, safest_quiet
-from sosgame.ai.mcts import mcts
+from sosgame.ai.mcts import mcts, rank_moves
+from sosgame.ai.prove import prove_moves
 from sosgame.ai.state import State
 from sosgame.errors import GameOverError
 from sosgame.game import Game
@@ -39,6 +40,12 @@ SOLVE_SHARE: Final = 0.5
 SOLVE_CELLS: Final = 24
 """``hard`` asks the solver from this many empty cells on: with more, a solve seldom finishes
 in a second, and the search would lose the time for nothing."""
+SIMPLE_SOLVE_SHARE: Final = 0.3
+"""The share in simple mode, where move-by-move proofs (:mod:`sosgame.ai.prove`) follow."""
+RANK_SHARE: Final = 0.3
+"""Simple mode, unsolved: the share of what is left the tree search gets to rank the moves."""
+PROVE_SHARE: Final = 0.9
+"""Then the share of what is left for proving moves one by one (the rest is a safety margin)."""
 RETRY_AFTER: Final = 3
 """Cells to fill before ``hard`` asks the solver again after it ran out of time."""
 PERFECT_SHARE: Final = 0.7
@@ -183,6 +190,7 @@ class HardPlayer(_Base):
 
     level: Level = "hard"
     _solve_share: float = SOLVE_SHARE
+    _simple_share: float = SIMPLE_SOLVE_SHARE
     _solve_cells: int = SOLVE_CELLS
 
     def __init__(self, budget: Budget, seed: int | None) -> None:
@@ -199,18 +207,51 @@ class HardPlayer(_Base):
         if solution is not None:
             self.proven = True
             return self._among(game, state, rng, clock, solution.best_moves)
+        if state.simple and self._solvable(game, state):
+            return self._prove(game, state, rng, clock)
         return self._search(game, state, rng, clock)
+
+    def _solvable(self, game: Game, state: State) -> bool:
+        """Whether the position is one the solver is asked about (two seats, near the end)."""
+        two = len(game.active_seats) == 2 and game.players == 2
+        return two and state.empty <= self._solve_cells
+
+    def _prove(
+        self, game: Game, state: State, rng: random.Random, clock: _Clock
+    ) -> tuple[int, str]:
+        """Simple mode, unsolved: the tree search ranks the moves, proofs move by move decide.
+
+        A move proven to win is played; else one proven not to lose, else one not proven to
+        lose, each time the tree search's favourite among them.
+        """
+        seconds, nodes = clock.share(RANK_SHARE)
+        if nodes is not None:
+            nodes = max(1, nodes // state.empty)  # a simulation plays the game out
+        ranking, simulations = rank_moves(encode(game), rng, seconds=seconds, nodes=nodes)
+        clock.spend(simulations * state.empty)
+        seconds, nodes = clock.share(PROVE_SHARE)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        proofs = prove_moves(game, self._table, deadline=deadline, nodes=nodes, order=ranking)
+        clock.spend(proofs.nodes)
+        self.proven = proofs.solved()
+        choices = proofs.best() if self.proven else proofs.not_losing() or proofs.open_or_better()
+        for move in ranking:
+            if move in choices:
+                cell, letter = move
+                return cell, S if letter == 1 else O
+        cell, letter = choices[0] if choices else ranking[0]
+        return cell, S if letter == 1 else O
 
     def _solve(self, game: Game, state: State, clock: _Clock) -> Solution | None:
         """The exact solution, if the solver finishes in its share of the budget."""
-        if len(game.active_seats) != 2 or game.players != 2 or state.empty > self._solve_cells:
+        if not self._solvable(game, state):
             return None
         if self._gave_up is not None:
             if state.empty > self._gave_up:
                 self._gave_up = None  # a new game
             elif state.empty > self._gave_up - RETRY_AFTER:
                 return None
-        seconds, nodes = clock.share(self._solve_share)
+        seconds, nodes = clock.share(self._simple_share if state.simple else self._solve_share)
         try:
             solution = solve(game, node_limit=nodes, seconds=seconds, table=self._table)
         except (NodeLimitError, TimeLimitError) as stopped:
@@ -321,6 +362,7 @@ class PerfectPlayer(HardPlayer):
 
     level: Level = "perfect"
     _solve_share: float = PERFECT_SHARE
+    _simple_share: float = PERFECT_SHARE
     _solve_cells: int = MAX_EMPTY_CELLS
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
