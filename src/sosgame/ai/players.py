@@ -188,10 +188,14 @@ class HardPlayer(_Base):
     """``hard``: the exact solver near the end, a search within the budget before that.
 
     Two seats, with at most :data:`SOLVE_CELLS` empty cells: the solver gets
-    :data:`SOLVE_SHARE` of the budget; when it finishes, the move is one of its best moves
-    (the tree search picks among them, for the chances they give a fallible opponent). It is
-    asked again, after running out, once :data:`RETRY_AFTER` more cells are filled. Otherwise,
-    iterative-deepening alpha-beta with a quiescence over scoring chains
+    :data:`SOLVE_SHARE` of the budget (:data:`SIMPLE_SOLVE_SHARE` in simple mode); when it
+    finishes, the move is one of its best moves (the tree search picks among them, for the
+    chances they give a fallible opponent). It is asked again, after running out, once
+    :data:`RETRY_AFTER` more cells are filled. In simple mode the tree search then ranks the
+    moves (:data:`RANK_SHARE` of what is left) and null-window proofs move by move
+    (:mod:`sosgame.ai.prove`) get most of the rest: a move proven to win is played, else the
+    tree search's favourite among those proven not to lose, else among those not proven to
+    lose. Otherwise, iterative-deepening alpha-beta with a quiescence over scoring chains
     (:mod:`sosgame.ai.alphabeta`) gets a share of what is left; when it proves a win, its move
     is played. Otherwise, and for three or more seats, Monte Carlo tree search with a score
     per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles (or loads) its kernels when
@@ -367,7 +371,8 @@ class PerfectPlayer(HardPlayer):
     otherwise the solver gets :data:`PERFECT_SHARE` of the budget, whatever the number of
     empty cells (up to the solver's :data:`~sosgame.solver.MAX_EMPTY_CELLS`). A solved move
     is one of the best at random; when neither finishes, ``hard``'s search gets what is left
-    and :attr:`proven` says the move is not proven.
+    (in simple mode its move-by-move proofs) and :attr:`proven` says whether the move is
+    proven best.
     """
 
     level: Level = "perfect"
@@ -382,6 +387,8 @@ class PerfectPlayer(HardPlayer):
         if best is None:
             solution = self._solve(game, state, clock)
             best = None if solution is None else solution.best_moves
+        if best is None and state.simple and self._solvable(game, state):
+            return self._prove(game, state, rng, clock)
         if best is None:
             return self._search(game, state, rng, clock)
         self.proven = True
