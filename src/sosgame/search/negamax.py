@@ -13,7 +13,8 @@ the mover's instead of being negated. The same loop has two modes, each compiled
 
 * **exact** (the solver): to the end of the game, values in points (simple mode: 1 a win, -1 a
   loss); exact keys under the board's symmetries; a bound from the lines still open; the
-  table's move searched before the others are even listed; tempo moves merged; history.
+  table's move searched before the others are even listed; tempo moves merged; history (in
+  simple mode after the lines a move keeps alive, :func:`~.ordering.generate`).
 * **heuristic** (the player): ``depth`` quiet moves deep (scoring moves use none), then a
   quiescence that takes the best scoring move while there is one and judges the quiet
   position by the parity of its safe cells; values in ``1 / UNIT`` point, a simple-mode win

@@ -3,8 +3,9 @@
 :func:`generate` lists a node's moves in one pass over the lines through each empty cell
 (the kernel's ``letter_lines``), into three lists of ``2 * size`` places from ``base``:
 scoring moves (ranked by the lines they complete), safe quiet moves (ranked by the history
-of cut-offs) and quiet moves that hand the next player lines (fewest first, then by
-history). :func:`sort` puts a list best first, keeping the listing order among equals.
+of cut-offs; in the exact search's simple mode first by the lines they keep alive) and quiet
+moves that hand the next player lines (fewest first, then by history). :func:`sort` puts a
+list best first, keeping the listing order among equals.
 The quiet moves that cut off are remembered two ways: a history score per move
 (:func:`reward_history`, the solver's) and two killer moves per ply (:func:`reward_killer`,
 the player's).
