@@ -308,7 +308,7 @@ class _FakeClock:
 @pytest.mark.parametrize(
     ("rows", "cols", "mode", "players", "moves"),
     [
-        (5, 5, "simple", 2, 4),  # the solver, then the tree search and the proofs move by move
+        (5, 5, "simple", 2, 6),  # the solver, then the tree search and the proofs move by move
         (5, 5, "general", 2, 4),  # the solver, alpha-beta, the tree search
         (8, 8, "general", 2, 2),  # alpha-beta and the tree search
         (6, 6, "general", 3, 2),  # the tree search alone

@@ -41,6 +41,9 @@ SOLVE_SHARE: Final = 0.5
 SOLVE_CELLS: Final = 24
 """``hard`` asks the solver from this many empty cells on: with more, a solve seldom finishes
 in a second, and the search would lose the time for nothing."""
+PROVE_CELLS: Final = 20
+"""Simple mode: from this many empty cells on, the move-by-move proofs follow a failed solve;
+with more, they seldom finish in a small budget and the searches get the time instead."""
 SIMPLE_SOLVE_SHARE: Final = 0.3
 """The share in simple mode, where move-by-move proofs (:mod:`sosgame.ai.prove`) follow."""
 RANK_SHARE: Final = 0.3
@@ -188,11 +191,12 @@ class HardPlayer(_Base):
     """``hard``: the exact solver near the end, a search within the budget before that.
 
     Two seats, with at most :data:`SOLVE_CELLS` empty cells: the solver gets
-    :data:`SOLVE_SHARE` of the budget (:data:`SIMPLE_SOLVE_SHARE` in simple mode); when it
-    finishes, the move is one of its best moves (the tree search picks among them, for the
-    chances they give a fallible opponent). It is asked again, after running out, once
-    :data:`RETRY_AFTER` more cells are filled. In simple mode the tree search then ranks the
-    moves (:data:`RANK_SHARE` of what is left) and null-window proofs move by move
+    :data:`SOLVE_SHARE` of the budget (:data:`SIMPLE_SOLVE_SHARE` in simple mode with at most
+    :data:`PROVE_CELLS`); when it finishes, the move is one of its best moves (the tree search
+    picks among them, for the chances they give a fallible opponent). It is asked again,
+    after running out, once :data:`RETRY_AFTER` more cells are filled. In simple mode with at
+    most :data:`PROVE_CELLS` empty cells the tree search then ranks the moves
+    (:data:`RANK_SHARE` of what is left) and null-window proofs move by move
     (:mod:`sosgame.ai.prove`) get most of the rest: a move proven to win is played, else the
     tree search's favourite among those proven not to lose, else among those not proven to
     lose. Otherwise, iterative-deepening alpha-beta with a quiescence over scoring chains
@@ -221,7 +225,7 @@ class HardPlayer(_Base):
         if solution is not None:
             self.proven = True
             return self._among(game, state, rng, clock, solution.best_moves)
-        if state.simple and self._solvable(game, state):
+        if self._provable(game, state):
             return self._prove(game, state, rng, clock)
         return self._search(game, state, rng, clock)
 
@@ -229,6 +233,10 @@ class HardPlayer(_Base):
         """Whether the position is one the solver is asked about (two seats, near the end)."""
         two = len(game.active_seats) == 2 and game.players == 2
         return two and state.empty <= self._solve_cells
+
+    def _provable(self, game: Game, state: State) -> bool:
+        """Whether the move-by-move proofs get the time (simple mode, two seats, near the end)."""
+        return state.simple and state.empty <= PROVE_CELLS and self._solvable(game, state)
 
     def _prove(
         self, game: Game, state: State, rng: random.Random, clock: _Clock
@@ -265,7 +273,8 @@ class HardPlayer(_Base):
                 self._gave_up = None  # a new game
             elif state.empty > self._gave_up - RETRY_AFTER:
                 return None
-        seconds, nodes = clock.share(self._simple_share if state.simple else self._solve_share)
+        share = self._simple_share if self._provable(game, state) else self._solve_share
+        seconds, nodes = clock.share(share)
         try:
             solution = solve(game, node_limit=nodes, seconds=seconds, table=self._table)
         except (NodeLimitError, TimeLimitError) as stopped:
@@ -387,7 +396,7 @@ class PerfectPlayer(HardPlayer):
         if best is None:
             solution = self._solve(game, state, clock)
             best = None if solution is None else solution.best_moves
-        if best is None and state.simple and self._solvable(game, state):
+        if best is None and self._provable(game, state):
             return self._prove(game, state, rng, clock)
         if best is None:
             return self._search(game, state, rng, clock)
