@@ -54,6 +54,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
 	nice $(BIN)/python benchmarks/quality.py
+	$(BIN)/python benchmarks/overrun.py
+	nice $(BIN)/python benchmarks/simple_solve.py
 	nice $(BIN)/python benchmarks/tui.py
 
 # The interface texts: English in src/sosgame/i18n/texts_*.py, a .po catalog per other language.

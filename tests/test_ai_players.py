@@ -6,6 +6,7 @@ import doctest
 import importlib
 import math
 import random
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -289,3 +290,42 @@ def test_perfect_gets_at_least_the_solver_value_against_any_opponent(mode: str, 
                 0 if game.outcome.winner is None else (1 if game.outcome.winner == seat else -1)
             )
             assert result >= promised
+
+
+class _FakeClock:
+    """A wall clock that moves on ``step`` seconds each time it is read, whatever the CPU does."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("level", ["hard", "perfect"])
+@pytest.mark.parametrize(
+    ("rows", "cols", "mode", "players", "moves"),
+    [
+        (5, 5, "simple", 2, 6),  # the solver, then the tree search and the proofs move by move
+        (5, 5, "general", 2, 4),  # the solver, alpha-beta, the tree search
+        (8, 8, "general", 2, 2),  # alpha-beta and the tree search
+        (6, 6, "general", 3, 2),  # the tree search alone
+    ],
+)
+def test_a_move_keeps_its_budget_on_a_clock_that_runs_fast(
+    monkeypatch: pytest.MonkeyPatch, level: str, rows: int, cols: int, mode: str, players: int,
+    moves: int,
+) -> None:  # fmt: skip
+    # Every read of the clock costs a millisecond: a loop that went on past its deadline, or
+    # stages whose shares add up to more than the budget, would show as fake time spent.
+    game = random_game(
+        {"rows": rows, "cols": cols, "players": players, "mode": mode}, 3, limit=moves
+    )
+    player = make_player(level, seconds=0.2, seed=1)
+    clock = _FakeClock(0.001)
+    monkeypatch.setattr(time, "perf_counter", clock)
+    start = clock.now
+    player.choose_move(game)
+    assert clock.now - start <= 0.2 * 1.1

@@ -5,8 +5,9 @@ rebuild ``src/sosgame/ai/book.json``. For each board and mode it walks the posit
 ``perfect`` can meet, from the empty board, as either seat:
 
 * where ``perfect`` moves, a position the solver settles on its own with a fresh table in
-  :data:`FAST_NODES` nodes stays out of the book; any other gets its value and one best move
-  (the first in board order), and the walk goes on from the position that move leads to;
+  :data:`FAST_NODES` nodes stays out of the book (except the empty board, always in it); any
+  other gets its value and one best move (the first in board order), and the walk goes on
+  from the position that move leads to;
 * where the opponent moves, every reply is followed (one per symmetry class), unless the
   solver settles the position itself quickly, and so the ones after it too.
 
@@ -97,7 +98,9 @@ class BookBuilder:
             if (text, mine) in self._seen:
                 continue
             self._seen.add((text, mine))
-            if not (mine and text in self._known) and self._fast(game):
+            # The empty board always gets its entry: the first move is then instant.
+            kept = mine and (text in self._known or text == "." * len(text))
+            if not kept and self._fast(game):
                 continue
             stack.extend(self._mine(game, text, image) if mine else self._theirs(game))
 

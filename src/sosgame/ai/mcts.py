@@ -31,7 +31,7 @@ from sosgame.kernel import (
     winner,
 )
 
-__all__ = ["EXPLORATION", "candidate_moves", "mcts"]
+__all__ = ["EXPLORATION", "candidate_moves", "mcts", "rank_moves"]
 
 EXPLORATION: Final = 0.7
 """The UCB1 exploration constant (rewards lie between 0 and 1)."""
@@ -117,6 +117,22 @@ def mcts(
     (at least one simulation runs). ``moves``, if given, are the root moves to choose from
     (instead of :func:`candidate_moves`).
     """
+    ranking, simulations = rank_moves(state, rng, seconds=seconds, nodes=nodes, moves=moves)
+    return ranking[0], simulations
+
+
+def rank_moves(
+    state: KernelState,
+    rng: random.Random,
+    *,
+    seconds: float | None,
+    nodes: int | None,
+    moves: Sequence[tuple[int, int]] | None = None,
+) -> tuple[list[tuple[int, int]], int]:
+    """The root moves, most visited first, and the number of simulations run (as :func:`mcts`).
+
+    Moves the search did not reach come last.
+    """
     start = time.perf_counter()
     board, scores, table = state.board, state.scores, state.tables.table
     next_seat, simple = state.next_seat, state.simple
@@ -126,7 +142,7 @@ def mcts(
     root = _Node(state.turn, untried, players)
     rng.shuffle(root.untried)
     if len(root.untried) == 1:
-        return root.untried[0], 0
+        return list(root.untried), 0
     simulations = 0
     path: list[tuple[int, int, int, int]] = []
     while True:
@@ -197,5 +213,6 @@ def mcts(
             break
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
-    best_move = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    return best_move, simulations
+    # Ties keep the order the moves were tried in, as ``max`` did.
+    ranked = sorted(root.children, key=lambda move: -root.children[move].visits)
+    return ranked + root.untried[::-1], simulations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -11,7 +12,8 @@ from sosgame.ai.alphabeta import Searcher, warm_up
 from sosgame.ai.book import book_moves
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
 from sosgame.ai.heuristics import best_scoring, random_move, safest_quiet
-from sosgame.ai.mcts import mcts
+from sosgame.ai.mcts import mcts, rank_moves
+from sosgame.ai.prove import prove_moves
 from sosgame.ai.state import State
 from sosgame.errors import GameOverError
 from sosgame.game import Game
@@ -39,6 +41,15 @@ SOLVE_SHARE: Final = 0.5
 SOLVE_CELLS: Final = 24
 """``hard`` asks the solver from this many empty cells on: with more, a solve seldom finishes
 in a second, and the search would lose the time for nothing."""
+PROVE_CELLS: Final = 20
+"""Simple mode: from this many empty cells on, the move-by-move proofs follow a failed solve;
+with more, they seldom finish in a small budget and the searches get the time instead."""
+SIMPLE_SOLVE_SHARE: Final = 0.3
+"""The share in simple mode, where move-by-move proofs (:mod:`sosgame.ai.prove`) follow."""
+RANK_SHARE: Final = 0.3
+"""Simple mode, unsolved: the share of what is left the tree search gets to rank the moves."""
+PROVE_SHARE: Final = 0.9
+"""Then the share of what is left for proving moves one by one (the rest is a safety margin)."""
 RETRY_AFTER: Final = 3
 """Cells to fill before ``hard`` asks the solver again after it ran out of time."""
 PERFECT_SHARE: Final = 0.7
@@ -126,8 +137,17 @@ class _Base:
         if game.is_over:
             raise GameOverError("cannot choose a move: the game is over")
         self.proven = False
-        state = State(game)
-        index, letter = self._choose(game, state, self._rng_for(game))
+        # A full collection walks every object of the process (the compiled kernels make
+        # many): 50 to 120 ms, a whole small budget. The searches make no cycles worth
+        # collecting in the meantime, so the collector waits until the move is chosen.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            state = State(game)
+            index, letter = self._choose(game, state, self._rng_for(game))
+        finally:
+            if collecting:
+                gc.enable()
         return state.move(index, letter)
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
@@ -171,10 +191,15 @@ class HardPlayer(_Base):
     """``hard``: the exact solver near the end, a search within the budget before that.
 
     Two seats, with at most :data:`SOLVE_CELLS` empty cells: the solver gets
-    :data:`SOLVE_SHARE` of the budget; when it finishes, the move is one of its best moves
-    (the tree search picks among them, for the chances they give a fallible opponent). It is
-    asked again, after running out, once :data:`RETRY_AFTER` more cells are filled. Otherwise,
-    iterative-deepening alpha-beta with a quiescence over scoring chains
+    :data:`SOLVE_SHARE` of the budget (:data:`SIMPLE_SOLVE_SHARE` in simple mode with at most
+    :data:`PROVE_CELLS`); when it finishes, the move is one of its best moves (the tree search
+    picks among them, for the chances they give a fallible opponent). It is asked again,
+    after running out, once :data:`RETRY_AFTER` more cells are filled. In simple mode with at
+    most :data:`PROVE_CELLS` empty cells the tree search then ranks the moves
+    (:data:`RANK_SHARE` of what is left) and null-window proofs move by move
+    (:mod:`sosgame.ai.prove`) get most of the rest: a move proven to win is played, else the
+    tree search's favourite among those proven not to lose, else among those not proven to
+    lose. Otherwise, iterative-deepening alpha-beta with a quiescence over scoring chains
     (:mod:`sosgame.ai.alphabeta`) gets a share of what is left; when it proves a win, its move
     is played. Otherwise, and for three or more seats, Monte Carlo tree search with a score
     per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles (or loads) its kernels when
@@ -183,6 +208,7 @@ class HardPlayer(_Base):
 
     level: Level = "hard"
     _solve_share: float = SOLVE_SHARE
+    _simple_share: float = SIMPLE_SOLVE_SHARE
     _solve_cells: int = SOLVE_CELLS
 
     def __init__(self, budget: Budget, seed: int | None) -> None:
@@ -199,18 +225,56 @@ class HardPlayer(_Base):
         if solution is not None:
             self.proven = True
             return self._among(game, state, rng, clock, solution.best_moves)
+        if self._provable(game, state):
+            return self._prove(game, state, rng, clock)
         return self._search(game, state, rng, clock)
+
+    def _solvable(self, game: Game, state: State) -> bool:
+        """Whether the position is one the solver is asked about (two seats, near the end)."""
+        two = len(game.active_seats) == 2 and game.players == 2
+        return two and state.empty <= self._solve_cells
+
+    def _provable(self, game: Game, state: State) -> bool:
+        """Whether the move-by-move proofs get the time (simple mode, two seats, near the end)."""
+        return state.simple and state.empty <= PROVE_CELLS and self._solvable(game, state)
+
+    def _prove(
+        self, game: Game, state: State, rng: random.Random, clock: _Clock
+    ) -> tuple[int, str]:
+        """Simple mode, unsolved: the tree search ranks the moves, proofs move by move decide.
+
+        A move proven to win is played; else one proven not to lose, else one not proven to
+        lose, each time the tree search's favourite among them.
+        """
+        seconds, nodes = clock.share(RANK_SHARE)
+        if nodes is not None:
+            nodes = max(1, nodes // state.empty)  # a simulation plays the game out
+        ranking, simulations = rank_moves(encode(game), rng, seconds=seconds, nodes=nodes)
+        clock.spend(simulations * state.empty)
+        seconds, nodes = clock.share(PROVE_SHARE)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        proofs = prove_moves(game, self._table, deadline=deadline, nodes=nodes, order=ranking)
+        clock.spend(proofs.nodes)
+        self.proven = proofs.solved()
+        choices = proofs.best() if self.proven else proofs.not_losing() or proofs.open_or_better()
+        for move in ranking:
+            if move in choices:
+                cell, letter = move
+                return cell, S if letter == 1 else O
+        cell, letter = choices[0] if choices else ranking[0]
+        return cell, S if letter == 1 else O
 
     def _solve(self, game: Game, state: State, clock: _Clock) -> Solution | None:
         """The exact solution, if the solver finishes in its share of the budget."""
-        if len(game.active_seats) != 2 or game.players != 2 or state.empty > self._solve_cells:
+        if not self._solvable(game, state):
             return None
         if self._gave_up is not None:
             if state.empty > self._gave_up:
                 self._gave_up = None  # a new game
             elif state.empty > self._gave_up - RETRY_AFTER:
                 return None
-        seconds, nodes = clock.share(self._solve_share)
+        share = self._simple_share if self._provable(game, state) else self._solve_share
+        seconds, nodes = clock.share(share)
         try:
             solution = solve(game, node_limit=nodes, seconds=seconds, table=self._table)
         except (NodeLimitError, TimeLimitError) as stopped:
@@ -316,11 +380,13 @@ class PerfectPlayer(HardPlayer):
     otherwise the solver gets :data:`PERFECT_SHARE` of the budget, whatever the number of
     empty cells (up to the solver's :data:`~sosgame.solver.MAX_EMPTY_CELLS`). A solved move
     is one of the best at random; when neither finishes, ``hard``'s search gets what is left
-    and :attr:`proven` says the move is not proven.
+    (in simple mode its move-by-move proofs) and :attr:`proven` says whether the move is
+    proven best.
     """
 
     level: Level = "perfect"
     _solve_share: float = PERFECT_SHARE
+    _simple_share: float = PERFECT_SHARE
     _solve_cells: int = MAX_EMPTY_CELLS
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
@@ -330,6 +396,8 @@ class PerfectPlayer(HardPlayer):
         if best is None:
             solution = self._solve(game, state, clock)
             best = None if solution is None else solution.best_moves
+        if best is None and self._provable(game, state):
+            return self._prove(game, state, rng, clock)
         if best is None:
             return self._search(game, state, rng, clock)
         self.proven = True
