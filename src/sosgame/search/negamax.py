@@ -442,10 +442,12 @@ def _known_cut(
             lines = count_lines(board, table, cell, letter)
             if lines and simple:
                 continue  # it wins at once: the move lists see that
-            rekey(keys, weights, size, cell, letter, 1)
-            child = canonical(keys)[0]
-            rekey(keys, weights, size, cell, letter, -1)
-            word = probe_word(words, child)
+            # The child's key, read off the keys without writing them (canonical's rule).
+            child = keys[0] + letter * weights[cell]
+            for sym in range(1, len(keys)):
+                other = keys[sym] + letter * weights[sym * size + cell]
+                child = min(child, other)
+            word = probe_word(words, child + 1)
             if not word:
                 continue
             stored = word_value(word)
