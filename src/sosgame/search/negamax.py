@@ -17,7 +17,9 @@ the mover's instead of being negated. The same loop has two modes, each compiled
   simple mode after the lines a move keeps alive, :func:`~.ordering.generate`).
   :func:`search_exact_shared` is the same over a table other threads search at once
   (:class:`~sosgame.search.table.SharedTable`), with enhanced transposition cut-offs: from
-  :data:`ETC_EMPTY` empty cells, every child is looked up before any move is searched.
+  :data:`ETC_EMPTY` empty cells, every child is looked up before any move is searched; it
+  keys and uses the table only from :data:`TABLE_EMPTY` empty cells and solves a node with
+  :data:`LEAF_EMPTY` or fewer directly.
 * **heuristic** (the player): ``depth`` quiet moves deep (scoring moves use none), then a
   quiescence that takes the best scoring move while there is one and judges the quiet
   position by the parity of its safe cells; values in ``1 / UNIT`` point, a simple-mode win
@@ -74,11 +76,13 @@ __all__ = [
     "ETC_EMPTY",
     "FULL_WIDTH",
     "INFINITY",
+    "LEAF_EMPTY",
     "LIMIT",
     "LIVE",
     "NODES",
     "PARITY",
     "SIMPLE",
+    "TABLE_EMPTY",
     "UNIT",
     "VALUE_OUT",
     "WIN",
@@ -142,8 +146,13 @@ _STORE: Final = 18  # 1 to record the result in the table
 _STAGED: Final = 19  # 1 while only the hint is listed (exact mode)
 _FIELDS: Final = 20
 _LISTS: Final = 6  # list places per ply, in units of the board's size
-ETC_EMPTY: Final = 7
+ETC_EMPTY: Final = 9
 """The shared-table search looks up every child first at nodes with this many empty cells."""
+TABLE_EMPTY: Final = 4
+"""The shared-table search keys, looks up and stores nodes with this many empty cells or more:
+nearer the end a search costs less than the table's cache misses and key updates."""
+LEAF_EMPTY: Final = 2
+"""The shared-table search solves nodes with this many empty cells or fewer directly."""
 
 
 def new_work(size: int, plies: int) -> Work:
@@ -218,15 +227,31 @@ def _enter(
         frames[frame + _BEST] = 0
         return True
     size = len(board)
-    key, sym = canonical(keys)
-    frames[frame + _KEY] = key
-    frames[frame + _SYM] = sym
     alpha = frames[frame + _ALPHA]
     beta = frames[frame + _BETA]
     depth = frames[frame + _DEPTH]
     simple = registers[SIMPLE]
     hint = -1
+    key = 0
+    sym = 0
+    keyed = True
     if shared:
+        if empty <= LEAF_EMPTY:
+            frames[frame + _BEST] = _endgame(board, table, size, empty, simple)
+            return True
+        # The cheap bound first: it needs no memory beyond the stack.
+        if live <= alpha or live == 0:
+            frames[frame + _BEST] = live
+            return True
+        if -live >= beta:
+            frames[frame + _BEST] = -live
+            return True
+        keyed = empty >= TABLE_EMPTY
+    if keyed:
+        key, sym = canonical(keys)
+        frames[frame + _KEY] = key
+        frames[frame + _SYM] = sym
+    if shared and keyed:
         # One word, read once: the whole entry of one write, never parts of two.
         word = probe_word(tt_keys, key)
         if word:
@@ -289,7 +314,7 @@ def _enter(
     frames[frame + _BETA] = beta
     frames[frame + _ALPHA0] = alpha
     frames[frame + _BEST] = -INFINITY
-    frames[frame + _STORE] = 1
+    frames[frame + _STORE] = 1 if keyed else 0
     frames[frame + _STAGED] = 0
     frames[frame + _USED1] = -1
     frames[frame + _USED2] = -1
@@ -418,10 +443,12 @@ def _known_cut(
             lines = count_lines(board, table, cell, letter)
             if lines and simple:
                 continue  # it wins at once: the move lists see that
-            rekey(keys, weights, size, cell, letter, 1)
-            child = canonical(keys)[0]
-            rekey(keys, weights, size, cell, letter, -1)
-            word = probe_word(words, child)
+            # The child's key, read off the keys without writing them (canonical's rule).
+            child = keys[0] + letter * weights[cell]
+            for sym in range(1, len(keys)):
+                other = keys[sym] + letter * weights[sym * size + cell]
+                child = min(child, other)
+            word = probe_word(words, child + 1)
             if not word:
                 continue
             stored = word_value(word)
@@ -433,6 +460,45 @@ def _known_cut(
             elif kind != LOWER and -stored >= beta:
                 return -stored
     return -INFINITY
+
+
+@jit_inline
+def _last_cell(board: IntArray, table: IntArray, cell: int, simple: int) -> int:
+    """The value of filling the one empty ``cell``: the most lines a letter there completes."""
+    on_s = count_lines(board, table, cell, S)
+    on_o = count_lines(board, table, cell, O)
+    best = max(on_s, on_o)
+    return 1 if simple and best > 0 else best
+
+
+@jit_inline
+def _endgame(board: IntArray, table: IntArray, size: int, empty: int, simple: int) -> int:
+    """The exact value of a position with one or two empty cells."""
+    first = -1
+    second = -1
+    for cell in range(size):
+        if board[cell] == EMPTY:
+            if first < 0:
+                first = cell
+            else:
+                second = cell
+                break
+    if empty == 1:
+        return _last_cell(board, table, first, simple)
+    best = -INFINITY
+    for turn in range(2):
+        cell = first if turn == 0 else second
+        other = second if turn == 0 else first
+        for letter in range(S, O + 1):
+            lines = count_lines(board, table, cell, letter)
+            if lines and simple:
+                return 1
+            board[cell] = letter
+            after = _last_cell(board, table, other, simple)
+            board[cell] = EMPTY
+            value = lines + after if lines else -after
+            best = max(best, value)
+    return best
 
 
 @jit_borrowed
@@ -566,7 +632,9 @@ def _search(
                 frames[frame + _LINES] = s_done if letter == S else o_done
             lines = frames[frame + _LINES]
             board[cell] = letter
-            rekey(keys, weights, size, cell, letter, 1)
+            if not shared or empty > TABLE_EMPTY:
+                # Below the table's depths no key is read: only its own moves touch it.
+                rekey(keys, weights, size, cell, letter, 1)
             empty -= 1
             frames[frame + _MOVE] = code
             child = frame + _FIELDS
@@ -591,8 +659,9 @@ def _search(
             cell = code >> 1
             letter = (code & 1) + 1
             board[cell] = EMPTY
-            rekey(keys, weights, size, cell, letter, -1)
             empty += 1
+            if not shared or empty > TABLE_EMPTY:
+                rekey(keys, weights, size, cell, letter, -1)
             if exact:
                 live += frames[frame + _CLOSED]
             lines = frames[frame + _LINES]

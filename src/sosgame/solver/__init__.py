@@ -23,9 +23,11 @@ solves then find the earlier work, and a failed attempt's work is kept too.
 A large position without such a table (:data:`THREADED_EMPTY_CELLS` empty cells or more) is
 searched by several threads at once (``threads``, by default one per core): each root move
 keeps bounds on its value, and rounds of null-window tests, the threads taking moves in turn,
-narrow them until the value and every best move are known. The threads share one
-:class:`~sosgame.search.table.SharedTable`, a 64-bit word per entry read and written whole,
-and look every child up before searching far from the end (enhanced transposition cut-offs).
+narrow them until the value and every best move are known (with ``threads=1`` one thread
+runs the same rounds, which take fewer nodes than MTD(f) and a test per move). The threads
+share one :class:`~sosgame.search.table.SharedTable`, a 64-bit word per entry read and
+written whole, and look every child up before searching far from the end (enhanced
+transposition cut-offs).
 ``benchmarks/versus_c.py`` measures this against a plain C alpha-beta solver
 (``benchmarks/reference/sos_solve.c``) in the same run.
 """
@@ -345,8 +347,7 @@ def solve(
     count = available_threads() if threads is None else threads
     size = game.rows * game.cols
     if (
-        count > 1
-        and table is None
+        table is None
         and JIT
         and size <= MAX_EMPTY_CELLS
         and game.position().count(".") >= THREADED_EMPTY_CELLS
