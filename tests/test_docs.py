@@ -40,7 +40,8 @@ def test_the_solved_table_and_its_json_agree() -> None:
         (entry["rows"], entry["cols"], entry["mode"], "split" in entry): entry for entry in entries
     }
     page = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8")
-    found = re.findall(r"^\| (\d+)x(\d+) \| (.+) \|$", page, re.M)
+    boards, _, certificates = page.partition("## Certificates")
+    found = re.findall(r"^\| (\d+)x(\d+) \| (.+) \|$", boards, re.M)
     # The boards solved in pieces name their mode in the second column.
     rows = [row for row in found if row[2].split(" |")[0] not in ("general", "simple")]
     split = [row for row in found if row not in rows]
@@ -61,4 +62,22 @@ def test_the_solved_table_and_its_json_agree() -> None:
         assert entry["value"] == int(value.replace("+", ""))
         assert len(entry["best_moves"]) == int(best)
         assert entry["nodes"] == int(nodes.replace(",", ""))
+    # The certificates it lists are there, for the value it names.
+    from sosgame.certify import load
+
+    listed = re.findall(
+        r"^\| (\d+)x(\d+) \| (\w+) \| ([-+\d]+) \| ([\d,]+) \| ([\d,]+) \| `(.+)` \|$",
+        certificates,
+        re.M,
+    )
+    for rows_text, cols_text, mode, value, count, assumed, path in listed:
+        document = load(ROOT / path)
+        assert (document["rows"], document["cols"], document["mode"]) == (
+            int(rows_text),
+            int(cols_text),
+            mode,
+        )
+        assert document["value"] == int(value.replace("+", ""))
+        assert len(document["entries"]) == int(count.replace(",", ""))
+        assert len(document.get("assumed", [])) == int(assumed.replace(",", ""))
         assert set(entry) >= keys
