@@ -542,4 +542,6 @@ def warm_up() -> None:
     run.play(0, 1)
     run.unplay(0, 1)
     if JIT:
-        _Search(Game(1, 3), None, None, None, SharedTable(1)).exact()
+        # Every kernel the threaded solve calls, so none compiles once a solve has begun (an
+        # interrupt arriving during numba's compilation can be lost in its clean-up).
+        _solve_threaded(Game(1, 3), SharedTable(1), _Pool(1, None, None))
