@@ -1,12 +1,15 @@
-"""Shared test helpers: strategies for random games and an independent line counter."""
+"""Shared test helpers: strategies for random games, an independent line counter, and plain
+minimax over the rules engine to check the solver against."""
 
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from hypothesis import strategies as st
 
-from sosgame import Game
+from sosgame import Game, Move
+from sosgame.game import Mode
 
 AXES = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -54,3 +57,21 @@ def random_game(settings: dict[str, object], seed: int, *, limit: int | None = N
     while not game.is_over and (limit is None or game.ply < limit):
         game.play(rng.choice(list(game.legal_moves)))
     return game
+
+
+@cache
+def minimax_value(position: str, mode: Mode) -> int:
+    """The mover's value by full minimax over the engine: no pruning, no tables."""
+    game = Game.from_position(position, mode=mode)
+    return max(minimax_move_value(game, move) for move in list(game.legal_moves))
+
+
+def minimax_move_value(game: Game, move: Move) -> int:
+    """What ``move`` is worth to the mover of ``game``, by :func:`minimax_value`."""
+    trial = game.copy()
+    lines = len(trial.play(move))
+    if trial.is_over:
+        return (1 if lines else 0) if game.mode == "simple" else lines
+    if lines:
+        return 1 if game.mode == "simple" else lines + minimax_value(trial.position(), game.mode)
+    return -minimax_value(trial.position(), game.mode)

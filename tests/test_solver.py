@@ -6,13 +6,13 @@ import math
 import os
 import subprocess
 import sys
-from functools import cache
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sos_strategies import minimax_move_value, minimax_value
 from sosgame import Game, GameOverError, InvalidSettingsError, Move
 from sosgame.game import Mode
 from sosgame.solver import NodeLimitError, TimeLimitError, TranspositionTable, solve
@@ -20,23 +20,6 @@ from sosgame.solver.symmetry import symmetries
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 3), (2, 4), (3, 1), (3, 2), (3, 3)]
-
-
-@cache
-def _brute_value(position: str, mode: Mode) -> int:
-    """The mover's value by full minimax over the engine: no pruning, no tables."""
-    game = Game.from_position(position, mode=mode)
-    return max(_brute_move_value(game, move) for move in list(game.legal_moves))
-
-
-def _brute_move_value(game: Game, move: Move) -> int:
-    trial = game.copy()
-    lines = len(trial.play(move))
-    if trial.is_over:
-        return (1 if lines else 0) if game.mode == "simple" else lines
-    if lines:
-        return 1 if game.mode == "simple" else lines + _brute_value(trial.position(), game.mode)
-    return -_brute_value(trial.position(), game.mode)
 
 
 @st.composite
@@ -56,7 +39,7 @@ def positions(draw: st.DrawFn, max_empty: int = 7) -> Game:
 @settings(max_examples=150, deadline=None)
 @given(game=positions())
 def test_value_and_best_moves_match_plain_minimax(game: Game) -> None:
-    values = {move: _brute_move_value(game, move) for move in list(game.legal_moves)}
+    values = {move: minimax_move_value(game, move) for move in list(game.legal_moves)}
     best = max(values.values())
     solution = solve(game, memory_mb=4)
     assert solution.value == best
@@ -100,7 +83,7 @@ def test_symmetries_map_lines_to_lines(rows: int, cols: int, count: int) -> None
 def test_known_small_boards(mode: Mode) -> None:
     for rows, cols in [(1, 3), (1, 4), (2, 3), (3, 3)]:
         game = Game(rows, cols, mode=mode)
-        assert solve(game, memory_mb=16).value == _brute_value(game.position(), mode)
+        assert solve(game, memory_mb=16).value == minimax_value(game.position(), mode)
 
 
 def test_docstring_examples() -> None:
@@ -135,7 +118,7 @@ def test_a_position_on_a_large_board_with_few_empty_cells() -> None:
     rows[4] = "SO...OSOSO"
     rows[7] = "S.SOSOSOSO"
     game = Game.from_position("/".join(rows))
-    values = {move: _brute_move_value(game, move) for move in list(game.legal_moves)}
+    values = {move: minimax_move_value(game, move) for move in list(game.legal_moves)}
     solution = solve(game)
     assert solution.value == max(values.values())
 

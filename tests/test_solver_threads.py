@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sosgame.solver
+from sos_strategies import minimax_move_value
 from sosgame import Game, InvalidSettingsError, Move
 from sosgame.game import Mode
 from sosgame.kernel import JIT
@@ -50,23 +50,6 @@ def _known(rows: int, cols: int, mode: str) -> dict[str, object]:
     )
 
 
-@cache
-def _brute_value(position: str, mode: Mode) -> int:
-    """The mover's value by plain minimax over the rules engine."""
-    game = Game.from_position(position, mode=mode)
-    return max(_brute_move_value(game, move) for move in list(game.legal_moves))
-
-
-def _brute_move_value(game: Game, move: Move) -> int:
-    trial = game.copy()
-    lines = len(trial.play(move))
-    if trial.is_over:
-        return (1 if lines else 0) if game.mode == "simple" else lines
-    if lines:
-        return 1 if game.mode == "simple" else lines + _brute_value(trial.position(), game.mode)
-    return -_brute_value(trial.position(), game.mode)
-
-
 @st.composite
 def positions(draw: st.DrawFn, max_empty: int = 8) -> Game:
     rows, cols = draw(st.sampled_from(SIZES))
@@ -85,7 +68,7 @@ def positions(draw: st.DrawFn, max_empty: int = 8) -> Game:
 @settings(max_examples=120, deadline=None)
 @given(game=positions(), threads=st.sampled_from([1, 2, 3]))
 def test_threads_match_plain_minimax(game: Game, threads: int) -> None:
-    values = {move: _brute_move_value(game, move) for move in list(game.legal_moves)}
+    values = {move: minimax_move_value(game, move) for move in list(game.legal_moves)}
     best = max(values.values())
     solution = solve(game, memory_mb=2, threads=threads)
     assert solution.value == best
