@@ -158,6 +158,13 @@ def test_bad_depths_are_rejected(tmp_path: Path, depth: object) -> None:
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("guess", ["1", 1.5, True, None])
+def test_bad_guesses_are_rejected(tmp_path: Path, guess: object) -> None:
+    with pytest.raises(InvalidSettingsError, match="guess must be a whole number"):
+        solve_split(Game(3, 3), 1, tmp_path, memory_mb=8, guess=guess)  # type: ignore[arg-type]
+    assert not any(tmp_path.iterdir())
+
+
 def test_bad_worker_counts_are_rejected(tmp_path: Path) -> None:
     with pytest.raises(InvalidSettingsError, match="workers"):
         solve_split(Game(3, 3), 1, tmp_path, memory_mb=8, workers=0)

@@ -51,7 +51,7 @@ def solve_bounded(
 
     ``guess`` is the first value tested (the closer, the fewer tests).
     """
-    search = _Search(plan, store, pool, memory_mb, max(1, parallel), progress)
+    search = _Driver(plan, store, pool, memory_mb, max(1, parallel), progress)
     value = guess
     while True:
         low, high = root_interval(plan, search.known)
@@ -74,7 +74,7 @@ def solve_bounded(
     return BoundedResult(value, tuple(sorted(best, key=Move.sort_key)), search.tests)
 
 
-class _Search:
+class _Driver:
     """The bounds known of the pieces and the tests running, kept in step with the store."""
 
     def __init__(

@@ -146,6 +146,8 @@ def solve_split(
     """
     if not isinstance(memory_mb, int) or isinstance(memory_mb, bool) or memory_mb < 1:
         raise InvalidSettingsError(f"memory_mb must be at least 1, not {memory_mb!r}")
+    if not isinstance(guess, int) or isinstance(guess, bool):
+        raise InvalidSettingsError(f"guess must be a whole number, not {guess!r}")
     plan = plan_split(game, depth)
     pieces = PieceStore(Path(store), game.rows, game.cols, game.mode)
     if not exact_pieces:
