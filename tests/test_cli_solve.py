@@ -115,7 +115,7 @@ _SOLVE_THEN_SAY_SO = (
     "    return real_solve(*arguments, **options)\n"
     "command.solve = solve\n"
     "from sosgame.cli import main\n"
-    "sys.exit(main(['solve', '5x5', '--memory', '64', '--threads', '1']))\n"
+    "sys.exit(main(['solve', '5x5', '--memory', '64', '--threads', '2']))\n"
 )
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -126,6 +131,41 @@ def test_a_word_keeps_its_entry_and_names_its_position_exactly() -> None:
     assert (word_value(last), word_kind(last), word_move(last)) == (127, UPPER, 0)
     assert last > 0  # the largest quotient still leaves the word positive
     assert table.holds(size << QUOTIENT_BITS - 1) and not table.holds(size << QUOTIENT_BITS)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The main thread's move is quick, the helper's long: the Ctrl-C lands while the main
+    # thread waits. The solve must not return while the helper still searches.
+    searching: list[threading.Thread] = []
+    stopped: list[threading.Thread] = []
+
+    def test_move(run: object, move: tuple[int, int, int], bound: int) -> int:
+        if move[0] == 0:
+            return 0
+        searching.append(threading.current_thread())
+        deadline = time.monotonic() + 30
+        try:
+            while time.monotonic() < deadline:
+                run.pool.advance(0)  # type: ignore[attr-defined]  # raises once stopped
+                time.sleep(0.01)
+        finally:
+            time.sleep(0.2)  # a helper slow to notice
+            stopped.append(threading.current_thread())
+        return 0
+
+    monkeypatch.setattr(sosgame.solver, "_test", test_move)
+    pool = sosgame.solver._Pool(2, None, None)
+    runs = [sosgame.solver._Search(Game(3, 3), None, None, None, SharedTable(1), pool)] * 2
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sosgame.solver._run_round(runs, pool, [((0, 1, 0), 0), ((1, 1, 0), 0)])
+    timer.join()
+    assert len(searching) == 1 and searching[0] is not threading.current_thread()
+    assert stopped == searching
 
 
 @pytest.mark.skipif(not JIT, reason="threads only search in parallel when compiled")

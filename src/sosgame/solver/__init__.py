@@ -480,35 +480,46 @@ def _solve_threaded(
     return value, best, pool.nodes
 
 
+_WAIT = 0.005  # seconds between looks at the helpers while waiting for them
+
+
 def _run_round(runs: list[_Search], pool: _Pool, tasks: list[tuple[_RootMove, int]]) -> list[int]:
     """Test every ``(move, bound)`` of ``tasks``, on as many threads as ``runs``."""
     results = [0] * len(tasks)
     taken = iter(range(len(tasks)))
     lock = threading.Lock()
 
-    def drain(run: _Search) -> None:
+    finished = [False] * len(runs)
+
+    def drain(number: int) -> None:
         try:
             while pool.failure is None:
                 with lock:
                     index = next(taken, None)
                 if index is None:
                     return
-                results[index] = _test(run, *tasks[index])
+                results[index] = _test(runs[number], *tasks[index])
         except BaseException as error:  # handed to the main thread, raised there
             pool.fail(error)
+        finally:
+            finished[number] = True
 
-    helpers = [threading.Thread(target=drain, args=(run,), daemon=True) for run in runs[1:]]
-    for helper in helpers:
-        helper.start()
+    # The main thread waits by polling its own flags, never in Thread.join: an interrupt that
+    # lands in join can mark a thread that is still running as stopped (Python 3.11), and the
+    # process would then leave while a helper still searches.
+    helpers = [threading.Thread(target=drain, args=(n,), daemon=True) for n in range(1, len(runs))]
     try:
-        drain(runs[0])
-    finally:
         for helper in helpers:
-            while helper.is_alive():
-                try:
-                    helper.join()
-                except KeyboardInterrupt as error:
-                    pool.fail(error)
+            helper.start()
+        drain(0)
+    except BaseException as error:
+        pool.fail(error)
+    started = [n for n, helper in enumerate(helpers, start=1) if helper.ident is not None]
+    while not all(finished[n] for n in started):
+        try:
+            time.sleep(_WAIT)
+        except BaseException as error:
+            pool.fail(error)
     if pool.failure is not None:
         raise pool.failure
     return results
