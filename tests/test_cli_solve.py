@@ -104,7 +104,11 @@ def test_ctrl_c_stops_it_with_one_line(
 
 
 _SOLVE_THEN_SAY_SO = (
+    "import signal\n"
     "import sys\n"
+    # As in a terminal: a shell without job control starts background commands with Ctrl-C
+    # ignored, and a test run may be one of them.
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     "import sosgame.cli.solve as command\n"
     "from sosgame.solver import warm_up\n"
     # Compiled first: an interrupt during numba's compilation can be lost in its clean-up.

@@ -137,13 +137,13 @@ def test_a_word_keeps_its_entry_and_names_its_position_exactly() -> None:
 def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The main thread's move is quick, the helper's long: the Ctrl-C lands while the main
+    # The main thread's moves are quick, the helper's long: the Ctrl-C lands while the main
     # thread waits. The solve must not return while the helper still searches.
     searching: list[threading.Thread] = []
     stopped: list[threading.Thread] = []
 
     def test_move(run: object, move: tuple[int, int, int], bound: int) -> int:
-        if move[0] == 0:
+        if threading.current_thread() is threading.main_thread():
             return 0
         searching.append(threading.current_thread())
         deadline = time.monotonic() + 30
@@ -159,11 +159,16 @@ def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
     monkeypatch.setattr(sosgame.solver, "_test", test_move)
     pool = sosgame.solver._Pool(2, None, None)
     runs = [sosgame.solver._Search(Game(3, 3), None, None, None, SharedTable(1), pool)] * 2
+    # Ctrl-C raises KeyboardInterrupt here even if this run inherited it ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        sosgame.solver._run_round(runs, pool, [((0, 1, 0), 0), ((1, 1, 0), 0)])
-    timer.join()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sosgame.solver._run_round(runs, pool, [((0, 1, 0), 0), ((1, 1, 0), 0)])
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert len(searching) == 1 and searching[0] is not threading.current_thread()
     assert stopped == searching
 
