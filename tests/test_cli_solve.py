@@ -134,9 +134,13 @@ def test_a_real_interrupt_stops_a_long_solve_promptly() -> None:
         env=dict(os.environ),
     )
     assert child.stdout is not None
-    assert child.stdout.readline() == "solving\n"
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=120)
+    try:
+        assert child.stdout.readline() == "solving\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()  # a solve that did not stop must not go on after the test
+        child.wait()
     assert child.returncode == 130 and out == ""
     assert err.strip() == "sosgame: solve stopped by Ctrl-C before it finished"
 
