@@ -328,4 +328,5 @@ def test_a_move_keeps_its_budget_on_a_clock_that_runs_fast(
     monkeypatch.setattr(time, "perf_counter", clock)
     start = clock.now
     player.choose_move(game)
-    assert clock.now - start <= 0.2 * 1.1
+    # The reserve at the end of the budget absorbs a last step past the deadline.
+    assert clock.now - start <= 0.2

@@ -80,15 +80,17 @@ class Searcher:
 
     def __init__(self) -> None:
         self._shape: tuple[int, int, bool] | None = None
-        self._table: TranspositionTable | None = None
+        # Made, and its memory mapped, now: the first move's search would pay for that.
+        self._table = TranspositionTable(_TABLE_MB, typecode="i").prefault()
         self._work: Work | None = None
 
     def _prepare(self, shape: Geometry, simple: bool) -> tuple[TranspositionTable, Work]:
         wanted = (shape.rows, shape.cols, simple)
-        if self._table is None or self._work is None or self._shape != wanted:
+        if self._work is None or self._shape != wanted:
+            if self._shape is not None:  # another board: forget the old one's positions
+                self._table.clear()
+                self._table.prefault()
             self._shape = wanted
-            self._table = self._work = None  # let the old table go first
-            self._table = TranspositionTable(_TABLE_MB, typecode="i")
             self._work = new_work(shape.size, shape.size)
         return self._table, self._work
 

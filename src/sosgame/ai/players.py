@@ -56,6 +56,13 @@ PERFECT_SHARE: Final = 0.7
 """The share of ``perfect``'s budget the exact solver gets."""
 _LAST_STEP: Final = 0.02
 """The least share of a budget a last search step gets, when the earlier ones used it up."""
+_RESERVE: Final = 0.05
+"""The share of a budget (at most :data:`_RESERVE_MAX` seconds) the searches leave unused.
+
+A search stops at its first look at the clock past its deadline, and on a busy machine the
+process may not run for some milliseconds around it: the reserve absorbs that delay, and the
+return of the move, within the budget."""
+_RESERVE_MAX: Final = 0.02
 DEFAULT_SECONDS: Final = 1.0
 """The time a searching level takes per move when given neither ``seconds`` nor ``nodes``."""
 
@@ -214,7 +221,7 @@ class HardPlayer(_Base):
     def __init__(self, budget: Budget, seed: int | None) -> None:
         super().__init__(budget, seed)
         self._searcher = Searcher()
-        self._table = _ready_table(_TABLE_MB)
+        self._table = TranspositionTable(_TABLE_MB).prefault()
         self._gave_up: int | None = None  # the empty cells at which the solver last ran out
         warm_up()
         solver_warm_up()
@@ -319,20 +326,6 @@ class HardPlayer(_Base):
         return cell, "S" if letter == 1 else "O"
 
 
-def _ready_table(memory_mb: int) -> TranspositionTable:
-    """A solver table with all its memory mapped in, before any move's clock runs.
-
-    Fresh zeroed memory is mapped page by page as it is first written, a few microseconds a
-    page: left to the first solve, that is a tenth of a second of a small budget.
-    """
-    table = TranspositionTable(memory_mb)
-    for array in (table.keys, table.data):
-        fill = getattr(array, "fill", None)  # numpy arrays; the plain ones are written already
-        if fill is not None:
-            fill(0)
-    return table
-
-
 class _Clock:
     """What is left of one move's budget: a deadline on the wall clock and nodes to spend."""
 
@@ -340,7 +333,10 @@ class _Clock:
 
     def __init__(self, budget: Budget) -> None:
         self.seconds = budget.seconds
-        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.deadline = None
+        if budget.seconds is not None:
+            reserve = min(budget.seconds * _RESERVE, _RESERVE_MAX)
+            self.deadline = time.perf_counter() + budget.seconds - reserve
         self.nodes = budget.nodes
 
     def left(self) -> tuple[float | None, int | None]:
