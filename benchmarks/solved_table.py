@@ -90,14 +90,22 @@ be more than `--max-entries` entries is not proven in the file: its bounds are l
 `assumed`, and `sosgame certify` then says the value holds *if* those claims do (they are the
 pieces' results under `data/solves/`, which any run of the split solve re-derives), not that
 it is proven.
+
+A proof too large to keep whole is kept as a sample: `sosgame certify FILE.json.gz --extract N
+--out KEPT.json.gz` checks N random entries of the whole proof (and every entry one move from
+the root) and writes them with the claims of the whole proof that their checks use, listed as
+`assumed`, and `sampled_from`, the whole proof's number of entries. `sosgame certify
+KEPT.json.gz` then checks every kept entry and the root's value from those claims, and
+reports a sample ("sample holds"), never a proof; a fresh run of the solve with
+`--certificate` writes the whole proof again.
 """
 
 CERTIFICATE_TABLE = """
-Certificates kept in the repository (`data/certificates/`), each checked in full by
-`sosgame certify FILE`:
+Certificates kept in the repository (`data/certificates/`), each checked by `sosgame certify
+FILE`: a whole proof where "of" is empty, else a random sample of the whole proof's entries.
 
-| board | mode | value | entries | assumed | file |
-|---|---|---:|---:|---:|---|
+| board | mode | value | entries | of | assumed | file |
+|---|---|---:|---:|---:|---:|---|
 """
 
 
@@ -183,6 +191,7 @@ def _certificate_rows(folder: Path) -> list[str]:
             str(document["mode"]),
             f"{value:+d}" if value else "0",
             f"{len(document['entries']):,}",
+            f"{document['sampled_from']:,}" if "sampled_from" in document else "",
             f"{len(document.get('assumed', [])):,}",
             f"`{path.as_posix()}`",
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from functools import cache
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from sosgame import Game
 from sosgame.certify import CertificateError, check, load
+from sosgame.certify.sample import extract
 from sosgame.cli import main
 from sosgame.game import Mode
 from sosgame.solver import solve
@@ -272,3 +274,63 @@ def test_malformed_assumed_claims_are_rejected(assumed: object, message: str) ->
     document = _fresh(".../.../...", "general") | {"assumed": assumed}
     with pytest.raises(CertificateError, match=message):
         check(document)
+
+
+def test_a_kept_sample_checks_on_its_own_and_is_never_called_proven() -> None:
+    whole = _fresh(".../.../.../...", "simple")
+    sample = extract(whole, 20, seed=5)
+    report = check(sample)
+    assert report.sampled_from == len(whole["entries"]) > report.entries >= 20
+    assert report.checked == report.entries and report.assumed > 0 and not report.complete
+    kept = {entry[0]: entry for entry in whole["entries"]}
+    assert all(kept[entry[0]] == entry for entry in sample["entries"])
+    for text, lower, upper in sample["assumed"]:
+        assert [kept[text][1], kept[text][3]] == [lower, upper]
+    with pytest.raises(CertificateError):
+        check(sample | {"assumed": []})
+
+
+def test_a_sample_is_drawn_from_the_seed_and_keeps_the_root() -> None:
+    whole = _fresh(".../.../.../...", "simple")
+    first, again, other = (extract(whole, 30, seed=seed) for seed in (1, 1, 2))
+    assert first == again and first["entries"] != other["entries"]
+    root = canonical(whole["position"], 4, 3)
+    assert root in {entry[0] for entry in first["entries"]}
+
+
+def test_a_sample_is_only_written_from_entries_that_hold() -> None:
+    whole = _fresh(".../.../.../...", "simple")
+    wrong = next(entry for entry in whole["entries"] if entry[1] is not None and entry[1] < 1)
+    wrong[1] += 1  # a claim one better than the proof gives
+    with pytest.raises(CertificateError, match=f"board {re.escape(wrong[0])}"):
+        extract(whole, len(whole["entries"]))
+
+
+@pytest.mark.parametrize("count", [0, -3, 2.5, True])
+def test_a_sample_size_must_be_a_whole_number(count: Any) -> None:
+    with pytest.raises(CertificateError, match="sample size"):
+        extract(_fresh(".../.../...", "simple"), count)
+
+
+def test_sampled_from_must_cover_the_entries_kept() -> None:
+    sample = extract(_fresh(".../.../.../...", "simple"), 10)
+    with pytest.raises(CertificateError, match="sampled_from"):
+        check(sample | {"sampled_from": len(sample["entries"]) - 1})
+
+
+def test_the_command_line_extracts_a_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole, kept = tmp_path / "whole.json.gz", tmp_path / "kept.json.gz"
+    write(_fresh(".../.../.../...", "simple"), whole)
+    assert main(["certify", str(whole), "--extract", "15", "--out", str(kept)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {kept}: ")
+    assert main(["certify", str(kept)]) == 0
+    assert capsys.readouterr().out.startswith("sample holds: ")
+    assert main(["certify", str(kept), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["complete"] is False and answer["sampled_from"] > answer["entries"]
+    assert main(["certify", str(whole), "--extract", "15"]) == 1
+    assert "--extract and --out" in capsys.readouterr().err
+    assert main(["certify", str(whole), "--extract", "5", "--out", "x", "--sample", "3"]) == 1
+    assert "only one of them" in capsys.readouterr().err

@@ -66,11 +66,12 @@ def test_the_solved_table_and_its_json_agree() -> None:
     from sosgame.certify import load
 
     listed = re.findall(
-        r"^\| (\d+)x(\d+) \| (\w+) \| ([-+\d]+) \| ([\d,]+) \| ([\d,]+) \| `(.+)` \|$",
+        r"^\| (\d+)x(\d+) \| (\w+) \| ([-+\d]+) \| ([\d,]+) \| ([\d,]*) ?\| ([\d,]+) \| `(.+)` \|$",
         certificates,
         re.M,
     )
-    for rows_text, cols_text, mode, value, count, assumed, path in listed:
+    assert listed, "docs/solved.md lists no certificate"
+    for rows_text, cols_text, mode, value, count, whole, assumed, path in listed:
         document = load(ROOT / path)
         assert (document["rows"], document["cols"], document["mode"]) == (
             int(rows_text),
@@ -80,4 +81,5 @@ def test_the_solved_table_and_its_json_agree() -> None:
         assert document["value"] == int(value.replace("+", ""))
         assert len(document["entries"]) == int(count.replace(",", ""))
         assert len(document.get("assumed", [])) == int(assumed.replace(",", ""))
+        assert document.get("sampled_from") == (int(whole.replace(",", "")) if whole else None)
         assert set(entry) >= keys

@@ -22,6 +22,10 @@ when every entry passes, every claim holds by induction, and with them the root'
 upper = value``. Checking a random sample of entries instead gives confidence, not proof:
 :class:`Report` says which.
 
+A proof too large to keep can be kept as a sample (:func:`sosgame.certify.sample.extract`):
+random entries of the whole proof, with the claims they use as ``assumed``, and
+``sampled_from``, the number of entries of the whole proof.
+
 The file is JSON (gzip-compressed if its name ends in ``.gz``)::
 
     {"format": "sosgame-certificate", "version": 1, "rows": 3, "cols": 3, "mode": "simple",
@@ -40,10 +44,13 @@ from typing import Any, Final
 from sosgame.errors import SosError
 from sosgame.game import MODES, Game, Mode
 
-__all__ = ["FORMAT", "CertificateError", "Report", "check", "load"]
+__all__ = ["FORMAT", "CertificateError", "Report", "check", "load", "write"]
 
 FORMAT: Final = "sosgame-certificate"
 _VERSION: Final = 1
+
+_Claim = tuple[int | None, str | None, int | None]
+"""An entry's ``lower``, ``move`` and ``upper`` (an assumed claim has no move)."""
 
 
 class CertificateError(SosError):
@@ -63,12 +70,14 @@ class Report:
     checked: int
     assumed: int = 0
     """Claims the certificate takes as given instead of proving them."""
+    sampled_from: int | None = None
+    """For a kept sample of a larger proof, the number of entries of the whole proof."""
 
     @property
     def complete(self) -> bool:
         """True if every entry was checked and none was assumed: the value is proven, not
         only sampled or proven from assumptions."""
-        return self.checked == self.entries and not self.assumed
+        return self.checked == self.entries and not self.assumed and self.sampled_from is None
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -87,6 +96,13 @@ def load(path: str | Path) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise CertificateError(f"{path} holds no certificate object")
     return document
+
+
+def write(document: dict[str, Any], path: str | Path) -> None:
+    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``."""
+    path = Path(path)
+    data = json.dumps(document, separators=(",", ":")).encode()
+    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
 
 
 class _Board:
@@ -142,7 +158,7 @@ class _Checker:
             raise CertificateError("position must be a text and value a whole number")
         self.position: str = position
         self.value: int = value
-        self.entries: dict[str, tuple[int | None, str | None, int | None]] = {}
+        self.entries: dict[str, _Claim] = {}
         listed = document.get("entries")
         if not isinstance(listed, list):
             raise CertificateError("entries must be a list")
@@ -161,7 +177,7 @@ class _Checker:
             if move is not None and not isinstance(move, str):
                 raise CertificateError(f"entry {entry!r} has a move that is not a text")
             self.entries[text] = (lower, move, upper)
-        self.assumed: dict[str, tuple[int | None, str | None, int | None]] = {}
+        self.assumed: dict[str, _Claim] = {}
         claims = document.get("assumed", [])
         if not isinstance(claims, list):
             raise CertificateError("assumed must be a list")
@@ -176,8 +192,15 @@ class _Checker:
             ):
                 raise CertificateError(f"assumed claim {claim!r} needs whole-number bounds")
             self.assumed[text] = (lower, None, upper)
+        whole = document.get("sampled_from")
+        if whole is not None and not (_whole(whole) and whole >= len(self.entries)):
+            raise CertificateError(
+                f"sampled_from must be a whole number of at least {len(self.entries)} (the"
+                f" entries kept), not {whole!r}"
+            )
+        self.sampled_from: int | None = whole
 
-    def _claims(self, position: str) -> tuple[tuple[int | None, str | None, int | None], ...]:
+    def _claims(self, position: str) -> tuple[_Claim, ...]:
         text = self.board.canonical(position)
         return tuple(known[text] for known in (self.entries, self.assumed) if text in known)
 
@@ -284,6 +307,7 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         len(boards),
         len(set(chosen)),
         len(checker.assumed),
+        checker.sampled_from,
     )
 
 

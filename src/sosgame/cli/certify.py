@@ -1,4 +1,7 @@
-"""``sosgame certify FILE``: check a solver certificate with the rules engine alone."""
+"""``sosgame certify FILE``: check a solver certificate with the rules engine alone.
+
+``--extract N --out FILE`` keeps a random sample of a proof too large to keep whole.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from sosgame.certify import check, load
+from sosgame.certify import check, load, write
+from sosgame.certify.sample import extract
 from sosgame.cli.language import subcommand, t
+from sosgame.errors import InvalidSettingsError
 
 __all__ = ["register"]
 
@@ -20,12 +25,20 @@ def register(commands: Any) -> None:
     parser.add_argument("file", type=Path, metavar="FILE", help=t("cli.certify.file"))
     parser.add_argument("--sample", type=int, metavar="N", help=t("cli.certify.sample"))
     parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.certify.seed"))
+    parser.add_argument("--extract", type=int, metavar="N", help=t("cli.certify.extract"))
+    parser.add_argument("--out", type=Path, metavar="FILE", help=t("cli.certify.out"))
     parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     """Check the certificate named on the command line; 0 if it holds (errors exit 1)."""
+    if (arguments.extract is None) != (arguments.out is None):
+        raise InvalidSettingsError(t("cli.certify.extract_needs_out"))
+    if arguments.extract is not None:
+        if arguments.sample is not None:
+            raise InvalidSettingsError(t("cli.certify.extract_or_sample"))
+        return _extract(arguments)
     report = check(load(arguments.file), sample=arguments.sample, seed=arguments.seed)
     if arguments.json:
         print(json.dumps(asdict(report) | {"complete": report.complete}))
@@ -33,6 +46,21 @@ def run(arguments: argparse.Namespace) -> int:
     key = "cli.certify.proven" if report.complete else "cli.certify.sampled"
     if report.assumed:
         key = "cli.certify.assumed"
+    if report.sampled_from is not None:
+        key = "cli.certify.kept_sample"
     value = f"{report.value:+d}" if report.value else "0"
     print(t(key, **(asdict(report) | {"value": value, "count": report.assumed})))
+    return 0
+
+
+def _extract(arguments: argparse.Namespace) -> int:
+    """Write a kept sample of the certificate, after checking its entries against the whole."""
+    sample = extract(load(arguments.file), arguments.extract, seed=arguments.seed)
+    write(sample, arguments.out)
+    report = check(sample)
+    if arguments.json:
+        print(json.dumps(asdict(report) | {"complete": report.complete, "out": str(arguments.out)}))
+        return 0
+    fields = asdict(report) | {"out": arguments.out, "count": report.entries}
+    print(t("cli.certify.extracted", **fields))
     return 0

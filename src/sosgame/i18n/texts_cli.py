@@ -163,6 +163,28 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.certify.seed", "the seed that chooses the sample (default: 0)"),
     text(
+        "cli.certify.extract",
+        "keep a proof too large to keep whole as a sample: write N of its entries chosen at "
+        "random, every entry next to the root, and the claims they use, to the --out file",
+    ),
+    text("cli.certify.out", "the file --extract writes (gzip-compressed if it ends in .gz)"),
+    text("cli.certify.extract_needs_out", "--extract and --out go together: give both or neither"),
+    text(
+        "cli.certify.extract_or_sample",
+        "--extract keeps a sample and --sample checks one: give only one of them",
+    ),
+    text(
+        "cli.certify.extracted",
+        "wrote {out}: {entries} of the proof's {sampled_from} entries and the {assumed} claims "
+        "they use; every entry kept holds",
+    ),
+    text(
+        "cli.certify.kept_sample",
+        "sample holds: {checked} entries of {position} ({mode}, value {value}), drawn at random "
+        "from a proof of {sampled_from} entries, each hold given the {assumed} claims of that "
+        "proof they use; the rest of the proof is not in this file, so this is not a full proof",
+    ),
+    text(
         "cli.certify.proven",
         "proven: {position} ({mode}) is worth {value} to the side to move; "
         "all {entries} entries hold",

@@ -16,13 +16,10 @@ tests cost a probe; symmetric and transposed positions share one entry.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
-from sosgame.certify import FORMAT
+from sosgame.certify import FORMAT, write
 from sosgame.errors import SosError
 from sosgame.game import Game
 from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move, letter_lines
@@ -336,10 +333,3 @@ def top_entries(plan: Plan, values: dict[str, int]) -> list[list[Any]]:
         [text, value, str(decode_move(image[cell], letter, plan.rows, plan.cols)), value]
     )
     return entries
-
-
-def write(document: dict[str, Any], path: str | Path) -> None:
-    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``."""
-    path = Path(path)
-    data = json.dumps(document, separators=(",", ":")).encode()
-    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
