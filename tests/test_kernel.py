@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sosgame
 from sosgame import Game
 from sosgame.geometry import geometry
 from sosgame.kernel import (
@@ -41,7 +42,10 @@ from sosgame.kernel import (
     undo_move,
     winner,
 )
+from sosgame.kernel._jit import COMPILED_FOLDERS, forget_other_digests, source_digest
 from sosgame.kernel.playout import _greedy_choice, _threats, _track
+
+PACKAGE = Path(sosgame.__file__).parent
 
 ROOT = Path(__file__).resolve().parent.parent
 seeds = st.integers(0, 2**32 - 1)
@@ -384,32 +388,70 @@ def test_compiled_when_numba_is_installed() -> None:
         assert hasattr(count_lines, "py_func")
 
 
+def _package(folder: Path) -> Path:
+    """A stand-in package: a copy of the compiled modules' source under ``folder``."""
+    for name in COMPILED_FOLDERS:
+        (folder / name).mkdir(parents=True)
+        for path in (PACKAGE / name).glob("*.py"):
+            (folder / name / path.name).write_bytes(path.read_bytes())
+    return folder
+
+
 def test_the_cache_goes_where_numba_cache_dir_says(tmp_path: Path) -> None:
-    assert plan_cache(tmp_path / "source", {"NUMBA_CACHE_DIR": str(tmp_path)}) == (True, None)
+    package = _package(tmp_path / "source")
+    digest = source_digest(package)
+    assert plan_cache(package, {"NUMBA_CACHE_DIR": str(tmp_path)}) == (
+        True,
+        str(tmp_path / f"sosgame-{digest}"),
+    )
 
 
-def test_the_cache_stays_beside_a_writable_source(tmp_path: Path) -> None:
-    assert plan_cache(tmp_path, {"HOME": str(tmp_path / "home")}) == (True, None)
-    assert (tmp_path / "__pycache__").is_dir()
+def test_the_cache_stays_in_a_writable_package(tmp_path: Path) -> None:
+    package = _package(tmp_path / "sosgame")
+    folder = package / "__pycache__" / "numba" / source_digest(package)
+    assert plan_cache(package, {"HOME": str(tmp_path / "home")}) == (True, str(folder))
+    assert folder.is_dir()
+
+
+def test_a_change_to_any_compiled_module_moves_the_cache(tmp_path: Path) -> None:
+    # numba would only notice a change to the file that defines a function, not to a helper
+    # it inlines from another one.
+    package = _package(tmp_path / "sosgame")
+    before = source_digest(package)
+    helper = package / "search" / "table.py"
+    helper.write_text(helper.read_text() + "\n# changed\n")
+    after = source_digest(package)
+    assert after != before
+    (package / "web").mkdir()
+    (package / "web" / "app.py").write_text("# not compiled\n")
+    assert source_digest(package) == after
+    old = Path(plan_cache(package, {}).folder or "")
+    helper.write_text(helper.read_text() + "# again\n")
+    new = Path(plan_cache(package, {}).folder or "")
+    assert new.parent == old.parent and new != old and old.is_dir()
+    forget_other_digests(new)
+    assert new.is_dir() and not old.exists()
 
 
 def test_a_read_only_install_caches_in_the_user_cache_folder(tmp_path: Path) -> None:
-    # A folder below a plain file can never be created: it stands in for a read-only install
-    # (permission bits would not stop a test run as root).
-    blocker = tmp_path / "file"
-    blocker.write_text("")
-    read_only = blocker / "site-packages" / "sosgame" / "kernel"
+    package = _package(tmp_path / "sosgame")
+    # A plain file where __pycache__ would be: nothing can be made there, as in a read-only
+    # install (permission bits would not stop a test run as root).
+    (package / "__pycache__").write_text("")
+    digest = source_digest(package)
     home = tmp_path / "home"
-    assert plan_cache(read_only, {"HOME": str(home)}) == (
+    assert plan_cache(package, {"HOME": str(home)}) == (
         True,
-        str(home / ".cache" / "sosgame" / "numba"),
+        str(home / ".cache" / "sosgame" / "numba" / digest),
     )
-    assert plan_cache(read_only, {"XDG_CACHE_HOME": str(tmp_path / "xdg")}) == (
+    assert plan_cache(package, {"XDG_CACHE_HOME": str(tmp_path / "xdg")}) == (
         True,
-        str(tmp_path / "xdg" / "sosgame" / "numba"),
+        str(tmp_path / "xdg" / "sosgame" / "numba" / digest),
     )
     # Nowhere to write at all: no cache, rather than an error at import.
-    assert plan_cache(read_only, {"HOME": str(blocker / "home")}) == (False, None)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert plan_cache(package, {"HOME": str(blocker / "home")}) == (False, None)
 
 
 _COMPILE_ONE = (

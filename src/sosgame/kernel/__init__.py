@@ -3,7 +3,8 @@
 Stable API (other modules build on it; names and signatures will not change):
 
 * :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
-  cached on disk where a folder is writable, :func:`plan_cache`, when numba imports; the
+  cached on disk where a folder is writable, :func:`plan_cache`, under a digest of the
+  compiled modules' source, when numba imports; the
   identity otherwise; :func:`jit_borrowed` the same without reference counting, for
   functions that never make an array; :func:`jit_inline` that, compiled into each caller),
   :func:`notice_if_slow` (say once,

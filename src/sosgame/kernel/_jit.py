@@ -4,16 +4,20 @@ With numba installed (``pip install 'sosgame[fast]'``) every kernel function is 
 and cached on disk; without it, or with ``NUMBA_DISABLE_JIT=1``, the same source runs as plain
 Python over lists, only slower.
 
-The compiled code is kept in ``NUMBA_CACHE_DIR`` when that is set; otherwise beside the source
-when the package folder is writable, else in the user's cache folder
+The compiled code is kept in ``NUMBA_CACHE_DIR`` when that is set; otherwise in the package's
+``__pycache__/numba`` when the package folder is writable, else in the user's cache folder
 (``$XDG_CACHE_HOME/sosgame/numba``, by default ``~/.cache/sosgame/numba``). Where nothing is
-writable, kernels are compiled afresh in each process, without a word.
+writable, kernels are compiled afresh in each process, without a word. Within that folder the
+code sits under a digest of the compiled modules' source (:func:`source_digest`), so a change
+to any of them compiles every kernel afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import shutil
 import sys
 import tempfile
 from array import array
@@ -34,6 +38,7 @@ __all__ = [
     "new_array",
     "notice_if_slow",
     "plan_cache",
+    "source_digest",
     "to_array",
 ]
 
@@ -75,26 +80,57 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def plan_cache(source: Path, environ: Mapping[str, str]) -> CachePlan:
-    """Where kernels compiled from the modules in folder ``source`` are cached.
+COMPILED_FOLDERS: Final = ("kernel", "search")
+"""The package's folders whose modules hold compiled functions."""
 
-    ``NUMBA_CACHE_DIR``, when set, is numba's to use; else the source's ``__pycache__`` when
-    it is writable (numba's default); else the user cache folder; else no cache at all.
-    A system-wide, read-only install so never fails or warns.
+
+def source_digest(package: Path) -> str:
+    """A short digest of the source of every module in :data:`COMPILED_FOLDERS` of ``package``.
+
+    numba keys a cached function on its own file alone, so an edit to a helper that it inlines
+    from another file would leave the old machine code in use; caching under this digest
+    compiles every kernel afresh after any change to any of those files.
     """
-    if environ.get("NUMBA_CACHE_DIR"):
-        return CachePlan(True, None)
-    if _writable(source / "__pycache__"):
-        return CachePlan(True, None)
+    digest = hashlib.sha256()
+    for folder in COMPILED_FOLDERS:
+        for path in sorted((package / folder).glob("*.py")):
+            digest.update(f"{folder}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def plan_cache(package: Path, environ: Mapping[str, str]) -> CachePlan:
+    """Where kernels compiled from the modules of folder ``package`` are cached.
+
+    ``NUMBA_CACHE_DIR`` when set; else the package's ``__pycache__/numba`` when it is
+    writable; else the user cache folder; else no cache at all, so a system-wide, read-only
+    install never fails or warns. The folder named is a subfolder of that one, named by
+    :func:`source_digest`.
+    """
+    digest = source_digest(package)
+    chosen = environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return CachePlan(True, str(Path(chosen) / f"sosgame-{digest}"))
     user_cache = environ.get("XDG_CACHE_HOME")
     if user_cache:
-        base = Path(user_cache)
+        user_base = Path(user_cache)
     else:
-        base = Path(environ.get("HOME") or "~").expanduser() / ".cache"
-    folder = base / "sosgame" / "numba"
-    if _writable(folder):
-        return CachePlan(True, str(folder))
+        user_base = Path(environ.get("HOME") or "~").expanduser() / ".cache"
+    for base in (package / "__pycache__" / "numba", user_base / "sosgame" / "numba"):
+        if _writable(base / digest):
+            return CachePlan(True, str(base / digest))
     return CachePlan(False, None)
+
+
+def forget_other_digests(folder: Path) -> None:
+    """Delete the caches of earlier source beside ``folder`` (what :func:`plan_cache` named).
+
+    Only in the package's or the user's cache folder, whose subfolders are all digests; a
+    cache another process is still reading is simply compiled again there.
+    """
+    for other in folder.parent.iterdir():
+        if other != folder and other.is_dir() and len(other.name) == len(folder.name):
+            shutil.rmtree(other, ignore_errors=True)
 
 
 class IntArray(Protocol):
@@ -111,10 +147,13 @@ class IntArray(Protocol):
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_CACHE: Final = plan_cache(Path(__file__).parent, os.environ) if numba else CachePlan(False, None)
+_PACKAGE: Final = Path(__file__).parent.parent
+_CACHE: Final = plan_cache(_PACKAGE, os.environ) if numba else CachePlan(False, None)
 if _CACHE.folder is not None:
     # Read by numba when each function is decorated, so set before any kernel module loads.
     numba.config.CACHE_DIR = _CACHE.folder
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        forget_other_digests(Path(_CACHE.folder))
 
 
 def _compile(function: F, **options: object) -> F:
