@@ -371,3 +371,31 @@ def test_goals_answered_from_any_true_bounds_agree_with_the_values(
 def _solved_plan(mode: Mode) -> tuple[Plan, dict[str, int]]:
     plan = plan_split(Game(3, 3, mode=mode), 2)
     return plan, {board: solve(Game.from_position(board, mode=mode)).value for board in plan.pieces}
+
+
+@pytest.mark.parametrize(("size", "mode"), [((3, 3), "general"), ((3, 4), "simple")])
+def test_the_progress_counts_each_tests_own_work(
+    tmp_path: Path, size: tuple[int, int], mode: Mode
+) -> None:
+    # A piece tested twice keeps the sum of both tests' work: the progress must add each
+    # test's own nodes, not the running sum, or it counts the first test twice.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sosgame.solver.bounded import solve_bounded
+
+    game = Game(*size, mode=mode)
+    plan = plan_split(game, 2)
+    store = PieceStore(tmp_path, game.rows, game.cols, game.mode)
+    told: list[int] = []
+    with ThreadPoolExecutor(1) as pool:
+        result = solve_bounded(
+            plan,
+            store,
+            pool,
+            memory_mb=8,
+            parallel=1,
+            progress=lambda found, ahead, note: told.append(found["nodes"]),
+        )
+    kept = [found for found in map(store.load, plan.pieces) if found is not None]
+    assert result.tests == len(told) > len(kept)  # some piece was tested more than once
+    assert sum(told) == sum(found["nodes"] for found in kept)

@@ -124,10 +124,11 @@ class _Driver:
         done, _ = wait(self.running, return_when=FIRST_COMPLETED)
         for future in done:
             del self.running[future]
-            merged = self.store.add_bound(future.result())
-            self._learn(merged)
+            found = future.result()
+            self._learn(self.store.add_bound(found))
             self.tests += 1
-            self.progress(merged, max(ahead - 1, 0), note)
+            # The test's own result: the stored one adds up the piece's earlier tests too.
+            self.progress(found, max(ahead - 1, 0), note)
 
     def finish(self) -> None:
         """Wait for the tests still running (their bounds are kept for later runs)."""
