@@ -98,6 +98,12 @@ the root) and writes them with the claims of the whole proof that their checks u
 KEPT.json.gz` then checks every kept entry and the root's value from those claims, and
 reports a sample ("sample holds"), never a proof; a fresh run of the solve with
 `--certificate` writes the whole proof again.
+
+4x6 simple is kept that way: its whole proof (`sosgame solve 4x6 --mode simple --split 1
+--certificate FILE`, the twelve pieces' proofs on one worker, the last seven in 47 minutes on
+the shared machine) has 5,027,783 entries, 18 MB compressed. `--extract 50000` kept 50,013
+of them (the root's among them) with the 105,954 claims they use, 809 KB; it took 73 s and
+1.8 GB, and `sosgame certify` checks the kept file in 9 s.
 """
 
 CERTIFICATE_TABLE = """

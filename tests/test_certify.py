@@ -334,3 +334,24 @@ def test_the_command_line_extracts_a_sample(
     assert "--extract and --out" in capsys.readouterr().err
     assert main(["certify", str(whole), "--extract", "5", "--out", "x", "--sample", "3"]) == 1
     assert "only one of them" in capsys.readouterr().err
+
+
+KEPT = sorted((Path(__file__).resolve().parent.parent / "data" / "certificates").glob("*.json*"))
+
+
+@pytest.mark.parametrize("path", KEPT, ids=[path.name for path in KEPT])
+def test_every_kept_certificate_holds_on_a_sample_for_the_value_solved_json_names(
+    path: Path,
+) -> None:
+    document = load(path)
+    report = check(document, sample=150, seed=11)
+    assert report.checked >= 150 and report.position.count(".") == report.rows * report.cols
+    solved = json.loads((path.parent.parent.parent / "docs" / "solved.json").read_text())
+    values = {(entry["rows"], entry["cols"], entry["mode"]): entry["value"] for entry in solved}
+    assert values[report.rows, report.cols, report.mode] == report.value
+    # A kept sample says what it is a sample of; a whole proof assumes nothing.
+    assert ("sampled_from" in document) == (report.assumed > 0)
+
+
+def test_the_repository_keeps_certificates() -> None:
+    assert len(KEPT) >= 2

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import operator
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -122,23 +124,20 @@ class _Board:
                     image.append(image_row * cols + image_col)
             images.append(image)
         # cells[i] of an image's text comes from cell source[i] of the board.
-        self.sources = []
+        self.images: list[Callable[[str], Iterable[str]]] = []
         for image in images:
             source = [0] * len(image)
             for cell, target in enumerate(image):
                 source[target] = cell
-            self.sources.append(source)
+            self.images.append(operator.itemgetter(*source) if len(source) > 1 else _one(source))
 
     def canonical(self, position: str) -> str:
         cells = position.replace("/", "")
+        # Every image has its row breaks in the same places, so the least flat text is the
+        # least text.
+        best = min("".join(image(cells)) for image in self.images)
         cols = self.cols
-        best = ""
-        for source in self.sources:
-            flat = "".join(cells[cell] for cell in source)
-            text = "/".join(flat[start : start + cols] for start in range(0, len(flat), cols))
-            if not best or text < best:
-                best = text
-        return best
+        return "/".join(best[start : start + cols] for start in range(0, len(best), cols))
 
 
 class _Checker:
@@ -309,6 +308,11 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         len(checker.assumed),
         checker.sampled_from,
     )
+
+
+def _one(source: list[int]) -> Callable[[str], Iterable[str]]:
+    # itemgetter of one index gives the item itself, not a tuple of one.
+    return lambda cells: cells[source[0]]
 
 
 def _whole(value: object, negative: bool = False) -> bool:
