@@ -26,6 +26,7 @@ from sosgame import Game, Move, __version__
 from sosgame.certify import load
 from sosgame.kernel import JIT, warm_up
 from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve
+from sosgame.solver.distribute import split_status
 
 MODES = ("general", "simple")
 FIXED = [(3, 3), (3, 4), (3, 5), (3, 6), (4, 4), (4, 5)]
@@ -68,6 +69,15 @@ per worker and the largest resident size a worker reached.
 
 | board | mode | value | best | split | pieces | nodes | seconds | table MiB | peak MiB |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+"""
+
+UNFINISHED = """
+Solves under way: what the pieces kept so far already settle (`sosgame solve RxC --mode MODE
+--split DEPTH --status` says the same; the same command without `--status` goes on from
+there). A value is the first player's final margin (general) or result (simple), as above.
+
+| board | mode | split | pieces with bounds | nodes so far | at least | at most |
+|---|---|---:|---:|---:|---:|---:|
 """
 
 CERTIFICATES = """
@@ -187,6 +197,31 @@ def _split_row(entry: dict[str, object]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _unfinished_rows(store: Path) -> list[str]:
+    rows = []
+    for folder in sorted(store.iterdir()):
+        pieces = [path for path in folder.glob("*.json") if not path.name.startswith("solved")]
+        if any(folder.glob("solved-split*.json")) or not pieces:
+            continue
+        size, mode = folder.name.split("-")
+        board_rows, board_cols = (int(part) for part in size.split("x"))
+        found = [json.loads(path.read_text(encoding="utf-8")) for path in pieces]
+        depth = sum(letter in "SO" for letter in found[0]["board"])
+        game = Game(board_rows, board_cols, mode=mode)  # type: ignore[arg-type]
+        status = split_status(game, depth, store)
+        cells = [
+            size,
+            mode,
+            str(depth),
+            f"{status.solved + status.bounded} of {status.pieces}",
+            f"{sum(result['nodes'] for result in found):,}",
+            f"{status.lower:+d}" if status.lower else "0",
+            f"{status.upper:+d}" if status.upper else "0",
+        ]
+        rows.append("| " + " | ".join(cells) + " |\n")
+    return rows
+
+
 def _certificate_rows(folder: Path) -> list[str]:
     rows = []
     for path in sorted(folder.glob("*.json*")):
@@ -271,6 +306,9 @@ def main() -> None:
     entries.extend(split)
     page = HEADER + "\n".join(lines + footer) + "\n" + SPLIT_HEADER
     page += "".join(_split_row(entry) + "\n" for entry in split) or "| none yet |\n"
+    unfinished = _unfinished_rows(arguments.store)
+    if unfinished:
+        page += UNFINISHED + "".join(unfinished)
     page += CERTIFICATES
     kept_certificates = _certificate_rows(arguments.certificates)
     if kept_certificates:

@@ -41,6 +41,7 @@ def test_the_solved_table_and_its_json_agree() -> None:
     }
     page = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8")
     boards, _, certificates = page.partition("## Certificates")
+    boards, _, unfinished = boards.partition("Solves under way")
     found = re.findall(r"^\| (\d+)x(\d+) \| (.+) \|$", boards, re.M)
     # The boards solved in pieces name their mode in the second column.
     rows = [row for row in found if row[2].split(" |")[0] not in ("general", "simple")]
@@ -62,6 +63,18 @@ def test_the_solved_table_and_its_json_agree() -> None:
         assert entry["value"] == int(value.replace("+", ""))
         assert len(entry["best_moves"]) == int(best)
         assert entry["nodes"] == int(nodes.replace(",", ""))
+    # The bounds it gives for solves under way are what their pieces settle.
+    from sosgame import Game
+    from sosgame.solver.distribute import split_status
+
+    going = re.findall(
+        r"^\| (\d+)x(\d+) \| (\w+) \| (\d+) \| .* \| ([-+\d]+) \| ([-+\d]+) \|$", unfinished, re.M
+    )
+    assert len(going) == len(re.findall(r"^\| \d+x\d+ \|", unfinished, re.M))
+    for rows_text, cols_text, mode, depth, lower, upper in going:
+        game = Game(int(rows_text), int(cols_text), mode=mode)  # type: ignore[arg-type]
+        status = split_status(game, int(depth), ROOT / "data" / "solves")
+        assert (status.lower, status.upper) == (int(lower), int(upper))
     # The certificates it lists are there, for the value it names.
     from sosgame.certify import load
 
