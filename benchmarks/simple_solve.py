@@ -17,7 +17,7 @@ import time
 from quality import positions  # type: ignore[import-not-found]
 from sosgame import Game
 from sosgame.kernel import JIT
-from sosgame.solver import TranspositionTable, _Search, warm_up
+from sosgame.solver import Search, TranspositionTable, warm_up
 
 SETS = ((4, 5, 16), (4, 5, 18), (5, 5, 18), (5, 5, 20))
 
@@ -35,7 +35,7 @@ def main() -> None:
     for name, games in groups.items():
         nodes, seconds, cpu, values = 0, 0.0, 0.0, []
         for game in games:
-            run = _Search(game, TranspositionTable(64), None)
+            run = Search(game, TranspositionTable(64), None)
             start, start_cpu = time.perf_counter(), time.process_time()
             values.append(run.exact())
             seconds += time.perf_counter() - start

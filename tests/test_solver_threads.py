@@ -158,7 +158,7 @@ def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
 
     monkeypatch.setattr(sosgame.solver, "_test", test_move)
     pool = sosgame.solver._Pool(2, None, None)
-    runs = [sosgame.solver._Search(Game(3, 3), None, None, None, SharedTable(1), pool)] * 2
+    runs = [sosgame.solver.Search(Game(3, 3), None, None, None, SharedTable(1), pool)] * 2
     # Ctrl-C raises KeyboardInterrupt here even if this run inherited it ignored.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))

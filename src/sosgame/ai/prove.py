@@ -21,8 +21,7 @@ from typing import Final
 
 from sosgame.game import Game
 from sosgame.kernel import EMPTY, IntArray
-from sosgame.solver import NodeLimitError, TimeLimitError, TranspositionTable
-from sosgame.solver import _Search as Search
+from sosgame.solver import NodeLimitError, Search, TimeLimitError, TranspositionTable
 
 __all__ = ["FIRST_ALLOWANCE", "Proofs", "prove_moves"]
 

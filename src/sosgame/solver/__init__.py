@@ -76,6 +76,7 @@ __all__ = [
     "QUICK_EMPTY_CELLS",
     "THREADED_EMPTY_CELLS",
     "NodeLimitError",
+    "Search",
     "Solution",
     "TimeLimitError",
     "TranspositionTable",
@@ -126,8 +127,15 @@ class TimeLimitError(Exception):
         """The nodes searched before the time ran out."""
 
 
-class _Search:
-    """The arrays of one solve: board, symmetric keys, stack, and the table it writes to."""
+class Search:
+    """The arrays of one solve: board, symmetric keys, stack, and the table it writes to.
+
+    The exact search beneath :func:`solve`, for code that needs more than a position's value
+    (the certificates, the split solve's pieces, the players' move-by-move proofs): play and
+    take back moves with :meth:`play` and :meth:`unplay`, and ask :meth:`value` within a
+    window or :meth:`exact`. ``node_limit`` and ``deadline`` (a :func:`time.perf_counter`
+    time) stop it with :class:`NodeLimitError` or :class:`TimeLimitError`.
+    """
 
     def __init__(
         self,
@@ -362,7 +370,7 @@ def solve(
         del shared
     if table is None:
         table = TranspositionTable(_default_memory(game) if memory_mb is None else memory_mb)
-    run = _Search(game, table, node_limit, deadline)
+    run = Search(game, table, node_limit, deadline)
     run.seconds = 0.0 if seconds is None else float(seconds)
     value = run.exact()
     best: list[Move] = []
@@ -394,7 +402,7 @@ def solve(
 _RootMove = tuple[int, int, int]  # cell, letter, the lines it completes
 
 
-def _root_moves(run: _Search) -> tuple[list[_RootMove], list[tuple[_RootMove, int]]]:
+def _root_moves(run: Search) -> tuple[list[_RootMove], list[tuple[_RootMove, int]]]:
     """The root's moves worth testing (one per symmetric child), scoring and safe ones first;
     and every legal move with the index of the tested move it stands for."""
     classes: dict[tuple[int, int], int] = {}
@@ -420,7 +428,7 @@ def _root_moves(run: _Search) -> tuple[list[_RootMove], list[tuple[_RootMove, in
     return [tested[index] for index in order], [(move, place[index]) for move, index in every]
 
 
-def _test(run: _Search, move: _RootMove, bound: int) -> int:
+def _test(run: Search, move: _RootMove, bound: int) -> int:
     """The value of a root move, fail-soft around ``bound``: at least ``bound`` exactly when
     the move reaches it (then a lower bound; otherwise an upper bound)."""
     cell, letter, lines = move
@@ -446,7 +454,7 @@ def _solve_threaded(
     sharing the table. Rounds narrow the bounds until the best value is known and each move
     is known to reach it or not. Any thread's answer is exact, whatever the others wrote.
     """
-    runs = [_Search(game, None, None, None, shared, pool) for _ in range(pool.threads)]
+    runs = [Search(game, None, None, None, shared, pool) for _ in range(pool.threads)]
     moves, every = _root_moves(runs[0])
     lower = [-_INFINITY] * len(moves)
     upper = [_INFINITY] * len(moves)
@@ -483,7 +491,7 @@ def _solve_threaded(
 _WAIT = 0.005  # seconds between looks at the helpers while waiting for them
 
 
-def _run_round(runs: list[_Search], pool: _Pool, tasks: list[tuple[_RootMove, int]]) -> list[int]:
+def _run_round(runs: list[Search], pool: _Pool, tasks: list[tuple[_RootMove, int]]) -> list[int]:
     """Test every ``(move, bound)`` of ``tasks``, on as many threads as ``runs``."""
     results = [0] * len(tasks)
     taken = iter(range(len(tasks)))
@@ -548,7 +556,7 @@ def warm_up() -> None:
 
     :func:`solve` calls it before starting its clock, so ``seconds`` is the search alone.
     """
-    run = _Search(Game(1, 3), TranspositionTable(1), None)
+    run = Search(Game(1, 3), TranspositionTable(1), None)
     run.exact()
     run.play(0, 1)
     run.unplay(0, 1)

@@ -25,7 +25,7 @@ from sosgame.game import Game
 from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move, letter_lines
 from sosgame.notation import Move
 from sosgame.search.table import TranspositionTable
-from sosgame.solver import _check, _Search, warm_up
+from sosgame.solver import Search, _check, warm_up
 from sosgame.solver.split import (
     Interval,
     Plan,
@@ -57,7 +57,7 @@ class CertificateTooLargeError(SosError):
 
 
 class _Prover:
-    def __init__(self, run: _Search, mode: str, limit: int | None) -> None:
+    def __init__(self, run: Search, mode: str, limit: int | None) -> None:
         self.run = run
         self.simple = mode == "simple"
         self.limit = limit
@@ -176,12 +176,12 @@ def certificate(
     """
     _check(game)
     warm_up()
-    run = _Search(game, table or TranspositionTable(memory_mb), None)
+    run = Search(game, table or TranspositionTable(memory_mb), None)
     value = run.exact()
     return document(game, value, prove(run, game.mode, value, entry_limit))
 
 
-def prove(run: _Search, mode: str, value: int, entry_limit: int | None) -> list[list[Any]]:
+def prove(run: Search, mode: str, value: int, entry_limit: int | None) -> list[list[Any]]:
     """The entries proving that the board of ``run`` is worth exactly ``value``.
 
     :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
@@ -190,7 +190,7 @@ def prove(run: _Search, mode: str, value: int, entry_limit: int | None) -> list[
 
 
 def prove_bounds(
-    run: _Search, mode: str, lower: int | None, upper: int | None, entry_limit: int | None
+    run: Search, mode: str, lower: int | None, upper: int | None, entry_limit: int | None
 ) -> list[list[Any]]:
     """The entries proving that the board of ``run`` is worth at least ``lower`` and at most
     ``upper`` (None: nothing to prove that side).

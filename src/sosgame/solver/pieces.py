@@ -55,13 +55,13 @@ def solve_piece(
     :mod:`sosgame.solver.certificate`), or ``proof_over`` says they would be more than that.
     A plain function of plain arguments, so a process pool or a Dask worker can run it.
     """
-    from sosgame.solver import _Search, warm_up
+    from sosgame.solver import Search, warm_up
     from sosgame.solver.certificate import CertificateTooLargeError, prove
 
     warm_up()
     game = Game.from_position(board, mode=mode)
     start = time.perf_counter()
-    run = _Search(game, _table(memory_mb), None)
+    run = Search(game, _table(memory_mb), None)
     # Neighbouring pieces tend to share their value: the last one is the first guess to test.
     value = _local.guess = run.exact(getattr(_local, "guess", 0))
     proof: dict[str, Any] = {}
@@ -91,12 +91,12 @@ def bound_piece(board: str, mode: Mode, memory_mb: int, target: int) -> dict[str
     or ``upper`` (at most that, below ``target``): one null-window search, far cheaper than
     an exact value. A plain function of plain arguments, like :func:`solve_piece`.
     """
-    from sosgame.solver import _Search, warm_up
+    from sosgame.solver import Search, warm_up
 
     warm_up()
     game = Game.from_position(board, mode=mode)
     start = time.perf_counter()
-    run = _Search(game, _table(memory_mb), None)
+    run = Search(game, _table(memory_mb), None)
     bound = run.value(target - 1, target)
     return {
         "board": board,
@@ -124,11 +124,11 @@ def prove_piece(
     "entries"}``, or ``proof_over`` instead of ``entries`` if they would be more than
     ``proof_limit``. A plain function of plain arguments, like :func:`solve_piece`.
     """
-    from sosgame.solver import _Search, warm_up
+    from sosgame.solver import Search, warm_up
     from sosgame.solver.certificate import CertificateTooLargeError, prove_bounds
 
     warm_up()
-    run = _Search(Game.from_position(board, mode=mode), _table(memory_mb), None)
+    run = Search(Game.from_position(board, mode=mode), _table(memory_mb), None)
     result: dict[str, Any] = {"board": board, "claim": list(claim)}
     try:
         result["entries"] = prove_bounds(run, mode, *claim, proof_limit)
