@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from importlib import resources
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -131,3 +132,23 @@ def test_the_builder_rebuilds_a_board(tmp_path: object) -> None:
     assert main(["--boards", "3x5", "--modes", "simple", "--memory", "64", "--out", str(out)]) == 0
     built = read_book(out.read_text(encoding="utf-8"))
     assert built["simple 3x5"] == BOOK["simple 3x5"]
+
+
+def test_the_builder_goes_level_by_level_so_a_stopped_build_keeps_the_openings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every solve, entry or quick test, is of a position with no more empty cells than the
+    # one before: a build stopped anywhere has all the entries above that level, both seats'.
+    from sosgame.ai import book_build
+
+    levels: list[int] = []
+    real = book_build.solve
+
+    def noted(game: Game, **options: Any) -> Any:
+        levels.append(game.position().count("."))
+        return real(game, **options)
+
+    monkeypatch.setattr(book_build, "solve", noted)
+    entries = book_build.BookBuilder(3, 5, "general", 64).build()
+    assert entries == BOOK["general 3x5"]
+    assert len(set(levels)) > 2 and levels == sorted(levels, reverse=True)

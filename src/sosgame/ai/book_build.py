@@ -11,15 +11,18 @@ rebuild ``src/sosgame/ai/book.json``. For each board and mode it walks the posit
 * where the opponent moves, every reply is followed (one per symmetry class), unless the
   solver settles the position itself quickly, and so the ones after it too.
 
-Every position is handled once up to the board's symmetries. All the solves of one board
-share a large table, so each builds on the ones before. A board already in the book is kept
-unless ``--again`` is given, and an interrupted build saves its entries every
+Every position is handled once up to the board's symmetries, the positions with the most
+empty cells first, both seats level by level: an unfinished build has every entry down to
+some number of empty cells, the openings of both seats before anything deeper. All the solves
+of one board share a large table, so each builds on the ones before. A board already in the
+book is kept unless ``--again`` is given, and an interrupted build saves its entries every
 :data:`SAVE_EVERY` solves and takes them up again when run anew.
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import sys
 import time
@@ -75,10 +78,9 @@ class BookBuilder:
         self.solves = 0
 
     def build(self) -> dict[str, tuple[int, str]]:
-        """Every entry: ``perfect`` as the first seat, then as the second."""
+        """Every entry, with ``perfect`` as either seat."""
         empty = Game(self.rows, self.cols, mode=self.mode)
-        self._walk(empty, True)
-        self._walk(empty, False)
+        self._walk([(empty, True), (empty, False)])
         return dict(sorted(self.entries.items()))
 
     def _fast(self, game: Game) -> bool:
@@ -88,11 +90,17 @@ class BookBuilder:
             return False
         return True
 
-    def _walk(self, start: Game, mine: bool) -> None:
-        # A stack of (position, whether perfect moves there), depth first.
-        stack = [(start, mine)]
-        while stack:
-            game, mine = stack.pop()
+    def _walk(self, starts: list[tuple[Game, bool]]) -> None:
+        # (position, whether perfect moves there), the most empty cells first; the count
+        # keeps the order of equal levels and never lets two games be compared.
+        waiting = [
+            (-game.position().count("."), order, game, mine)
+            for order, (game, mine) in enumerate(starts)
+        ]
+        heapq.heapify(waiting)
+        order = len(waiting)
+        while waiting:
+            _, _, game, mine = heapq.heappop(waiting)
             letters, rows, cols = wide_letters(game)
             text, image = canonical_board(letters, rows, cols)
             if (text, mine) in self._seen:
@@ -102,7 +110,11 @@ class BookBuilder:
             kept = mine and (text in self._known or text == "." * len(text))
             if not kept and self._fast(game):
                 continue
-            stack.extend(self._mine(game, text, image) if mine else self._theirs(game))
+            for after, perfect_moves in (
+                self._mine(game, text, image) if mine else self._theirs(game)
+            ):
+                order += 1
+                heapq.heappush(waiting, (-after.position().count("."), order, after, perfect_moves))
 
     def _mine(self, game: Game, text: str, image: tuple[int, ...]) -> Iterator[tuple[Game, bool]]:
         if text in self._known:
