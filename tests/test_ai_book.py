@@ -152,3 +152,31 @@ def test_the_builder_goes_level_by_level_so_a_stopped_build_keeps_the_openings(
     entries = book_build.BookBuilder(3, 5, "general", 64).build()
     assert entries == BOOK["general 3x5"]
     assert len(set(levels)) > 2 and levels == sorted(levels, reverse=True)
+
+
+def test_a_save_during_a_build_keeps_the_known_entries_not_reached_yet(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from sosgame.ai import book_build
+
+    shipped = dict(BOOK["general 3x5"])
+    deep = {letters: entry for letters, entry in shipped.items() if letters.count(".") == 13}
+    out = Path(str(tmp_path)) / "book.json"
+    book_build._save(out, {"general 3x5": deep}, set())  # a build stopped after the deep ones
+    saves: list[dict[str, Any]] = []
+    real = book_build._save
+
+    def noted(path: Path, boards: Any, complete: set[str]) -> None:
+        saves.append({name: dict(entries) for name, entries in boards.items()})
+        real(path, boards, complete)
+
+    monkeypatch.setattr(book_build, "SAVE_EVERY", 1)
+    monkeypatch.setattr(book_build, "_save", noted)
+    arguments = ["--boards", "3x5", "--modes", "general", "--memory", "64", "--out", str(out)]
+    assert book_build.main(arguments) == 0
+    assert len(saves) > 2 and deep
+    # The first save comes long before the walk reaches 13 empty cells.
+    assert deep.items() <= saves[0]["general 3x5"].items()
+    assert read_book(out.read_text(encoding="utf-8"))["general 3x5"] == shipped

@@ -201,10 +201,16 @@ def main(argv: list[str] | None = None) -> int:
             complete.discard(name)
             start = time.perf_counter()
 
-            def saving(entries: dict[str, tuple[int, str]], name: str = name) -> None:
-                _save(arguments.out, {**boards, name: dict(entries)}, complete)
-
             known = {} if arguments.again else boards.get(name, {})
+
+            def saving(
+                entries: dict[str, tuple[int, str]],
+                name: str = name,
+                known: dict[str, tuple[int, str]] = known,
+            ) -> None:
+                # Until the walk is done, the entries it has not reached yet stay as they were.
+                _save(arguments.out, {**boards, name: {**known, **entries}}, complete)
+
             builder = BookBuilder(rows, cols, mode, arguments.memory, known, saving)
             entries = builder.build()
             complete.add(name)
