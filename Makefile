@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
 	nice $(BIN)/python benchmarks/quality.py
+	nice $(BIN)/python benchmarks/book_reach.py
 	$(BIN)/python benchmarks/overrun.py
 	nice $(BIN)/python benchmarks/simple_solve.py
 	nice $(BIN)/python benchmarks/tui.py
