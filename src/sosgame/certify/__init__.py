@@ -200,8 +200,23 @@ class _Checker:
         self.sampled_from: int | None = whole
 
     def _claims(self, position: str) -> tuple[_Claim, ...]:
-        text = self.board.canonical(position)
+        return self._claims_of(self.board.canonical(position))
+
+    def _claims_of(self, text: str) -> tuple[_Claim, ...]:
         return tuple(known[text] for known in (self.entries, self.assumed) if text in known)
+
+    def check_root(self) -> Game:
+        """The root as a game, once its value is shown to follow from the claims about it."""
+        try:
+            start = Game.from_position(self.position, mode=self.mode)
+        except SosError as error:
+            raise CertificateError(f"the position is not a position: {error}") from None
+        if (start.rows, start.cols) != (self.board.rows, self.board.cols) or start.is_over:
+            raise CertificateError("the position is not an unfinished game on the named board")
+        value = self.value
+        if not (self.proves_at_least(start, value) and self.at_most(self.position, value)):
+            raise CertificateError(f"no entry proves the root's value {value} from both sides")
+        return start
 
     def at_least(self, position: str, bound: int) -> bool:
         """Is the mover's value of ``position`` proven to be at least ``bound``?"""
@@ -279,15 +294,8 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
     """
     checker = _Checker(document)
     root = checker.position
-    try:
-        start = Game.from_position(root, mode=checker.mode)
-    except SosError as error:
-        raise CertificateError(f"the position is not a position: {error}") from None
-    if (start.rows, start.cols) != (checker.board.rows, checker.board.cols) or start.is_over:
-        raise CertificateError("the position is not an unfinished game on the named board")
+    start = checker.check_root()
     value = checker.value
-    if not (checker.proves_at_least(start, value) and checker.at_most(root, value)):
-        raise CertificateError(f"no entry proves the root's value {value} from both sides")
     boards = sorted(checker.entries)
     chosen = boards
     if sample is not None and sample < len(boards):

@@ -14,8 +14,6 @@ import random
 from typing import Any, Final
 
 from sosgame.certify import FORMAT, CertificateError, _Checker, _Claim
-from sosgame.errors import SosError
-from sosgame.game import Game
 
 __all__ = ["TOP_PLIES", "extract"]
 
@@ -30,10 +28,9 @@ class _Recorder(_Checker):
         super().__init__(document)
         self.used: set[str] = set()
 
-    def _claims(self, position: str) -> tuple[_Claim, ...]:
-        text = self.board.canonical(position)
+    def _claims_of(self, text: str) -> tuple[_Claim, ...]:
         self.used.add(text)
-        return tuple(known[text] for known in (self.entries, self.assumed) if text in known)
+        return super()._claims_of(text)
 
 
 def extract(document: dict[str, Any], count: int, *, seed: int = 0) -> dict[str, Any]:
@@ -49,15 +46,7 @@ def extract(document: dict[str, Any], count: int, *, seed: int = 0) -> dict[str,
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise CertificateError(f"the sample size must be a whole number of at least 1: {count!r}")
     recorder = _Recorder(document)
-    try:
-        start = Game.from_position(recorder.position, mode=recorder.mode)
-    except SosError as error:
-        raise CertificateError(f"the position is not a position: {error}") from None
-    if not (
-        recorder.proves_at_least(start, recorder.value)
-        and recorder.at_most(recorder.position, recorder.value)
-    ):
-        raise CertificateError(f"no entry proves the root's value {recorder.value}")
+    recorder.check_root()
     boards = sorted(recorder.entries)
     root_empty = recorder.position.count(".")
     kept = {text for text in boards if text.count(".") >= root_empty - TOP_PLIES}

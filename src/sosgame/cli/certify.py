@@ -61,6 +61,5 @@ def _extract(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps(asdict(report) | {"complete": report.complete, "out": str(arguments.out)}))
         return 0
-    fields = asdict(report) | {"out": arguments.out, "count": report.entries}
-    print(t("cli.certify.extracted", **fields))
+    print(t("cli.certify.extracted", **(asdict(report) | {"out": arguments.out})))
     return 0
