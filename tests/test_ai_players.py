@@ -192,6 +192,22 @@ def test_hard_out_of_the_solver_reach_says_its_move_is_not_proven() -> None:
     assert not medium.proven  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("level", ["hard", "perfect"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_simple_mode_win_at_once_is_played_and_proven_whatever_the_board(
+    level: str, players: int
+) -> None:
+    # Far out of the solver's reach, and with too few nodes to search: the win needs neither.
+    game = Game(7, 7, mode="simple", players=players, moves=["Sa1", "Sc1", "Od4"][: players + 1])
+    player = make_player(level, nodes=1, seed=3)
+    move = player.choose_move(game)
+    assert game.copy().play(move), move
+    assert player.proven  # type: ignore[attr-defined]
+    general = Game(7, 7, players=players, moves=["Sa1", "Sc1", "Od4"][: players + 1])
+    player.choose_move(general)
+    assert not player.proven  # type: ignore[attr-defined]
+
+
 def test_perfect_falls_back_to_the_search_out_of_the_solver_reach() -> None:
     game = Game(7, 7)
     player = make_player("perfect", nodes=2_000, seed=1)
@@ -330,3 +346,13 @@ def test_a_move_keeps_its_budget_on_a_clock_that_runs_fast(
     player.choose_move(game)
     # The reserve at the end of the budget absorbs a last step past the deadline.
     assert clock.now - start <= 0.2
+
+
+@settings(max_examples=60, deadline=None)
+@given(board_settings(max_side=5), st.integers(0, 10**6), st.integers(0, 30))
+def test_can_score_agrees_with_the_engine(setup: dict[str, object], seed: int, limit: int) -> None:
+    from sosgame.ai.heuristics import can_score
+
+    game = random_game(setup, seed, limit=limit)
+    if not game.is_over:
+        assert can_score(State(game)) == next_player_can_score(game)

@@ -9,7 +9,20 @@ rebuild ``src/sosgame/ai/book.json``. For each board and mode it walks the posit
   other gets its value and one best move (the first in board order), and the walk goes on
   from the position that move leads to;
 * where the opponent moves, every reply is followed (one per symmetry class), unless the
-  solver settles the position itself quickly, and so the ones after it too.
+  solver settles the position itself quickly, and so the ones after it too;
+* in simple mode, a position where the mover can complete an SOS needs no entry either: the
+  players play that win at once.
+
+A board too large to solve position by position takes its moves from a certificate of the
+exact solver (``--certificate FILE``, see ``sosgame certify``): where the certificate proves
+a position's value from the mover's side with a move (in simple mode a win; in general mode a
+lower bound its own upper bound meets), that move is the entry, no solve needed. ``--seats``
+walks from one seat only (5x5 simple, whose certificate holds the first player's win) and
+``--until EMPTY`` stops the walk above positions with fewer empty cells; a board built so is
+not marked complete, since some of the positions ``perfect`` can meet are missing. And a
+position above the pieces of a split solve (``--pieces DEPTH``, kept under ``--store``, as
+``sosgame solve RxC --split DEPTH`` keeps them) takes its value and move from the pieces'
+exact values by negamax, again without a solve.
 
 Every position is handled once up to the board's symmetries, the positions with the most
 empty cells first, both seats level by level: an unfinished build has every entry down to
@@ -26,7 +39,7 @@ import heapq
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
@@ -39,10 +52,25 @@ from sosgame.ai.book import (
     stored_move,
     wide_letters,
 )
+from sosgame.ai.heuristics import can_score
+from sosgame.ai.state import State
+from sosgame.certify import load
 from sosgame.game import MODES, Game, Mode
+from sosgame.notation import Move
 from sosgame.solver import NodeLimitError, TranspositionTable, solve
+from sosgame.solver.pieces import PieceStore
+from sosgame.solver.split import combine, plan_split
 
-__all__ = ["BOOK_BOARDS", "FAST_NODES", "BookBuilder", "main"]
+__all__ = [
+    "BOOK_BOARDS",
+    "FAST_NODES",
+    "SEATS",
+    "BookBuilder",
+    "Lookup",
+    "certified_moves",
+    "from_pieces",
+    "main",
+]
 
 BOOK_BOARDS: Final = tuple(
     (rows, cols) for rows in range(1, 5) for cols in range(rows, 6) if rows * cols >= 9
@@ -53,6 +81,52 @@ FAST_NODES: Final = 300_000
 BOOK_PATH: Final = Path(__file__).with_name("book.json")
 SAVE_EVERY: Final = 25
 """Solves between saves of a board's entries so far (an interrupted build resumes from them)."""
+SEATS: Final = ("first", "second")
+"""The seats ``perfect`` can take, the first to move first."""
+
+
+def certified_moves(document: dict[str, object]) -> dict[str, tuple[int, str]]:
+    """The book entries a certificate proves: per canonical board (flat letters), the exact
+    value for the mover and a move reaching it, stored as the book stores moves (``"S12"``).
+
+    Only an entry with a move whose value is exact counts: in simple mode a win (lower 1),
+    in general mode a lower bound equal to the entry's upper bound.
+    """
+    cols = document["cols"]
+    simple = document["mode"] == "simple"
+    found: dict[str, tuple[int, str]] = {}
+    for text, lower, move, upper in document["entries"]:  # type: ignore[attr-defined]
+        if move is None or not (lower == upper or (simple and lower >= 1)):
+            continue
+        parsed = Move.parse(move)
+        index = parsed.cell.row * cols + parsed.cell.col  # type: ignore[operator]
+        found[text.replace("/", "")] = (lower, f"{parsed.letter}{index}")
+    return found
+
+
+Lookup = Callable[[Game], tuple[int, tuple[Move, ...]] | None]
+"""Where a position's value and best moves are known without a solve (``None``: not known)."""
+
+
+def from_pieces(store: PieceStore, depth: int) -> Lookup:
+    """The value and best moves of a position above a split solve's pieces (``depth`` moves
+    below the empty board), from the exact values ``store`` keeps: ``None`` for a position at
+    or below the pieces, or when a piece it needs has no exact value there."""
+
+    def lookup(game: Game) -> tuple[int, tuple[Move, ...]] | None:
+        below = depth - game.ply
+        if below < 1:
+            return None
+        plan = plan_split(game, below)
+        values: dict[str, int] = {}
+        for piece in plan.pieces:
+            result = store.load(piece)
+            if result is None or "value" not in result:
+                return None
+            values[piece] = int(result["value"])
+        return combine(plan, values)
+
+    return lookup
 
 
 class BookBuilder:
@@ -66,31 +140,40 @@ class BookBuilder:
         memory_mb: int,
         known: dict[str, tuple[int, str]] | None = None,
         saving: Callable[[dict[str, tuple[int, str]]], None] | None = None,
+        certified: Mapping[str, tuple[int, str]] | None = None,
+        lookup: Lookup | None = None,
     ) -> None:
-        """``known`` entries (of an interrupted build) are taken as they are, not solved again;
-        ``saving`` is given the entries so far every :data:`SAVE_EVERY` solves."""
+        """``known`` entries (of an interrupted build) are taken as they are, not solved again,
+        and so are ``certified`` ones (see :func:`certified_moves`) and the positions
+        ``lookup`` knows (see :func:`from_pieces`); ``saving`` is given the entries so far
+        every :data:`SAVE_EVERY` new entries."""
         self.rows, self.cols, self.mode = rows, cols, mode
         self.table = TranspositionTable(memory_mb)
         self.entries: dict[str, tuple[int, str]] = {}
-        self._known = known or {}
+        self._known = {**(certified or {}), **(known or {})}
         self._saving = saving
         self._seen: set[tuple[str, bool]] = set()
+        self._lookup = lookup
         self.solves = 0
+        self._new = 0
 
-    def build(self) -> dict[str, tuple[int, str]]:
-        """Every entry, with ``perfect`` as either seat."""
+    def build(self, seats: tuple[str, ...] = SEATS, until: int = 0) -> dict[str, tuple[int, str]]:
+        """Every entry, with ``perfect`` in each of ``seats`` (by default either), down to
+        positions with ``until`` empty cells (by default all the way)."""
         empty = Game(self.rows, self.cols, mode=self.mode)
-        self._walk([(empty, True), (empty, False)])
+        self._walk([(empty, seat == SEATS[0]) for seat in SEATS if seat in seats], until)
         return dict(sorted(self.entries.items()))
 
     def _fast(self, game: Game) -> bool:
+        if game.mode == "simple" and can_score(State(game)):
+            return True
         try:
             solve(game, node_limit=FAST_NODES, memory_mb=16)
         except NodeLimitError:
             return False
         return True
 
-    def _walk(self, starts: list[tuple[Game, bool]]) -> None:
+    def _walk(self, starts: list[tuple[Game, bool]], until: int) -> None:
         # (position, whether perfect moves there), the most empty cells first; the count
         # keeps the order of equal levels and never lets two games be compared.
         waiting = [
@@ -100,7 +183,9 @@ class BookBuilder:
         heapq.heapify(waiting)
         order = len(waiting)
         while waiting:
-            _, _, game, mine = heapq.heappop(waiting)
+            minus_empty, _, game, mine = heapq.heappop(waiting)
+            if -minus_empty < until:
+                return  # every position left is deeper still
             letters, rows, cols = wide_letters(game)
             text, image = canonical_board(letters, rows, cols)
             if (text, mine) in self._seen:
@@ -121,18 +206,27 @@ class BookBuilder:
             self.entries[text] = self._known[text]
             move = stored_move(game, image, self._known[text][1])
         else:
-            solution = solve(game, table=self.table)
-            move = solution.best_moves[0]
+            found = None if self._lookup is None else self._lookup(game)
+            if found is None:
+                solution = solve(game, table=self.table)
+                found = solution.value, solution.best_moves
+                self.solves += 1
+            value, best = found
+            move = best[0]
             row, col = move.cell
             if game.rows > game.cols:
                 row, col = col, row
-            self.entries[text] = (solution.value, f"{move.letter}{image[row * self.cols + col]}")
-            self.solves += 1
-            if self.solves % SAVE_EVERY == 0:
-                name = book_key(self.mode, self.rows, self.cols)
-                print(f"{name}: {self.solves} solves so far", file=sys.stderr, flush=True)
-                if self._saving is not None:
-                    self._saving(self.entries)
+            self.entries[text] = (value, f"{move.letter}{image[row * self.cols + col]}")
+        self._new += 1
+        if self._new % SAVE_EVERY == 0:
+            name = book_key(self.mode, self.rows, self.cols)
+            print(
+                f"{name}: {len(self.entries)} entries so far, {self.solves} solved",
+                file=sys.stderr,
+                flush=True,
+            )
+            if self._saving is not None:
+                self._saving(self.entries)
         after = game.copy()
         lines = after.play(move)
         if not after.is_over:
@@ -188,10 +282,50 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--again", action="store_true", help="rebuild boards already there")
     parser.add_argument("--memory", type=int, default=1024, help="the solver's table, MiB")
     parser.add_argument("--out", type=Path, default=BOOK_PATH)
+    parser.add_argument(
+        "--seats", nargs="+", choices=SEATS, default=list(SEATS), help="perfect's seats (both)"
+    )
+    parser.add_argument(
+        "--certificate",
+        type=Path,
+        metavar="FILE",
+        help="take the moves of its board and mode from this certificate of the exact solver",
+    )
+    parser.add_argument(
+        "--pieces",
+        type=int,
+        metavar="DEPTH",
+        help="take the positions above the pieces of a split solve at DEPTH from their values",
+    )
+    parser.add_argument(
+        "--store", type=Path, default=Path("data/solves"), help="where the pieces are kept"
+    )
+    parser.add_argument(
+        "--until",
+        type=int,
+        default=0,
+        metavar="EMPTY",
+        help="walk down to positions with EMPTY empty cells only (the board stays incomplete)",
+    )
     arguments = parser.parse_args(argv)
+    if arguments.until < 0:
+        parser.error(f"--until must be a number of empty cells, not {arguments.until}")
+    if arguments.pieces is not None and arguments.pieces < 1:
+        parser.error(f"--pieces must be a depth of at least 1, not {arguments.pieces}")
     wanted = BOOK_BOARDS
     if arguments.boards:
         wanted = tuple(_wide(text) for text in arguments.boards)
+    certified: dict[str, dict[str, tuple[int, str]]] = {}
+    if arguments.certificate is not None:
+        document = load(arguments.certificate)
+        rows, cols, mode = document["rows"], document["cols"], document["mode"]
+        if rows > cols or (rows, cols) not in wanted or mode not in arguments.modes:
+            parser.error(
+                f"the certificate is of {mode} {rows}x{cols}: give --boards {rows}x{cols}"
+                f" --modes {mode} (its board the wider way round)"
+            )
+        certified[book_key(mode, rows, cols)] = certified_moves(document)
+    whole = set(arguments.seats) == set(SEATS) and arguments.until == 0
     boards, complete = _load(arguments.out)
     for mode in arguments.modes:
         for rows, cols in wanted:
@@ -211,9 +345,18 @@ def main(argv: list[str] | None = None) -> int:
                 # Until the walk is done, the entries it has not reached yet stay as they were.
                 _save(arguments.out, {**boards, name: {**known, **entries}}, complete)
 
-            builder = BookBuilder(rows, cols, mode, arguments.memory, known, saving)
-            entries = builder.build()
-            complete.add(name)
+            lookup = None
+            if arguments.pieces is not None:
+                store = PieceStore(arguments.store, rows, cols, mode)
+                lookup = from_pieces(store, arguments.pieces)
+            builder = BookBuilder(
+                rows, cols, mode, arguments.memory, known, saving, certified.get(name), lookup
+            )
+            entries = builder.build(tuple(arguments.seats), arguments.until)
+            if whole:
+                complete.add(name)
+            else:  # the entries the walk did not go to, if any, stay
+                entries = {**known, **entries}
             if entries:
                 boards[name] = entries
             else:

@@ -11,7 +11,7 @@ import random
 from sosgame.ai.state import State, gain, handover
 from sosgame.notation import EMPTY, LETTERS
 
-__all__ = ["best_scoring", "random_move", "safest_quiet"]
+__all__ = ["best_scoring", "can_score", "random_move", "safest_quiet"]
 
 Choice = tuple[int, str]
 
@@ -37,6 +37,17 @@ def best_scoring(state: State, rng: random.Random) -> Choice | None:
             elif count == best and count:
                 found.append((index, written))
     return rng.choice(found) if found else None
+
+
+def can_score(state: State) -> bool:
+    """Whether the seat to move has a move completing a line (in simple mode: a win)."""
+    cells, shape = state.cells, state.shape
+    return any(
+        gain(cells, shape, index, written)
+        for index, letter in enumerate(cells)
+        if letter == EMPTY
+        for written in LETTERS
+    )
 
 
 def quiet_handovers(state: State) -> list[tuple[int, int, str]]:

@@ -197,20 +197,20 @@ class MediumPlayer(_Base):
 class HardPlayer(_Base):
     """``hard``: the exact solver near the end, a search within the budget before that.
 
-    Two seats, with at most :data:`SOLVE_CELLS` empty cells: the solver gets
-    :data:`SOLVE_SHARE` of the budget (:data:`SIMPLE_SOLVE_SHARE` in simple mode with at most
-    :data:`PROVE_CELLS`); when it finishes, the move is one of its best moves (the tree search
-    picks among them, for the chances they give a fallible opponent). It is asked again,
-    after running out, once :data:`RETRY_AFTER` more cells are filled. In simple mode with at
-    most :data:`PROVE_CELLS` empty cells the tree search then ranks the moves
-    (:data:`RANK_SHARE` of what is left) and null-window proofs move by move
-    (:mod:`sosgame.ai.prove`) get most of the rest: a move proven to win is played, else the
-    tree search's favourite among those proven not to lose, else among those not proven to
-    lose. Otherwise, iterative-deepening alpha-beta with a quiescence over scoring chains
-    (:mod:`sosgame.ai.alphabeta`) gets a share of what is left; when it proves a win, its move
-    is played. Otherwise, and for three or more seats, Monte Carlo tree search with a score
-    per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles (or loads) its kernels when
-    it is made, so no move waits for the compiler.
+    In simple mode a move completing an SOS is played at once (it wins). Two seats, with at most
+    :data:`SOLVE_CELLS` empty cells: the solver gets :data:`SOLVE_SHARE` of the budget
+    (:data:`SIMPLE_SOLVE_SHARE` in simple mode with at most :data:`PROVE_CELLS`); when it
+    finishes, the move is one of its best moves (the tree search picks among them, for the
+    chances they give a fallible opponent). It is asked again, after running out, once
+    :data:`RETRY_AFTER` more cells are filled. In simple mode with at most :data:`PROVE_CELLS`
+    empty cells the tree search then ranks the moves (:data:`RANK_SHARE` of what is left) and
+    null-window proofs move by move (:mod:`sosgame.ai.prove`) get most of the rest: a move
+    proven to win is played, else the tree search's favourite among those proven not to lose,
+    else among those not proven to lose. Otherwise, iterative-deepening alpha-beta with a
+    quiescence over scoring chains (:mod:`sosgame.ai.alphabeta`) gets a share of what is left;
+    when it proves a win, its move is played. Otherwise, and for three or more seats, Monte
+    Carlo tree search with a score per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles
+    (or loads) its kernels when it is made, so no move waits for the compiler.
     """
 
     level: Level = "hard"
@@ -227,6 +227,10 @@ class HardPlayer(_Base):
         solver_warm_up()
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
+        winning = _simple_win(state, rng)
+        if winning is not None:
+            self.proven = True
+            return winning
         clock = _Clock(self.budget)
         solution = self._solve(game, state, clock)
         if solution is not None:
@@ -360,6 +364,13 @@ class _Clock:
             self.nodes = max(self.nodes - nodes, 1)
 
 
+def _simple_win(state: State, rng: random.Random) -> tuple[int, str] | None:
+    """A move completing an SOS in simple mode: it wins at once, so it is proven best for
+    any number of seats, and no search needs to look further (the solver, which finds every
+    best move, could take millions of nodes to say so)."""
+    return best_scoring(state, rng) if state.simple else None
+
+
 def _wins(state: State, value: float) -> bool:
     """Whether a proven future value for the seat to move wins the game outright."""
     if state.simple:
@@ -372,7 +383,8 @@ def _wins(state: State, value: float) -> bool:
 class PerfectPlayer(HardPlayer):
     """``perfect``: a proven best move whenever the opening book or the solver gives one.
 
-    Two seats: a position in the opening book (:mod:`sosgame.ai.book`) is answered at once;
+    A simple-mode win at once is played, proven, as by ``hard``. Two seats: a position in the
+    opening book (:mod:`sosgame.ai.book`) is answered at once;
     otherwise the solver gets :data:`PERFECT_SHARE` of the budget, whatever the number of
     empty cells (up to the solver's :data:`~sosgame.solver.MAX_EMPTY_CELLS`). A solved move
     is one of the best at random; when neither finishes, ``hard``'s search gets what is left
@@ -386,6 +398,10 @@ class PerfectPlayer(HardPlayer):
     _solve_cells: int = MAX_EMPTY_CELLS
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
+        winning = _simple_win(state, rng)
+        if winning is not None:
+            self.proven = True
+            return winning
         clock = _Clock(self.budget)
         self._gave_up = None  # the solver always gets its try: perfect promises the best
         best = book_moves(game)
