@@ -16,3 +16,17 @@ os.environ["LANG"] = "C.UTF-8"
 # fail on a machine busy with other work, so neither is checked. Speed lives in benchmarks.
 settings.register_profile("sosgame", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("sosgame")
+
+
+def pytest_sessionstart(session: object) -> None:
+    """Compile the kernels once, before any test, into the disk cache.
+
+    The servers and worker processes that tests start then load them instead of each
+    compiling its own (about a minute of CPU) under a test's timeouts, which on a busy
+    machine ran out.
+    """
+    from sosgame.ai.alphabeta import warm_up as search_warm_up
+    from sosgame.solver import warm_up as solver_warm_up
+
+    search_warm_up()  # the move kernels too
+    solver_warm_up()
