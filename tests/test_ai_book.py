@@ -354,3 +354,24 @@ def test_a_walk_until_some_empty_cells_has_the_entries_above_them(tmp_path: Any)
     text = out.read_text(encoding="utf-8")
     assert read_book(text)["general 3x5"] == above
     assert "general 3x5" not in json.loads(text)["complete"]
+
+
+def test_a_certificate_that_does_not_hold_is_refused_before_the_build(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sosgame.certify import load, write
+
+    source = _certificate_file(tmp_path, 3, 4, "simple")
+    document = load(source)
+    document["value"] = 1  # 3x4 simple is a draw
+    write(document, source)
+    out = tmp_path / "book.json"
+    arguments = ["--boards", "3x4", "--modes", "simple", "--out", str(out)]
+    with pytest.raises(SystemExit):
+        main([*arguments, "--certificate", str(source)])
+    assert "no entry proves the root's value 1" in capsys.readouterr().err
+    source.write_text("not json", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main([*arguments, "--certificate", str(source)])
+    assert "cannot read certificate" in capsys.readouterr().err
+    assert not out.exists()

@@ -41,7 +41,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from sosgame.ai.book import (
     BOOK_FORMAT,
@@ -54,7 +54,7 @@ from sosgame.ai.book import (
 )
 from sosgame.ai.heuristics import can_score
 from sosgame.ai.state import State
-from sosgame.certify import load
+from sosgame.certify import CertificateError, check, load
 from sosgame.game import MODES, Game, Mode
 from sosgame.notation import Move
 from sosgame.solver import NodeLimitError, TranspositionTable, solve
@@ -85,21 +85,30 @@ SEATS: Final = ("first", "second")
 """The seats ``perfect`` can take, the first to move first."""
 
 
-def certified_moves(document: dict[str, object]) -> dict[str, tuple[int, str]]:
+CHECKED_ENTRIES: Final = 2_000
+"""Random entries of a certificate checked (with the rules engine) before the build uses it."""
+
+
+def certified_moves(document: dict[str, Any]) -> dict[str, tuple[int, str]]:
     """The book entries a certificate proves: per canonical board (flat letters), the exact
     value for the mover and a move reaching it, stored as the book stores moves (``"S12"``).
 
     Only an entry with a move whose value is exact counts: in simple mode a win (lower 1),
-    in general mode a lower bound equal to the entry's upper bound.
+    in general mode a lower bound equal to the entry's upper bound. The document is checked
+    first, its root and :data:`CHECKED_ENTRIES` of its entries (``sosgame certify`` checks
+    them all).
+
+    :raises CertificateError: for a malformed certificate or an entry that does not hold.
     """
+    check(document, sample=CHECKED_ENTRIES)
     cols = document["cols"]
     simple = document["mode"] == "simple"
     found: dict[str, tuple[int, str]] = {}
-    for text, lower, move, upper in document["entries"]:  # type: ignore[attr-defined]
+    for text, lower, move, upper in document["entries"]:
         if move is None or not (lower == upper or (simple and lower >= 1)):
             continue
         parsed = Move.parse(move)
-        index = parsed.cell.row * cols + parsed.cell.col  # type: ignore[operator]
+        index = parsed.cell.row * cols + parsed.cell.col
         found[text.replace("/", "")] = (lower, f"{parsed.letter}{index}")
     return found
 
@@ -317,14 +326,18 @@ def main(argv: list[str] | None = None) -> int:
         wanted = tuple(_wide(text) for text in arguments.boards)
     certified: dict[str, dict[str, tuple[int, str]]] = {}
     if arguments.certificate is not None:
-        document = load(arguments.certificate)
+        try:
+            document = load(arguments.certificate)
+            moves = certified_moves(document)
+        except CertificateError as error:
+            parser.error(f"--certificate {arguments.certificate}: {error}")
         rows, cols, mode = document["rows"], document["cols"], document["mode"]
         if rows > cols or (rows, cols) not in wanted or mode not in arguments.modes:
             parser.error(
                 f"the certificate is of {mode} {rows}x{cols}: give --boards {rows}x{cols}"
                 f" --modes {mode} (its board the wider way round)"
             )
-        certified[book_key(mode, rows, cols)] = certified_moves(document)
+        certified[book_key(mode, rows, cols)] = moves
     whole = set(arguments.seats) == set(SEATS) and arguments.until == 0
     boards, complete = _load(arguments.out)
     for mode in arguments.modes:

@@ -231,6 +231,10 @@ class HardPlayer(_Base):
         if winning is not None:
             self.proven = True
             return winning
+        return self._decide(game, state, rng)
+
+    def _decide(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
+        """The move when no simple-mode win is on the board."""
         clock = _Clock(self.budget)
         solution = self._solve(game, state, clock)
         if solution is not None:
@@ -397,11 +401,7 @@ class PerfectPlayer(HardPlayer):
     _simple_share: float = PERFECT_SHARE
     _solve_cells: int = MAX_EMPTY_CELLS
 
-    def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
-        winning = _simple_win(state, rng)
-        if winning is not None:
-            self.proven = True
-            return winning
+    def _decide(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
         clock = _Clock(self.budget)
         self._gave_up = None  # the solver always gets its try: perfect promises the best
         best = book_moves(game)
