@@ -56,12 +56,13 @@ PERFECT_SHARE: Final = 0.7
 """The share of ``perfect``'s budget the exact solver gets."""
 _LAST_STEP: Final = 0.02
 """The least share of a budget a last search step gets, when the earlier ones used it up."""
-_RESERVE: Final = 0.05
+_RESERVE: Final = 0.1
 """The share of a budget (at most :data:`_RESERVE_MAX` seconds) the searches leave unused.
 
 A search stops at its first look at the clock past its deadline, and on a busy machine the
 process may not run for some milliseconds around it: the reserve absorbs that delay, and the
-return of the move, within the budget."""
+return of the move, within the budget. A scheduler's time slice on a loaded core is some
+milliseconds long, so the smallest budgets need the largest share."""
 _RESERVE_MAX: Final = 0.02
 DEFAULT_SECONDS: Final = 1.0
 """The time a searching level takes per move when given neither ``seconds`` nor ``nodes``."""
