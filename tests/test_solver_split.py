@@ -6,6 +6,7 @@ import json
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -399,3 +400,21 @@ def test_the_progress_counts_each_tests_own_work(
     kept = [found for found in map(store.load, plan.pieces) if found is not None]
     assert result.tests == len(told) > len(kept)  # some piece was tested more than once
     assert sum(told) == sum(found["nodes"] for found in kept)
+
+
+@pytest.mark.parametrize("exact_pieces", [False, True])
+def test_a_run_that_only_reads_the_store_keeps_the_roots_entry(
+    tmp_path: Path, exact_pieces: bool
+) -> None:
+    # The entry says what the solve took: a later run with another table adds nothing to it.
+    game = Game(3, 4)
+    options: dict[str, Any] = {"workers": 1, "progress": False, "exact_pieces": exact_pieces}
+    solve_split(game, 1, tmp_path, memory_mb=8, **options)
+    path = tmp_path / "3x4-general" / "solved-split1.json"
+    entry = json.loads(path.read_text())
+    assert entry["memory_mb"] == 8
+    again = solve_split(game, 1, tmp_path, memory_mb=16, **options)
+    assert again.solved_now == 0 and json.loads(path.read_text()) == entry
+    path.unlink()
+    solve_split(game, 1, tmp_path, memory_mb=16, **options)
+    assert json.loads(path.read_text())["memory_mb"] == 16

@@ -24,7 +24,10 @@ upper = value``. Checking a random sample of entries instead gives confidence, n
 
 A proof too large to keep can be kept as a sample (:func:`sosgame.certify.sample.extract`):
 random entries of the whole proof, with the claims they use as ``assumed``, and
-``sampled_from``, the number of entries of the whole proof.
+``sampled_from``, the number of entries of the whole proof. A proof too large even to write
+is sampled by random walks down it (:func:`sosgame.solver.walk.walk_certificate`): the
+entries met on the way, the claims they use as ``assumed``, and ``walks``, how many walks
+drew them.
 
 The file is JSON (gzip-compressed if its name ends in ``.gz``)::
 
@@ -74,12 +77,15 @@ class Report:
     """Claims the certificate takes as given instead of proving them."""
     sampled_from: int | None = None
     """For a kept sample of a larger proof, the number of entries of the whole proof."""
+    walks: int | None = None
+    """For a sample drawn by random walks down a proof never written whole, their number."""
 
     @property
     def complete(self) -> bool:
         """True if every entry was checked and none was assumed: the value is proven, not
         only sampled or proven from assumptions."""
-        return self.checked == self.entries and not self.assumed and self.sampled_from is None
+        whole = self.sampled_from is None and self.walks is None
+        return self.checked == self.entries and not self.assumed and whole
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -198,6 +204,10 @@ class _Checker:
                 f" entries kept), not {whole!r}"
             )
         self.sampled_from: int | None = whole
+        walks = document.get("walks")
+        if walks is not None and not _whole(walks):
+            raise CertificateError(f"walks must be a whole number of at least 1, not {walks!r}")
+        self.walks: int | None = walks
 
     def _claims(self, position: str) -> tuple[_Claim, ...]:
         return self._claims_of(self.board.canonical(position))
@@ -315,6 +325,7 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         len(set(chosen)),
         len(checker.assumed),
         checker.sampled_from,
+        checker.walks,
     )
 
 

@@ -48,6 +48,8 @@ def run(arguments: argparse.Namespace) -> int:
         key = "cli.certify.assumed"
     if report.sampled_from is not None:
         key = "cli.certify.kept_sample"
+    if report.walks is not None:
+        key = "cli.certify.walked"
     value = f"{report.value:+d}" if report.value else "0"
     print(t(key, **(asdict(report) | {"value": value, "count": report.assumed})))
     return 0

@@ -15,6 +15,7 @@ from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
 from sosgame.solver.certificate import certificate, write
 from sosgame.solver.distribute import SplitSolution, SplitStatus, solve_split, split_status
+from sosgame.solver.walk import walk_certificate
 
 __all__ = ["register"]
 
@@ -46,6 +47,8 @@ def register(commands: Any) -> None:
     parser.add_argument("--guess", type=int, default=0, metavar="VALUE", help=t("cli.solve.guess"))
     parser.add_argument("--status", action="store_true", help=t("cli.solve.status"))
     parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
+    parser.add_argument("--walks", type=int, metavar="N", help=t("cli.solve.walks"))
+    parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.solve.seed"))
     parser.set_defaults(run=run)
 
 
@@ -91,6 +94,11 @@ def run(arguments: argparse.Namespace) -> int:
         raise InvalidSettingsError(t("cli.solve.needs_split"))
     if split and arguments.threads is not None:
         raise InvalidSettingsError(t("cli.solve.threads_split"))
+    walks = arguments.walks
+    if walks is not None and arguments.certificate is None:
+        raise InvalidSettingsError(t("cli.solve.walks_need_certificate"))
+    if walks is not None and arguments.max_entries is not None:
+        raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))
@@ -105,7 +113,7 @@ def run(arguments: argparse.Namespace) -> int:
                 workers=arguments.workers,
                 scheduler=arguments.scheduler,
                 progress=arguments.progress,
-                certificate=arguments.certificate,
+                certificate=None if walks else arguments.certificate,
                 entry_limit=arguments.max_entries,
                 exact_pieces=arguments.exact_pieces,
                 guess=arguments.guess,
@@ -113,10 +121,24 @@ def run(arguments: argparse.Namespace) -> int:
             if split_solution.unproven:
                 print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
             solution: Solution | SplitSolution = split_solution
+            if walks is not None:
+                sampled = walk_certificate(
+                    game,
+                    walks=walks,
+                    seed=arguments.seed,
+                    memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
+                    depth=arguments.split,
+                    store=arguments.store,
+                )
+                write(sampled, arguments.certificate)
         elif arguments.certificate is not None:
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
             solution = solve(game, table=table)
-            write(certificate(game, table=table), arguments.certificate)
+            if walks is None:
+                proof = certificate(game, table=table)
+            else:
+                proof = walk_certificate(game, walks=walks, seed=arguments.seed, table=table)
+            write(proof, arguments.certificate)
         else:
             solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)
     except KeyboardInterrupt:

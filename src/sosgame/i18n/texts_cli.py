@@ -144,6 +144,17 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "with --split and --certificate: give up the proof of a piece that needs more than N "
         "entries (the piece's value is kept)",
     ),
+    text(
+        "cli.solve.walks",
+        "with --certificate: keep a proof too large to write as the entries met on N random "
+        "walks down it, each from a claim the proof needs to the end of the game",
+    ),
+    text("cli.solve.seed", "the seed that chooses the walks (default: 0)"),
+    text("cli.solve.walks_need_certificate", "--walks needs --certificate: the file to write"),
+    text(
+        "cli.solve.walks_or_max_entries",
+        "--walks keeps a sample and --max-entries limits a whole proof: give only one of them",
+    ),
     plural(
         "cli.solve.unproven",
         "no certificate written: {count} piece needs more entries than --max-entries allows",
@@ -183,6 +194,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "sample holds: {checked} entries of {position} ({mode}, value {value}), drawn at random "
         "from a proof of {sampled_from} entries, each hold given the {assumed} claims of that "
         "proof they use; the rest of the proof is not in this file, so this is not a full proof",
+    ),
+    text(
+        "cli.certify.walked",
+        "sample holds: {checked} entries of {position} ({mode}, value {value}), met on {walks} "
+        "random walks down a proof too large to write, each hold given the {assumed} claims "
+        "they use; those claims are not proven here, so this is not a full proof",
     ),
     text(
         "cli.certify.proven",

@@ -41,6 +41,7 @@ Namer = Callable[[Move], str]
 
 __all__ = [
     "CertificateTooLargeError",
+    "Prover",
     "certificate",
     "claims_above",
     "document",
@@ -56,7 +57,9 @@ class CertificateTooLargeError(SosError):
     """The certificate would need more than the entries allowed."""
 
 
-class _Prover:
+class Prover:
+    """Writes the entries proving bounds on the board of a :class:`Search`, by its tests."""
+
     def __init__(self, run: Search, mode: str, limit: int | None) -> None:
         self.run = run
         self.simple = mode == "simple"
@@ -64,14 +67,17 @@ class _Prover:
         # canonical text -> [lower, move, upper]
         self.entries: dict[str, list[Any]] = {}
 
-    def _text(self) -> str:
+    def text(self) -> str:
+        """The current board as position text."""
         board = self.run.board
         letters = "".join(".SO"[int(board[cell])] for cell in range(self.run.size))
         cols = self.run.cols
         return "/".join(letters[start : start + cols] for start in range(0, len(letters), cols))
 
-    def _entry(self) -> tuple[list[Any], tuple[int, ...]]:
-        text, image = canonical_form(self._text(), self.run.rows, self.run.cols)
+    def entry(self) -> tuple[list[Any], tuple[int, ...]]:
+        """The current board's entry ``[lower, move, upper]`` (made empty if new), and the
+        symmetry that names the board canonically."""
+        text, image = canonical_form(self.text(), self.run.rows, self.run.cols)
         entry = self.entries.get(text)
         if entry is None:
             if self.limit is not None and len(self.entries) >= self.limit:
@@ -99,8 +105,8 @@ class _Prover:
             return run.value(target - 1, target) >= target
         return run.value(-bound, -bound + 1) <= -bound
 
-    def _follow(self, lines: int, bound: int, lower: bool) -> None:
-        # Prove, in the position after a move, what the mover's claim needs of it.
+    def _follow(self, move: tuple[int, int], lines: int, bound: int, lower: bool) -> None:
+        # Prove, in the position after ``move``, what the mover's claim needs of it.
         if (lines and self.simple) or self.run.empty == 0:
             return
         if lines:
@@ -108,16 +114,26 @@ class _Prover:
         else:
             self.prove(-bound, not lower)
 
+    def settled(self, bound: int, lower: bool) -> bool:
+        """Does the checker see the claim on the current board without an entry?"""
+        if self.simple and (bound <= -1 if lower else bound >= 1):
+            return True  # true of every position
+        # Simple mode: a mover who completes an SOS at once has won.
+        return self.simple and lower and min(map(self._scoring_first, self._moves())) < 0
+
     def prove(self, bound: int, lower: bool) -> None:
         """Record entries proving the current board is worth at least (or at most) ``bound``."""
-        if self.simple and (bound <= -1 if lower else bound >= 1):
-            return  # true of every position: the checker knows it
-        if self.simple and lower and min(map(self._scoring_first, self._moves())) < 0:
-            return  # the mover completes an SOS at once: the checker sees it
-        entry, image = self._entry()
+        if self.settled(bound, lower):
+            return
+        entry, image = self.entry()
         known = entry[0 if lower else 2]
         if known is not None and (known >= bound if lower else known <= bound):
             return
+        self.prove_here(entry, image, bound, lower)
+
+    def prove_here(self, entry: list[Any], image: tuple[int, ...], bound: int, lower: bool) -> None:
+        """Write the current board's ``entry`` for the claim (``image``: the symmetry naming
+        its moves), and follow the claims it needs of the positions after it."""
         run = self.run
         if lower:
             # In simple mode every safe reply needs a proof of its own: the fewest first.
@@ -125,16 +141,16 @@ class _Prover:
             for cell, letter in sorted(self._moves(), key=order):
                 lines = run.play(cell, letter)
                 if self._reaches(lines, bound):
-                    self._follow(lines, bound, lower=True)
+                    self._follow((cell, letter), lines, bound, lower=True)
                     run.unplay(cell, letter)
                     move = decode_move(image[cell], letter, run.rows, run.cols)
                     entry[0], entry[1] = bound, str(move)
                     return
                 run.unplay(cell, letter)
-            raise AssertionError(f"no move reaches {bound} in {self._text()}")
+            raise AssertionError(f"no move reaches {bound} in {self.text()}")
         for cell, letter in self._moves():
             lines = run.play(cell, letter)
-            self._follow(lines, bound, lower=False)
+            self._follow((cell, letter), lines, bound, lower=False)
             run.unplay(cell, letter)
         entry[2] = bound
 
@@ -197,7 +213,7 @@ def prove_bounds(
 
     :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
     """
-    prover = _Prover(run, mode, entry_limit)
+    prover = Prover(run, mode, entry_limit)
     if lower is not None:
         prover.prove(lower, lower=True)
     if upper is not None:

@@ -163,8 +163,7 @@ def solve_split(
                 certificate,
             )
             solution = solution._replace(unproven=unproven)
-        if "S" not in game.position() and "O" not in game.position():
-            pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
+        _save_root(game, depth, pieces, solution, memory_mb)
         return solution
     results = {board: pieces.load(board) for board in plan.pieces}
     proving = certificate is not None
@@ -214,8 +213,7 @@ def solve_split(
             proofs = [pieces.load_proof(board) for board in plan.pieces]
             entries = merge(top_entries(plan, values), *proofs)
             write(document(game, value, entries), certificate)
-    if "S" not in game.position() and "O" not in game.position():
-        pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
+    _save_root(game, depth, pieces, solution, memory_mb)
     return solution
 
 
@@ -308,6 +306,17 @@ def _needs_proof(pieces: PieceStore, board: str, result: dict[str, Any], limit: 
     if pieces.proof_path(board).exists():
         return False
     return int(result.get("proof_over", 0)) < limit
+
+
+def _save_root(
+    game: Game, depth: int, pieces: PieceStore, solution: SplitSolution, memory_mb: int
+) -> None:
+    # The empty board's entry says what its solve took; a run that only read the store adds
+    # nothing to that, and its table size is not the one the pieces were solved with.
+    if "S" in game.position() or "O" in game.position():
+        return
+    if solution.solved_now or not pieces.root_path(depth).exists():
+        pieces.save_root(depth, _root_entry(game, depth, solution, memory_mb))
 
 
 def _root_entry(game: Game, depth: int, solution: SplitSolution, memory_mb: int) -> dict[str, Any]:

@@ -1,0 +1,154 @@
+"""Certificates drawn by random walks down a proof: they check, they assume only true claims,
+they are never called proven, and a false claim in them fails."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sosgame import Game
+from sosgame.certify import CertificateError, check, load
+from sosgame.cli import main
+from sosgame.errors import InvalidSettingsError
+from sosgame.game import Mode
+from sosgame.solver import solve
+from sosgame.solver.distribute import solve_split
+from sosgame.solver.split import canonical
+from sosgame.solver.walk import walk_certificate
+
+BOARDS = [((3, 3), "general"), ((3, 4), "general"), ((3, 4), "simple"), ((1, 9), "general")]
+
+
+@cache
+def _walked(size: tuple[int, int], mode: Mode, walks: int = 12, seed: int = 0) -> dict[str, Any]:
+    return walk_certificate(Game(*size, mode=mode), walks=walks, seed=seed, memory_mb=8)
+
+
+def _fresh(size: tuple[int, int], mode: Mode) -> dict[str, Any]:
+    return copy.deepcopy(_walked(size, mode))
+
+
+@cache
+def _value(position: str, mode: Mode) -> int:
+    return solve(Game.from_position(position, mode=mode), memory_mb=8).value
+
+
+@pytest.mark.parametrize(("size", "mode"), BOARDS)
+def test_a_walked_certificate_checks_and_is_never_called_proven(
+    size: tuple[int, int], mode: Mode
+) -> None:
+    document = _fresh(size, mode)
+    report = check(document)
+    assert report.walks == 12 and report.checked == report.entries == len(document["entries"])
+    assert report.value == solve(Game(*size, mode=mode), memory_mb=8).value
+    assert not report.complete
+
+
+@pytest.mark.parametrize(("size", "mode"), BOARDS)
+def test_every_claim_a_walk_assumes_is_true(size: tuple[int, int], mode: Mode) -> None:
+    # What the sample takes as given must be what an exact solve says of each board.
+    assumed = _fresh(size, mode)["assumed"]
+    assert assumed
+    for text, lower, upper in assumed:
+        value = _value(text, mode)
+        assert (lower is None or value >= lower) and (upper is None or value <= upper), text
+
+
+@pytest.mark.parametrize(("size", "mode"), BOARDS)
+def test_every_entry_of_a_walk_claims_what_is_true(size: tuple[int, int], mode: Mode) -> None:
+    for text, lower, _, upper in _fresh(size, mode)["entries"]:
+        value = _value(text, mode)
+        assert (lower is None or value >= lower) and (upper is None or value <= upper), text
+
+
+def test_the_walks_reach_the_end_of_the_game() -> None:
+    # Each walk writes entries down to the last empty cells, not only near the root.
+    document = _fresh((3, 4), "general")
+    empties = {text.count(".") for text, *_ in document["entries"]}
+    assert max(empties) == 12 and min(empties) <= 2
+
+
+def test_more_walks_keep_more_entries_and_the_seed_chooses_them() -> None:
+    few, many = _walked((3, 4), "general", 3), _walked((3, 4), "general", 30)
+    assert len(few["entries"]) < len(many["entries"])
+    assert _walked((3, 4), "general", 3, 1) == walk_certificate(
+        Game(3, 4), walks=3, seed=1, memory_mb=8
+    )
+    assert _walked((3, 4), "general", 3, 1)["entries"] != few["entries"]
+
+
+@pytest.mark.parametrize(("size", "mode"), BOARDS)
+def test_a_claim_past_the_true_value_fails(size: tuple[int, int], mode: Mode) -> None:
+    for change in (-1, 1):
+        document = _fresh(size, mode)
+        document["value"] += change
+        with pytest.raises(CertificateError, match="root's value"):
+            check(document)
+    document = _fresh(size, mode)
+    entry = next(entry for entry in document["entries"] if entry[1] is not None)
+    entry[1] += 1  # one better than the walk proved: the move no longer reaches it
+    with pytest.raises(CertificateError, match="does not prove"):
+        check(document)
+
+
+def test_without_its_assumptions_a_walk_proves_nothing() -> None:
+    document = _fresh((3, 4), "general")
+    with pytest.raises(CertificateError):
+        check(document | {"assumed": []})
+
+
+@pytest.mark.parametrize("walks", [0, -2, 1.5, True, "3"])
+def test_walks_must_be_a_whole_number(walks: Any) -> None:
+    with pytest.raises(InvalidSettingsError, match="walks must be"):
+        walk_certificate(Game(3, 3), walks=walks, memory_mb=8)
+    with pytest.raises(CertificateError, match="walks must be"):
+        check(_fresh((3, 3), "general") | {"walks": walks})
+
+
+@pytest.mark.parametrize(("size", "mode"), [((3, 4), "general"), ((3, 4), "simple")])
+def test_a_walk_from_a_split_solve_starts_at_its_pieces(
+    tmp_path: Path, size: tuple[int, int], mode: Mode
+) -> None:
+    game = Game(*size, mode=mode)
+    split = solve_split(game, 2, tmp_path, memory_mb=8, workers=1, progress=False)
+    document = walk_certificate(game, walks=10, memory_mb=8, depth=2, store=tmp_path)
+    report = check(document)
+    assert report.value == split.value and report.walks == 10 and not report.complete
+    root = canonical(game.position(), *size)
+    kept = {entry[0]: entry for entry in document["entries"]}
+    assert root in kept  # the entries above the pieces follow from their stored bounds
+    for text, lower, upper in document["assumed"]:
+        value = _value(text, mode)
+        assert (lower is None or value >= lower) and (upper is None or value <= upper), text
+
+
+def test_a_split_solve_that_has_not_settled_the_value_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidSettingsError, match="finish the split solve first"):
+        walk_certificate(Game(3, 4), walks=2, memory_mb=8, depth=1, store=tmp_path)
+
+
+def test_the_command_line_writes_and_checks_a_walked_certificate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "walked.json.gz"
+    assert main(["solve", "3x4", "--certificate", str(path), "--walks", "4", "--seed", "2"]) == 0
+    assert capsys.readouterr().out.startswith("value 0")
+    assert load(path)["walks"] == 4
+    assert main(["certify", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("sample holds: ")
+    assert main(["certify", str(path), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["walks"] == 4 and answer["complete"] is False
+    split = ["solve", "3x4", "--split", "1", "--store", str(tmp_path), "--workers", "1"]
+    assert main([*split, "--no-progress", "--certificate", str(path), "--walks", "3"]) == 0
+    capsys.readouterr()
+    assert load(path)["walks"] == 3 and check(load(path)).value == 0
+    assert main(["solve", "3x4", "--walks", "3"]) == 1
+    assert "--walks needs --certificate" in capsys.readouterr().err
+    assert main(["solve", "3x4", "--certificate", "x", "--walks", "3", "--max-entries", "9"]) == 1
+    assert "only one of them" in capsys.readouterr().err
