@@ -122,11 +122,27 @@ claims they use (35 s, 1.7 GB). 3x7 simple is kept whole: the first player's win
 the long edge's middle cell) needs the proof of that one piece only, 203,145 entries, 688 KB,
 written in under 3 minutes on one worker (`sosgame solve 3x7 --mode simple --split 1 --workers
 1 --memory 3072 --certificate FILE`); `sosgame certify` checks every entry in 37 s.
+
+A proof too large even to write, such as a general-mode board of twenty cells or more (both
+bounds at every position: 4x4 general alone needs 500,730 entries, 5x5 general would need
+hundreds of millions), is sampled by random walks down it instead: `sosgame solve RxC --split
+DEPTH --certificate FILE.json.gz --walks N [--seed S]`. Each walk starts at a bound the split
+solve needs of one of its pieces, chosen at random, writes that position's entry as the whole
+proof would (the move reaching a lower bound, found by null-window tests, or the upper bound
+that every move must respect), and goes on, to the end of the game, from one of the positions
+whose claims the entry needs, chosen at random. The file keeps the entries above the pieces,
+those the walks met, the claims those entries need that none of them proves (`assumed`), and
+`walks`. `sosgame certify` checks every kept entry, and the root's value from them, and
+reports a sample ("sample holds: ... met on N random walks"), never a proof. Every walk
+passes through a piece, so the positions near the root are checked most; each level deeper
+holds the entries of fewer walks.
 """
 
 CERTIFICATE_TABLE = """
 Certificates kept in the repository (`data/certificates/`), each checked by `sosgame certify
-FILE`: a whole proof where "of" is empty, else a random sample of the whole proof's entries.
+FILE`: a whole proof where "of" is empty, a random sample of the whole proof's entries where
+it gives their number, and the entries met on random walks down a proof never written where
+it gives the walks.
 
 | board | mode | value | entries | of | assumed | file |
 |---|---|---:|---:|---:|---:|---|
@@ -240,12 +256,21 @@ def _certificate_rows(folder: Path) -> list[str]:
             str(document["mode"]),
             f"{value:+d}" if value else "0",
             f"{len(document['entries']):,}",
-            f"{document['sampled_from']:,}" if "sampled_from" in document else "",
+            _whole_proof(document),
             f"{len(document.get('assumed', [])):,}",
             f"`{path.as_posix()}`",
         ]
         rows.append("| " + " | ".join(cells) + " |\n")
     return rows
+
+
+def _whole_proof(document: dict[str, object]) -> str:
+    # What a kept certificate is a part of: nothing (it is whole), a proof's entries, or walks.
+    if "sampled_from" in document:
+        return f"{document['sampled_from']:,}"
+    if "walks" in document:
+        return f"{document['walks']:,} walks"
+    return ""
 
 
 def main() -> None:

@@ -79,12 +79,13 @@ def test_the_solved_table_and_its_json_agree() -> None:
     from sosgame.certify import load
 
     listed = re.findall(
-        r"^\| (\d+)x(\d+) \| (\w+) \| ([-+\d]+) \| ([\d,]+) \| ([\d,]*) ?\| ([\d,]+) \| `(.+)` \|$",
+        r"^\| (\d+)x(\d+) \| (\w+) \| ([-+\d]+) \| ([\d,]+) \| ([\d,]*)( walks)? ?\| ([\d,]+) \|"
+        r" `(.+)` \|$",
         certificates,
         re.M,
     )
     assert listed, "docs/solved.md lists no certificate"
-    for rows_text, cols_text, mode, value, count, whole, assumed, path in listed:
+    for rows_text, cols_text, mode, value, count, whole, walked, assumed, path in listed:
         document = load(ROOT / path)
         assert (document["rows"], document["cols"], document["mode"]) == (
             int(rows_text),
@@ -94,5 +95,6 @@ def test_the_solved_table_and_its_json_agree() -> None:
         assert document["value"] == int(value.replace("+", ""))
         assert len(document["entries"]) == int(count.replace(",", ""))
         assert len(document.get("assumed", [])) == int(assumed.replace(",", ""))
-        assert document.get("sampled_from") == (int(whole.replace(",", "")) if whole else None)
+        part_of = int(whole.replace(",", "")) if whole else None
+        assert document.get("walks" if walked else "sampled_from") == part_of
         assert set(entry) >= keys
