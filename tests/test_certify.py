@@ -22,7 +22,7 @@ from sosgame.cli import main
 from sosgame.game import Mode
 from sosgame.solver import solve
 from sosgame.solver.certificate import CertificateTooLargeError, certificate, write
-from sosgame.solver.distribute import solve_split
+from sosgame.solver.distribute import solve_split, split_status
 from sosgame.solver.split import canonical
 
 
@@ -346,9 +346,21 @@ def test_every_kept_certificate_holds_on_a_sample_for_the_value_solved_json_name
     document = load(path)
     report = check(document, sample=150, seed=11)
     assert report.checked >= 150 and report.position.count(".") == report.rows * report.cols
-    solved = json.loads((path.parent.parent.parent / "docs" / "solved.json").read_text())
+    root = path.parent.parent.parent
+    solved = json.loads((root / "docs" / "solved.json").read_text())
     values = {(entry["rows"], entry["cols"], entry["mode"]): entry["value"] for entry in solved}
-    assert values[report.rows, report.cols, report.mode] == report.value
+    board = (report.rows, report.cols, report.mode)
+    if board in values:
+        assert values[board] == report.value
+    else:
+        # A solve still under way (its best moves unknown) whose kept pieces settle the value.
+        store = root / "data" / "solves"
+        folder = store / f"{report.rows}x{report.cols}-{report.mode}"
+        piece = next(path for path in folder.glob("*.json") if not path.name.startswith("solved"))
+        depth = sum(letter in "SO" for letter in json.loads(piece.read_text())["board"])
+        game = Game(report.rows, report.cols, mode=report.mode)  # type: ignore[arg-type]
+        status = split_status(game, depth, store)
+        assert status.lower == status.upper == report.value
     # A kept sample says what it is a sample of; a whole proof assumes nothing.
     assert ("sampled_from" in document or "walks" in document) == (report.assumed > 0)
 
