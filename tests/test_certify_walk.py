@@ -152,3 +152,7 @@ def test_the_command_line_writes_and_checks_a_walked_certificate(
     assert "--walks needs --certificate" in capsys.readouterr().err
     assert main(["solve", "3x4", "--certificate", "x", "--walks", "3", "--max-entries", "9"]) == 1
     assert "only one of them" in capsys.readouterr().err
+    # Refused before the solve, which may take hours on a large board.
+    refused = tmp_path / "refused.json"
+    assert main([*split, "--certificate", str(refused), "--walks", "0"]) == 1
+    assert "walks must be a whole number" in capsys.readouterr().err and not refused.exists()

@@ -15,7 +15,7 @@ from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
 from sosgame.solver.certificate import certificate, write
 from sosgame.solver.distribute import SplitSolution, SplitStatus, solve_split, split_status
-from sosgame.solver.walk import walk_certificate
+from sosgame.solver.walk import check_walks, walk_certificate
 
 __all__ = ["register"]
 
@@ -99,6 +99,8 @@ def run(arguments: argparse.Namespace) -> int:
         raise InvalidSettingsError(t("cli.solve.walks_need_certificate"))
     if walks is not None and arguments.max_entries is not None:
         raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
+    if walks is not None:
+        check_walks(walks)  # before a solve that may take hours
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))
@@ -113,7 +115,7 @@ def run(arguments: argparse.Namespace) -> int:
                 workers=arguments.workers,
                 scheduler=arguments.scheduler,
                 progress=arguments.progress,
-                certificate=None if walks else arguments.certificate,
+                certificate=None if walks is not None else arguments.certificate,
                 entry_limit=arguments.max_entries,
                 exact_pieces=arguments.exact_pieces,
                 guess=arguments.guess,

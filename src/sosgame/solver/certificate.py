@@ -106,13 +106,18 @@ class Prover:
         return run.value(-bound, -bound + 1) <= -bound
 
     def _follow(self, move: tuple[int, int], lines: int, bound: int, lower: bool) -> None:
-        # Prove, in the position after ``move``, what the mover's claim needs of it.
+        # The mover's claim, in the position after ``move`` (a finished game needs nothing).
         if (lines and self.simple) or self.run.empty == 0:
             return
         if lines:
-            self.prove(bound - lines, lower)
+            self.needs(move, bound - lines, lower)  # the same mover, ``lines`` points up
         else:
-            self.prove(-bound, not lower)
+            self.needs(move, -bound, not lower)
+
+    def needs(self, move: tuple[int, int], bound: int, lower: bool) -> None:
+        """The entry being written needs this claim of the board after ``move`` (played now):
+        prove it."""
+        self.prove(bound, lower)
 
     def settled(self, bound: int, lower: bool) -> bool:
         """Does the checker see the claim on the current board without an entry?"""

@@ -33,7 +33,7 @@ from sosgame.solver.certificate import Prover, claims_above, document, merge
 from sosgame.solver.pieces import PieceStore, interval
 from sosgame.solver.split import canonical, plan_split, root_interval
 
-__all__ = ["walk_certificate"]
+__all__ = ["check_walks", "walk_certificate"]
 
 _Claim = tuple[str, int, bool]
 """A position's text, a bound, and whether it is a lower bound (else an upper one)."""
@@ -69,15 +69,11 @@ class _Walker(Prover):
         for move in reversed(played):
             self.run.unplay(*move)
 
-    def _follow(self, move: tuple[int, int], lines: int, bound: int, lower: bool) -> None:
-        # Note what the entry needs of the board after ``move``; the walk may go on from it.
-        if (lines and self.simple) or self.run.empty == 0:
-            return  # the checker sees the value of a finished game
-        child_bound, child_lower = (bound - lines, lower) if lines else (-bound, not lower)
-        if not self.settled(child_bound, child_lower):
-            text = canonical(self.text(), self.run.rows, self.run.cols)
-            _note(self.used, text, child_bound, child_lower)
-            self.needed.append((move, child_bound, child_lower))
+    def needs(self, move: tuple[int, int], bound: int, lower: bool) -> None:
+        """Note the claim instead of proving it: the walk may go on from that board."""
+        if not self.settled(bound, lower):
+            _note(self.used, canonical(self.text(), self.run.rows, self.run.cols), bound, lower)
+            self.needed.append((move, bound, lower))
 
 
 def _note(used: dict[str, list[Any]], text: str, bound: int, lower: bool) -> None:
@@ -86,6 +82,15 @@ def _note(used: dict[str, list[Any]], text: str, bound: int, lower: bool) -> Non
     side = 0 if lower else 1
     old = claim[side]
     claim[side] = bound if old is None else (max if lower else min)(old, bound)
+
+
+def check_walks(walks: object) -> None:
+    """Refuse a number of walks that is not a whole number of at least 1.
+
+    :raises InvalidSettingsError: naming the bad value.
+    """
+    if not isinstance(walks, int) or isinstance(walks, bool) or walks < 1:
+        raise InvalidSettingsError(f"walks must be a whole number of at least 1, not {walks!r}")
 
 
 def walk_certificate(
@@ -111,8 +116,7 @@ def walk_certificate(
         stored pieces do not settle the value yet.
     """
     _check(game)
-    if not isinstance(walks, int) or isinstance(walks, bool) or walks < 1:
-        raise InvalidSettingsError(f"walks must be a whole number of at least 1, not {walks!r}")
+    check_walks(walks)
     warm_up()
     table = table or TranspositionTable(memory_mb)
     top: list[list[Any]] = []
