@@ -156,3 +156,37 @@ def test_the_command_line_writes_and_checks_a_walked_certificate(
     refused = tmp_path / "refused.json"
     assert main([*split, "--certificate", str(refused), "--walks", "0"]) == 1
     assert "walks must be a whole number" in capsys.readouterr().err and not refused.exists()
+
+
+def test_each_walk_hands_over_the_certificate_of_the_walks_so_far() -> None:
+    saved: list[dict[str, Any]] = []
+    final = walk_certificate(Game(3, 4), walks=4, seed=5, memory_mb=8, on_walk=saved.append)
+    assert [sample["walks"] for sample in saved] == [1, 2, 3, 4]
+    assert saved[-1] == final
+    sizes = [len(sample["entries"]) for sample in saved]
+    assert sizes == sorted(sizes)
+    for sample in saved:
+        assert check(sample).value == 0
+
+
+def test_a_walked_certificate_stopped_early_keeps_the_walks_it_finished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sosgame.solver import walk
+
+    finished = walk._Walker.walk
+    calls = []
+
+    def stopped_at_the_third(self: Any, bound: int, lower: bool, rng: Any) -> None:
+        calls.append(bound)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        finished(self, bound, lower, rng)
+
+    monkeypatch.setattr(walk._Walker, "walk", stopped_at_the_third)
+    path = tmp_path / "stopped.json.gz"
+    assert main(["solve", "3x4", "--certificate", str(path), "--walks", "9"]) == 130
+    assert "stopped by Ctrl-C" in capsys.readouterr().err
+    kept = load(path)
+    assert kept["walks"] == 2 and check(kept).value == 0
+    assert [file.name for file in tmp_path.iterdir()] == ["stopped.json.gz"]

@@ -107,10 +107,16 @@ def load(path: str | Path) -> dict[str, Any]:
 
 
 def write(document: dict[str, Any], path: str | Path) -> None:
-    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``."""
+    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``.
+
+    The file is replaced whole, never left half-written: a run stopped while it saves
+    keeps the previous version.
+    """
     path = Path(path)
     data = json.dumps(document, separators=(",", ":")).encode()
-    path.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+    partial.replace(path)
 
 
 class _Board:

@@ -124,23 +124,28 @@ def run(arguments: argparse.Namespace) -> int:
                 print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
             solution: Solution | SplitSolution = split_solution
             if walks is not None:
-                sampled = walk_certificate(
+                walk_certificate(
                     game,
                     walks=walks,
                     seed=arguments.seed,
                     memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
                     depth=arguments.split,
                     store=arguments.store,
+                    on_walk=lambda sample: write(sample, arguments.certificate),
                 )
-                write(sampled, arguments.certificate)
         elif arguments.certificate is not None:
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
             solution = solve(game, table=table)
             if walks is None:
-                proof = certificate(game, table=table)
+                write(certificate(game, table=table), arguments.certificate)
             else:
-                proof = walk_certificate(game, walks=walks, seed=arguments.seed, table=table)
-            write(proof, arguments.certificate)
+                walk_certificate(
+                    game,
+                    walks=walks,
+                    seed=arguments.seed,
+                    table=table,
+                    on_walk=lambda sample: write(sample, arguments.certificate),
+                )
         else:
             solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)
     except KeyboardInterrupt:

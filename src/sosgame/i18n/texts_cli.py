@@ -147,7 +147,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text(
         "cli.solve.walks",
         "with --certificate: keep a proof too large to write as the entries met on N random "
-        "walks down it, each from a claim the proof needs to the end of the game",
+        "walks down it, each from a claim the proof needs to the end of the game (the file is "
+        "saved after each walk)",
     ),
     text("cli.solve.seed", "the seed that chooses the walks (default: 0)"),
     text("cli.solve.walks_need_certificate", "--walks needs --certificate: the file to write"),

@@ -22,6 +22,7 @@ entry and the root's value from them, and reports a sample, never a proof.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,7 @@ def walk_certificate(
     table: TranspositionTable | None = None,
     depth: int | None = None,
     store: str | Path | None = None,
+    on_walk: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """A certificate of ``game``'s value kept as the entries met on ``walks`` random walks
     down its proof (chosen by ``seed``), for :func:`sosgame.certify.check`.
@@ -110,7 +112,9 @@ def walk_certificate(
     solve's work; else a fresh one of ``memory_mb`` MiB) and every walk starts at the root.
     With ``depth`` and ``store``, the value comes from the pieces a split solve kept there
     (``sosgame solve --split DEPTH``): the entries above the pieces follow from their bounds
-    and every walk starts at a bound the solve needs of a piece.
+    and every walk starts at a bound the solve needs of a piece. ``on_walk``, if given, is
+    called after each walk with the certificate of the walks so far (to save it, so that a
+    run stopped early keeps them).
 
     :raises InvalidSettingsError: if ``walks`` is not a whole number of at least 1, or the
         stored pieces do not settle the value yet.
@@ -147,12 +151,16 @@ def walk_certificate(
         _note(used, canonical(position, game.rows, game.cols), bound, lower)
     found: dict[str, list[Any]] = {}
     rng = random.Random(seed)
-    for _ in range(walks):
+    sample: dict[str, Any] = {}
+    for done in range(1, walks + 1):
         position, bound, lower = rng.choice(starts)
         run = Search(Game.from_position(position, mode=game.mode), table, None)
         _Walker(run, game.mode, found, used).walk(bound, lower, rng)
-    entries = merge(top, [[text, *entry] for text, entry in found.items()])
-    return document(game, value, entries, _unproven(used, entries)) | {"walks": walks}
+        entries = merge(top, [[text, *entry] for text, entry in found.items()])
+        sample = document(game, value, entries, _unproven(used, entries)) | {"walks": done}
+        if on_walk is not None:
+            on_walk(sample)
+    return sample
 
 
 def _unproven(used: dict[str, list[Any]], entries: list[list[Any]]) -> list[list[Any]]:
