@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from sosgame import Game
-from sosgame.errors import IllegalMoveError, InvalidSettingsError
+from sosgame.errors import InvalidSettingsError
 from sosgame.notation import Cell, Move
 from sosgame.solver import mirror
-from sosgame.solver.mirror import check_mirror, mirror_bounds, mirror_move, mirror_seat
+from sosgame.solver.mirror import check_mirror, mirror_bounds, mirror_reply, mirror_seat
 
 SOLVED = Path(__file__).parent.parent / "docs" / "solved.json"
 
@@ -29,15 +29,18 @@ def test_no_reply_beats_the_mirror_strategy(rows: int, cols: int) -> None:
 def test_the_check_finds_the_loss_of_a_strategy_that_answers_with_the_other_letter(
     rows: int, cols: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sound = mirror_move
+    def other_letter(game: Game) -> Move | None:
+        for move in game.legal_moves:
+            if game.play(move):
+                game.undo()
+                return move  # a move that wins
+            game.undo()
+        last = game.last_move
+        assert last is not None
+        opposite = Cell(rows - 1 - last.cell.row, cols - 1 - last.cell.col)
+        return Move("S" if last.letter == "O" else "O", opposite)
 
-    def other_letter(game: Game) -> Move:
-        move, last = sound(game), game.last_move
-        if last is None or move.cell != Cell(rows - 1 - last.cell.row, cols - 1 - last.cell.col):
-            return move  # the opening, or a move that wins
-        return Move("S" if move.letter == "O" else "O", move.cell)
-
-    monkeypatch.setattr(mirror, "mirror_move", other_letter)
+    monkeypatch.setattr(mirror, "mirror_reply", other_letter)
     lost_to = check_mirror(rows, cols).lost_to
     assert lost_to is not None
     # The line it reports is a real loss under the rules.
@@ -68,24 +71,64 @@ def test_the_bounds_follow_the_sides() -> None:
 
 def test_the_strategy_completes_an_sos_before_it_mirrors() -> None:
     game = Game(4, 4, mode="simple", moves=["Sa1"])
-    assert mirror_move(game) == Move("S", Cell(3, 3))
+    assert mirror_reply(game) == Move("S", Cell(3, 3))
     game = Game(4, 4, mode="simple", moves=["Sa1", "Sd4", "Oa2"])
-    assert mirror_move(game) == Move("S", Cell(2, 0))
+    assert mirror_reply(game) == Move("S", Cell(2, 0))
 
 
 def test_the_strategy_opens_in_the_centre_and_answers_opposite() -> None:
     game = Game(3, 5, mode="simple")
-    assert mirror_move(game) == Move("O", Cell(1, 2))
-    game.play(mirror_move(game))
+    assert mirror_reply(game) == Move("O", Cell(1, 2))
+    game.play("Oc2")
+    assert mirror_reply(game) is None  # the opponent's turn on a symmetric board
     game.play("Sa1")
-    assert mirror_move(game) == Move("S", Cell(2, 4))
+    assert mirror_reply(game) == Move("S", Cell(2, 4))
 
 
-def test_the_strategy_refuses_a_game_it_did_not_play() -> None:
-    with pytest.raises(IllegalMoveError, match="answers"):
-        mirror_move(Game(4, 4, mode="simple"))
-    with pytest.raises(IllegalMoveError, match="did not follow"):
-        mirror_move(Game(4, 4, mode="simple", moves=["Sd4", "Oa1"]))
-    over = Game(3, 3, mode="simple", moves=["Sa1", "Ob1", "Sc1"])
-    with pytest.raises(IllegalMoveError, match="over"):
-        mirror_move(over)
+def test_the_strategy_holds_from_any_board_symmetric_but_for_one_letter() -> None:
+    # Set up without a history: the reply reads the board, not the moves.
+    game = Game.from_position("S..O/..../..../O...", mode="simple")
+    assert mirror_reply(game) == Move("S", Cell(3, 3))
+    assert mirror_reply(Game.from_position("S..O/..../..../O..O", mode="simple")) is None
+    assert mirror_reply(Game.from_position("S.../..../..../...O", mode="simple")) is None
+    # Both sides odd: only with the centre taken, since a line runs through it.
+    assert mirror_reply(Game.from_position("S../.../...", mode="simple")) is None
+    assert mirror_reply(Game.from_position("S../.S./...", mode="simple")) == Move("S", Cell(2, 2))
+
+
+def test_the_strategy_has_no_move_where_it_does_not_hold() -> None:
+    assert mirror_reply(Game(4, 4, mode="simple")) is None
+    assert mirror_reply(Game(4, 4, mode="general", moves=["Sa1"])) is None
+    assert mirror_reply(Game(4, 4, players=3, mode="simple", moves=["Sa1"])) is None
+    assert mirror_reply(Game(3, 3, mode="simple", moves=["Sa1", "Ob1", "Sc1"])) is None
+
+
+def test_hard_plays_the_mirror_move_where_it_proves_nothing_better() -> None:
+    from sosgame.ai.players import make_player
+
+    game = Game(6, 6, mode="simple", moves=["Sc3"])
+    assert make_player("hard", nodes=300, seed=1).choose_move(game) == Move.parse("Sd4")
+
+
+def test_hard_plays_a_proven_win_rather_than_the_mirror_move() -> None:
+    from sosgame.ai.players import make_player
+
+    game = Game(3, 4, mode="simple", moves=["Sa1"])
+    move = make_player("hard", nodes=200_000, seed=1).choose_move(game)
+    assert move in {Move.parse("Sd1"), Move.parse("Sd2")} and move != mirror_reply(game)
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(6, 6, 1), (5, 5, 3), (4, 7, 4)])
+def test_hard_never_loses_in_the_mirror_seat(rows: int, cols: int, seed: int) -> None:
+    # Without the mirror strategy a hard player with 50 nodes a move loses each of these
+    # games to one with 3,000; with it, it wins or draws.
+    from sosgame.ai.players import make_player
+
+    weak = make_player("hard", nodes=50, seed=seed)
+    strong = make_player("hard", nodes=3000, seed=seed + 100)
+    seat = mirror_seat(rows, cols)
+    game = Game(rows, cols, mode="simple")
+    while not game.is_over:
+        player = weak if game.turn == seat else strong
+        game.play(player.choose_move(game))
+    assert game.outcome is not None and game.outcome.winner in (seat, None)

@@ -29,6 +29,7 @@ from sosgame.solver import (
     solve,
 )
 from sosgame.solver import warm_up as solver_warm_up
+from sosgame.solver.mirror import mirror_reply
 
 __all__ = ["DEFAULT_SECONDS", "LEVELS", "Budget", "Level", "Player", "make_player"]
 
@@ -210,8 +211,11 @@ class HardPlayer(_Base):
     else among those not proven to lose. Otherwise, iterative-deepening alpha-beta with a
     quiescence over scoring chains (:mod:`sosgame.ai.alphabeta`) gets a share of what is left;
     when it proves a win, its move is played. Otherwise, and for three or more seats, Monte
-    Carlo tree search with a score per seat (:mod:`sosgame.ai.mcts`) spends the rest. Compiles
-    (or loads) its kernels when it is made, so no move waits for the compiler.
+    Carlo tree search with a score per seat (:mod:`sosgame.ai.mcts`) spends the rest. In simple
+    mode with two seats, on a board symmetric but for the opponent's last letter, a move not
+    proven to win or draw gives way to the mirror strategy's (:mod:`sosgame.solver.mirror`),
+    which never loses. Compiles (or loads) its kernels when it is made, so no move waits for
+    the compiler.
     """
 
     level: Level = "hard"
@@ -224,6 +228,7 @@ class HardPlayer(_Base):
         self._searcher = Searcher()
         self._table = TranspositionTable(_TABLE_MB).prefault()
         self._gave_up: int | None = None  # the empty cells at which the solver last ran out
+        self._not_losing = False  # whether the move-by-move proofs found a move holding a draw
         warm_up()
         solver_warm_up()
 
@@ -232,7 +237,13 @@ class HardPlayer(_Base):
         if winning is not None:
             self.proven = True
             return winning
-        return self._decide(game, state, rng)
+        self._not_losing = False
+        chosen = self._decide(game, state, rng)
+        if self.proven or self._not_losing:
+            return chosen
+        # A move not proven to hold the draw gives way to the mirror strategy's, which does.
+        guard = mirror_reply(game)
+        return chosen if guard is None else (state.shape.index(*guard.cell), guard.letter)
 
     def _decide(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
         """The move when no simple-mode win is on the board."""
@@ -273,6 +284,7 @@ class HardPlayer(_Base):
         clock.spend(proofs.nodes)
         self.proven = proofs.solved()
         choices = proofs.best() if self.proven else proofs.not_losing() or proofs.open_or_better()
+        self._not_losing = bool(proofs.not_losing())
         for move in ranking:
             if move in choices:
                 cell, letter = move
@@ -329,6 +341,7 @@ class HardPlayer(_Base):
             result = self._searcher.search(state, rng, seconds=seconds, nodes=nodes)
             clock.spend(result.nodes if result is not None else nodes or 0)
             if result is not None and result.exact and _wins(state, result.value):
+                self._not_losing = True
                 return result.index, result.letter
         seconds, nodes = clock.left()
         (cell, letter), _ = mcts(encode(game), rng, seconds=seconds, nodes=nodes)

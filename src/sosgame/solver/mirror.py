@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sosgame.errors import IllegalMoveError
 from sosgame.game import Game
 from sosgame.notation import Cell, Move, check_size
 
-__all__ = ["MirrorCheck", "check_mirror", "mirror_bounds", "mirror_move", "mirror_seat"]
+__all__ = ["MirrorCheck", "check_mirror", "mirror_bounds", "mirror_reply", "mirror_seat"]
 
 
 def mirror_seat(rows: int, cols: int) -> int:
@@ -52,33 +51,45 @@ def mirror_bounds(rows: int, cols: int) -> tuple[int, int]:
     return (0, 1) if mirror_seat(rows, cols) == 0 else (-1, 0)
 
 
-def mirror_move(game: Game) -> Move:
-    """The mirror strategy's move in ``game``, a simple-mode game it has played from the
-    start: a move completing an SOS if there is one, else O in the centre of an empty board
-    with both sides odd, else the last move's letter in the cell opposite it.
+def mirror_reply(game: Game) -> Move | None:
+    """The mirror strategy's move for the seat to move in ``game``, or ``None`` where the
+    strategy does not hold (general mode, more than two seats, or a board that is not
+    symmetric but for one letter). From a position where it gives a move, playing its move at
+    every turn never loses.
 
-    :raises IllegalMoveError: if the game is over, or the strategy was not followed (the
-        opposite cell is taken).
+    It is a move completing an SOS if there is one (it wins); else, on a symmetric board with
+    both sides odd and the centre empty, O in the centre; else, where the board is symmetric
+    but for one letter whose opposite cell is empty (and, both sides odd, the centre is
+    taken), that letter in that cell.
     """
-    if game.is_over:
-        raise IllegalMoveError("the game is over: the mirror strategy has no move")
+    if game.is_over or game.mode != "simple" or game.players != 2:
+        return None
+    reply = _symmetric_reply(game.position().replace("/", ""), game.rows, game.cols)
+    if reply is None:
+        return None
     for move in game.legal_moves:
         lines = game.play(move)
         game.undo()
         if lines:
             return move
-    rows, cols = game.rows, game.cols
-    last = game.last_move
-    if last is None:
-        if mirror_seat(rows, cols) != 0:
-            raise IllegalMoveError("on a board with an even side the mirror strategy answers")
-        return Move("O", Cell(rows // 2, cols // 2))
-    opposite = Cell(rows - 1 - last.cell.row, cols - 1 - last.cell.col)
-    if game.letter_at(opposite) is not None:
-        raise IllegalMoveError(
-            f"the cell opposite {last.cell} is taken: the game did not follow the mirror strategy"
-        )
-    return Move(last.letter, opposite)
+    return reply
+
+
+def _symmetric_reply(cells: str, rows: int, cols: int) -> Move | None:
+    # The move that makes the board symmetric, if the strategy allows one.
+    last = len(cells) - 1
+    unlike = [index for index in range(len(cells) // 2) if cells[index] != cells[last - index]]
+    if rows % 2 == 1 and cols % 2 == 1 and cells[last // 2] == ".":
+        return None if unlike else Move("O", Cell(rows // 2, cols // 2))
+    if len(unlike) != 1:
+        return None
+    index = unlike[0]
+    letter, opposite = cells[index], last - index
+    if letter == ".":
+        letter, opposite = cells[opposite], index
+    elif cells[opposite] != ".":
+        return None
+    return Move("S" if letter == "S" else "O", Cell(*divmod(opposite, cols)))
 
 
 @dataclass(frozen=True)
@@ -99,7 +110,7 @@ def check_mirror(rows: int, cols: int) -> MirrorCheck:
     game = Game(rows, cols, mode="simple")
     checker = _Checker(game, seat)
     if seat == 0:
-        opening = mirror_move(game)
+        opening = Move("O", Cell(rows // 2, cols // 2))
         game.play(opening)
         checker.played.append(opening)
     lost_to = checker.lost()
@@ -137,7 +148,10 @@ class _Checker:
                 return None if outcome.winner in (self.seat, None) else tuple(self.played)
             if answer:
                 return self.lost()
-            return self.after(mirror_move(game), answer=True)
+            reply = mirror_reply(game)
+            if reply is None:
+                raise AssertionError(f"the mirror strategy has no move in {game.position()}")
+            return self.after(reply, answer=True)
         finally:
             game.undo()
             self.played.pop()
