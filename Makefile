@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web_load.py
 	nice $(BIN)/python benchmarks/quality.py
 	nice $(BIN)/python benchmarks/book_reach.py
+	nice $(BIN)/python benchmarks/mirror_split.py
 	nice $(BIN)/python benchmarks/book_reach.py --size 5x5 --mode simple
 	$(BIN)/python benchmarks/overrun.py
 	nice $(BIN)/python benchmarks/simple_solve.py

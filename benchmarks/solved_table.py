@@ -63,7 +63,8 @@ is there and tests nothing twice, so a long solve can stop and go on, on any mac
 `--workers N` runs N local processes and `--scheduler tcp://HOST:8786` a Dask cluster
 (`pip install 'sosgame[cluster]'`); `--status` solves nothing and says how many pieces are
 done (and how many have bounds only) and what they already settle (the least and most the
-board can be worth).
+board can be worth). In simple mode every piece starts from the bounds of the mirror
+strategy (below), so no test asks what it answers.
 "Pieces" counts those the solve needed a bound of, of all the pieces at that depth. Nodes and
 seconds add up every piece's work (seconds of solving, not wall-clock); memory is the table
 per worker and the largest resident size a worker reached.

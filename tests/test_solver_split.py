@@ -287,9 +287,10 @@ def test_the_command_line_status(tmp_path: Path, capsys: pytest.CaptureFixture[s
     value = solve(game, memory_mb=8).value
     argv = ["solve", "1x7", "--mode", "simple", "--split", "1", "--store", str(tmp_path)]
     assert main([*argv, "--status"]) == 0
+    # Before any piece is solved, the mirror strategy already keeps the first player's draw.
     assert capsys.readouterr().out.splitlines() == [
         f"0 of {pieces} pieces solved",
-        "the value is between -1 and +1 so far",
+        "the value is between 0 and +1 so far",
     ]
     assert main([*argv, "--no-progress", "--exact-pieces"]) == 0
     capsys.readouterr()
@@ -374,7 +375,7 @@ def _solved_plan(mode: Mode) -> tuple[Plan, dict[str, int]]:
     return plan, {board: solve(Game.from_position(board, mode=mode)).value for board in plan.pieces}
 
 
-@pytest.mark.parametrize(("size", "mode"), [((3, 3), "general"), ((3, 4), "simple")])
+@pytest.mark.parametrize(("size", "mode"), [((3, 3), "general"), ((3, 3), "simple")])
 def test_the_progress_counts_each_tests_own_work(
     tmp_path: Path, size: tuple[int, int], mode: Mode
 ) -> None:
@@ -418,3 +419,35 @@ def test_a_run_that_only_reads_the_store_keeps_the_roots_entry(
     path.unlink()
     solve_split(game, 1, tmp_path, memory_mb=16, **options)
     assert json.loads(path.read_text())["memory_mb"] == 16
+
+
+@pytest.mark.parametrize(("size", "depth"), [((3, 4), 1), ((3, 3), 2), ((4, 4), 1)])
+def test_a_bounded_solve_asks_no_piece_what_the_mirror_strategy_answers(
+    tmp_path: Path, size: tuple[int, int], depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sosgame.solver import bounded
+    from sosgame.solver.mirror import mirror_interval
+
+    asked: list[tuple[str, int]] = []
+    test = bounded.bound_piece
+
+    def recorded(board: str, mode: Mode, memory_mb: int, target: int) -> dict[str, Any]:
+        asked.append((board, target))
+        return test(board, mode, memory_mb, target)
+
+    monkeypatch.setattr(bounded, "bound_piece", recorded)
+    game = Game(*size, mode="simple")
+    plan = plan_split(game, depth)
+    store = PieceStore(tmp_path, game.rows, game.cols, game.mode)
+    with ThreadPoolExecutor(1) as pool:
+        result = bounded.solve_bounded(
+            plan, store, pool, memory_mb=8, parallel=1, progress=lambda *told: None
+        )
+    assert (result.value, [str(move) for move in result.best_moves]) == _direct(game)
+    assert asked
+    for board, target in asked:
+        low, high = mirror_interval(board)
+        assert low < target <= high, (board, target)
+    assert any(mirror_interval(board) != (-1, 1) for board in plan.pieces)

@@ -31,11 +31,19 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from sosgame.game import Game
 from sosgame.notation import Cell, Move, check_size
 
-__all__ = ["MirrorCheck", "check_mirror", "mirror_bounds", "mirror_reply", "mirror_seat"]
+__all__ = [
+    "MirrorCheck",
+    "check_mirror",
+    "mirror_bounds",
+    "mirror_interval",
+    "mirror_reply",
+    "mirror_seat",
+]
 
 
 def mirror_seat(rows: int, cols: int) -> int:
@@ -73,6 +81,31 @@ def mirror_reply(game: Game) -> Move | None:
         if lines:
             return move
     return reply
+
+
+@cache
+def mirror_interval(position: str) -> tuple[int, int]:
+    """The least and most a simple-mode position of two seats (text such as ``S.O/.../...``,
+    with no SOS on it) is worth to the side to move, by the mirror strategy alone: at least 0
+    where the side to move has :func:`mirror_reply`; at most 0 on a symmetric board with no
+    SOS to complete (and, both sides odd, the centre taken), where the other side has it after
+    any move; else anything, -1 to 1."""
+    rows = position.count("/") + 1
+    cells = position.replace("/", "")
+    cols = len(cells) // rows
+    if _symmetric_reply(cells, rows, cols) is not None:
+        return 0, 1  # the side to move answers, or wins at once
+    last = len(cells) - 1
+    if any(cells[index] != cells[last - index] for index in range(len(cells) // 2)):
+        return -1, 1
+    if rows % 2 == 1 and cols % 2 == 1 and cells[last // 2] == ".":
+        return -1, 1
+    game = Game.from_position(position, mode="simple")
+    for move in game.legal_moves:
+        if game.play(move):
+            return -1, 1  # a win at once
+        game.undo()
+    return -1, 0
 
 
 def _symmetric_reply(cells: str, rows: int, cols: int) -> Move | None:

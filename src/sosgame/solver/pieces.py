@@ -143,7 +143,7 @@ def interval(result: dict[str, Any]) -> Interval:
     if "value" in result:
         return result["value"], result["value"]
     low, high = widest(result["board"], result["mode"] == "simple")
-    return result.get("lower", low), result.get("upper", high)
+    return max(low, result.get("lower", low)), min(high, result.get("upper", high))
 
 
 def _file_name(board: str) -> str:

@@ -25,6 +25,7 @@ from typing import TypeAlias
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.solver.mirror import mirror_interval
 from sosgame.solver.symmetry import symmetries
 
 __all__ = [
@@ -232,9 +233,12 @@ def node_bounds(plan: Plan, known: Mapping[str, Interval]) -> Callable[[str], In
 
 
 def widest(text: str, simple: bool) -> Interval:
-    """The bounds of any position: simple mode -1 to 1; general mode, the 8 lines a letter
-    can complete for every empty cell, either way."""
-    most = 1 if simple else 8 * text.count(".")
+    """The bounds of a position before any search: simple mode -1 to 1, or what the mirror
+    strategy guarantees one side (:func:`~sosgame.solver.mirror.mirror_interval`); general
+    mode, the 8 lines a letter can complete for every empty cell, either way."""
+    if simple:
+        return mirror_interval(text)
+    most = 8 * text.count(".")
     return (-most, most)
 
 
