@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sosgame import Game
 from sosgame.errors import InvalidSettingsError
 from sosgame.notation import Cell, Move
-from sosgame.solver import mirror
-from sosgame.solver.mirror import check_mirror, mirror_bounds, mirror_reply, mirror_seat
+from sosgame.solver import mirror, solve
+from sosgame.solver.mirror import (
+    check_mirror,
+    mirror_bounds,
+    mirror_interval,
+    mirror_reply,
+    mirror_seat,
+)
 
 SOLVED = Path(__file__).parent.parent / "docs" / "solved.json"
 
@@ -132,3 +141,36 @@ def test_hard_never_loses_in_the_mirror_seat(rows: int, cols: int, seed: int) ->
         player = weak if game.turn == seat else strong
         game.play(player.choose_move(game))
     assert game.outcome is not None and game.outcome.winner in (seat, None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([(3, 3), (3, 4), (2, 5), (4, 4), (3, 5)]),
+    pairs=st.integers(0, 5),
+    extra=st.booleans(),
+    chance=st.randoms(use_true_random=False),
+)
+def test_the_mirror_interval_holds_the_exact_value(
+    size: tuple[int, int], pairs: int, extra: bool, chance: random.Random
+) -> None:
+    # Symmetric boards, with or without one more letter, where the bounds say something.
+    rows, cols = size
+    game = Game(rows, cols, mode="simple")
+    if rows % 2 and cols % 2 and chance.random() < 0.7:
+        game.play(Move(chance.choice("SO"), Cell(rows // 2, cols // 2)))
+    for _ in range(pairs):
+        if game.is_over or len(game.legal_moves) < 2:
+            break
+        move = chance.choice(list(game.legal_moves))
+        opposite = Cell(rows - 1 - move.cell.row, cols - 1 - move.cell.col)
+        if opposite == move.cell:
+            continue
+        game.play(move)
+        if not game.is_over:
+            game.play(Move(move.letter, opposite))
+    if extra and not game.is_over:
+        game.play(chance.choice(list(game.legal_moves)))
+    assume(not game.is_over)
+    low, high = mirror_interval(game.position())
+    value = solve(Game.from_position(game.position(), mode="simple"), memory_mb=8).value
+    assert low <= value <= high
