@@ -169,11 +169,11 @@ nice 19): 2x10 general, 500 walks, 7,938 entries and 45,804 assumed claims, 193 
 131 s with a 3072 MiB table (3.4 GB resident); 3x7 general, 500 walks, 8,198 entries, 36,495
 claims, 176 KB, 390 s; 5x5 general, 100 walks from its 183 pieces two moves deep, 2,117
 entries, 10,335 claims, 51 KB, 1,539 s with a 4096 MiB table (4.4 GB resident); 4x6 general,
-whose pieces settle the value though not yet every best first move, 60 walks, 1,251 entries,
-7,149 claims, 32 KB, 1,098 s with a 3072 MiB table (3.3 GB resident), written by
+60 walks, 1,251 entries, 7,149 claims, 32 KB, 1,098 s with a 3072 MiB table (3.3 GB
+resident), written when its pieces settled the value but not yet every best first move, by
 `walk_certificate(Game(4, 6), walks=60, memory_mb=3072, depth=1, store="data/solves")` (from
-`sosgame.solver.walk`: the command would first test the pieces for the best moves). `sosgame
-certify` checks each of them in under 3 s. The time goes to the tests that find a move
+`sosgame.solver.walk`: the command would have tested the pieces for the best moves first).
+`sosgame certify` checks each of them in under 3 s. The time goes to the tests that find a move
 reaching each lower bound just below the pieces, where the positions are largest.
 """
 
