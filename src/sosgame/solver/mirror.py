@@ -75,12 +75,7 @@ def mirror_reply(game: Game) -> Move | None:
     reply = _symmetric_reply(game.position().replace("/", ""), game.rows, game.cols)
     if reply is None:
         return None
-    for move in game.legal_moves:
-        lines = game.play(move)
-        game.undo()
-        if lines:
-            return move
-    return reply
+    return _completing(game) or reply
 
 
 @cache
@@ -95,24 +90,38 @@ def mirror_interval(position: str) -> tuple[int, int]:
     cols = len(cells) // rows
     if _symmetric_reply(cells, rows, cols) is not None:
         return 0, 1  # the side to move answers, or wins at once
-    last = len(cells) - 1
-    if any(cells[index] != cells[last - index] for index in range(len(cells) // 2)):
+    if _unlike(cells) or _open_centre(cells, rows, cols):
         return -1, 1
-    if rows % 2 == 1 and cols % 2 == 1 and cells[last // 2] == ".":
-        return -1, 1
-    game = Game.from_position(position, mode="simple")
-    for move in game.legal_moves:
-        if game.play(move):
-            return -1, 1  # a win at once
-        game.undo()
+    if _completing(Game.from_position(position, mode="simple")) is not None:
+        return -1, 1  # a win at once
     return -1, 0
+
+
+def _completing(game: Game) -> Move | None:
+    # A move completing an SOS, by the rules engine; the game is left as it was.
+    for move in game.legal_moves:
+        lines = game.play(move)
+        game.undo()
+        if lines:
+            return move
+    return None
+
+
+def _unlike(cells: str) -> list[int]:
+    # The cells (of the first half) whose opposite cell holds something else.
+    last = len(cells) - 1
+    return [index for index in range(len(cells) // 2) if cells[index] != cells[last - index]]
+
+
+def _open_centre(cells: str, rows: int, cols: int) -> bool:
+    return rows % 2 == 1 and cols % 2 == 1 and cells[len(cells) // 2] == "."
 
 
 def _symmetric_reply(cells: str, rows: int, cols: int) -> Move | None:
     # The move that makes the board symmetric, if the strategy allows one.
     last = len(cells) - 1
-    unlike = [index for index in range(len(cells) // 2) if cells[index] != cells[last - index]]
-    if rows % 2 == 1 and cols % 2 == 1 and cells[last // 2] == ".":
+    unlike = _unlike(cells)
+    if _open_centre(cells, rows, cols):
         return None if unlike else Move("O", Cell(rows // 2, cols // 2))
     if len(unlike) != 1:
         return None

@@ -156,8 +156,9 @@ def walk_certificate(
         position, bound, lower = rng.choice(starts)
         run = Search(Game.from_position(position, mode=game.mode), table, None)
         _Walker(run, game.mode, found, used).walk(bound, lower, rng)
-        entries = merge(top, [[text, *entry] for text, entry in found.items()])
-        sample = document(game, value, entries, _unproven(used, entries)) | {"walks": done}
+        if on_walk is not None or done == walks:
+            entries = merge(top, [[text, *entry] for text, entry in found.items()])
+            sample = document(game, value, entries, _unproven(used, entries)) | {"walks": done}
         if on_walk is not None:
             on_walk(sample)
     return sample
