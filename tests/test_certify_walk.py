@@ -190,3 +190,64 @@ def test_a_walked_certificate_stopped_early_keeps_the_walks_it_finished(
     kept = load(path)
     assert kept["walks"] == 2 and check(kept).value == 0
     assert [file.name for file in tmp_path.iterdir()] == ["stopped.json.gz"]
+
+
+def test_walks_added_to_an_earlier_certificate_keep_its_entries_and_draw_new_ones() -> None:
+    game = Game(3, 4)
+    first = walk_certificate(game, walks=3, seed=1, memory_mb=8)
+    added = walk_certificate(game, walks=3, seed=1, memory_mb=8, earlier=first)
+    assert added["walks"] == 6
+    before = {entry[0]: entry for entry in first["entries"]}
+    after = {entry[0]: entry for entry in added["entries"]}
+    assert before.keys() < after.keys()  # the same seed alone would draw the same three walks
+    report = check(added)
+    assert report.value == 0 and report.walks == 6 and not report.complete
+    # An earlier claim no new entry proves stays assumed.
+    proven = set(after)
+    for text, *_ in first.get("assumed", []):
+        assert text in proven or text in {claim[0] for claim in added["assumed"]}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"cols": 5}, "cols 5, not 4"),
+        ({"mode": "simple"}, "mode 'simple', not 'general'"),
+        ({"value": 1}, "value 1, not 0"),
+        ({"walks": None}, "not drawn by random walks"),
+        ({"entries": [["x", 1]]}, "malformed"),
+    ],
+)
+def test_walks_are_added_only_to_a_walked_certificate_of_the_same_board(
+    change: dict[str, Any], message: str
+) -> None:
+    earlier = _fresh((3, 4), "general") | change
+    with pytest.raises(InvalidSettingsError, match=message):
+        walk_certificate(Game(3, 4), walks=2, memory_mb=8, earlier=earlier)
+
+
+def test_the_command_line_adds_walks_to_a_certificate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "walked.json.gz"
+    assert main(["solve", "3x4", "--certificate", str(path), "--walks", "2"]) == 0
+    first = load(path)
+    assert main(["solve", "3x4", "--certificate", str(path), "--walks", "3", "--add"]) == 0
+    added = load(path)
+    assert added["walks"] == 5 and check(added).value == 0
+    assert {entry[0] for entry in first["entries"]} <= {entry[0] for entry in added["entries"]}
+    split = ["solve", "3x4", "--split", "1", "--store", str(tmp_path), "--workers", "1"]
+    assert main([*split, "--no-progress", "--certificate", str(path), "--walks", "2", "--add"]) == 0
+    assert load(path)["walks"] == 7 and check(load(path)).value == 0
+    capsys.readouterr()
+    assert main(["solve", "3x4", "--certificate", str(path), "--add"]) == 1
+    assert "--add needs --walks" in capsys.readouterr().err
+    missing = tmp_path / "missing.json.gz"
+    assert main(["solve", "3x4", "--certificate", str(missing), "--walks", "2", "--add"]) == 1
+    assert "there is none in" in capsys.readouterr().err and not missing.exists()
+    other = tmp_path / "other.json.gz"
+    assert main(["solve", "3x3", "--certificate", str(other), "--walks", "1"]) == 0
+    capsys.readouterr()
+    assert main(["solve", "3x4", "--certificate", str(other), "--walks", "1", "--add"]) == 1
+    assert "same board" in capsys.readouterr().err
+    assert check(load(other)).walks == 1  # left as it was

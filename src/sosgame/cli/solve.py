@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sosgame.certify import load
 from sosgame.cli.language import subcommand, t
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
@@ -49,6 +50,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
     parser.add_argument("--walks", type=int, metavar="N", help=t("cli.solve.walks"))
     parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.solve.seed"))
+    parser.add_argument("--add", action="store_true", help=t("cli.solve.add"))
     parser.set_defaults(run=run)
 
 
@@ -59,6 +61,13 @@ def _game(text: str, mode: str) -> Game:
     if any(char.isdigit() for char in text):
         raise InvalidPositionError(t("cli.solve.neither", text=repr(text)))
     return Game.from_position(text, mode=mode)  # type: ignore[arg-type]
+
+
+def _earlier(path: Path | None) -> dict[str, Any]:
+    # The certificate --add adds walks to, read before a solve that may take hours.
+    if path is None or not path.exists():
+        raise InvalidSettingsError(t("cli.solve.add_needs_file", file=str(path)))
+    return load(path)
 
 
 def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
@@ -101,6 +110,9 @@ def run(arguments: argparse.Namespace) -> int:
         raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
     if walks is not None:
         check_walks(walks)  # before a solve that may take hours
+    if arguments.add and walks is None:
+        raise InvalidSettingsError(t("cli.solve.add_needs_walks"))
+    earlier = _earlier(arguments.certificate) if arguments.add else None
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))
@@ -132,6 +144,7 @@ def run(arguments: argparse.Namespace) -> int:
                     depth=arguments.split,
                     store=arguments.store,
                     on_walk=lambda sample: write(sample, arguments.certificate),
+                    earlier=earlier,
                 )
         elif arguments.certificate is not None:
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
@@ -145,6 +158,7 @@ def run(arguments: argparse.Namespace) -> int:
                     seed=arguments.seed,
                     table=table,
                     on_walk=lambda sample: write(sample, arguments.certificate),
+                    earlier=earlier,
                 )
         else:
             solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)

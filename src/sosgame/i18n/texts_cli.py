@@ -153,6 +153,16 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.solve.seed", "the seed that chooses the walks (default: 0)"),
     text("cli.solve.walks_need_certificate", "--walks needs --certificate: the file to write"),
     text(
+        "cli.solve.add",
+        "with --walks: add N walks to the walked certificate already in the --certificate file "
+        "(drawn apart from its own) instead of replacing it",
+    ),
+    text("cli.solve.add_needs_walks", "--add needs --walks: the number of walks to add"),
+    text(
+        "cli.solve.add_needs_file",
+        "--add adds walks to a certificate already written, and there is none in {file}",
+    ),
+    text(
         "cli.solve.walks_or_max_entries",
         "--walks keeps a sample and --max-entries limits a whole proof: give only one of them",
     ),

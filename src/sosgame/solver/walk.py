@@ -22,7 +22,7 @@ entry and the root's value from them, and reports a sample, never a proof.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,7 @@ def walk_certificate(
     depth: int | None = None,
     store: str | Path | None = None,
     on_walk: Callable[[dict[str, Any]], None] | None = None,
+    earlier: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A certificate of ``game``'s value kept as the entries met on ``walks`` random walks
     down its proof (chosen by ``seed``), for :func:`sosgame.certify.check`.
@@ -114,10 +115,13 @@ def walk_certificate(
     (``sosgame solve --split DEPTH``): the entries above the pieces follow from their bounds
     and every walk starts at a bound the solve needs of a piece. ``on_walk``, if given, is
     called after each walk with the certificate of the walks so far (to save it, so that a
-    run stopped early keeps them).
+    run stopped early keeps them). ``earlier``, if given, is a walked certificate of the same
+    board (one this function wrote): its entries are kept and ``walks`` more walks add to
+    them, drawn apart from its own (the seed is mixed with its number of walks).
 
-    :raises InvalidSettingsError: if ``walks`` is not a whole number of at least 1, or the
-        stored pieces do not settle the value yet.
+    :raises InvalidSettingsError: if ``walks`` is not a whole number of at least 1, the
+        stored pieces do not settle the value yet, or ``earlier`` is not a walked
+        certificate of this board and value.
     """
     _check(game)
     check_walks(walks)
@@ -150,18 +154,57 @@ def walk_certificate(
     for position, bound, lower in starts:
         _note(used, canonical(position, game.rows, game.cols), bound, lower)
     found: dict[str, list[Any]] = {}
-    rng = random.Random(seed)
+    before = 0
+    if earlier is not None:
+        before = _resume(earlier, game, value, found, used)
+    # Walks added later must not repeat the first ones, which the same seed would draw.
+    rng = random.Random(f"{seed}+{before}" if before else seed)
     sample: dict[str, Any] = {}
-    for done in range(1, walks + 1):
+    for done in range(before + 1, before + walks + 1):
         position, bound, lower = rng.choice(starts)
         run = Search(Game.from_position(position, mode=game.mode), table, None)
         _Walker(run, game.mode, found, used).walk(bound, lower, rng)
-        if on_walk is not None or done == walks:
+        if on_walk is not None or done == before + walks:
             entries = merge(top, [[text, *entry] for text, entry in found.items()])
             sample = document(game, value, entries, _unproven(used, entries)) | {"walks": done}
         if on_walk is not None:
             on_walk(sample)
     return sample
+
+
+def _resume(
+    earlier: Mapping[str, Any],
+    game: Game,
+    value: int,
+    found: dict[str, list[Any]],
+    used: dict[str, list[Any]],
+) -> int:
+    # Take up an earlier walked certificate's entries and claims; return its number of walks.
+    expected = {"rows": game.rows, "cols": game.cols, "mode": game.mode, "value": value}
+    for key, wanted in expected.items():
+        if earlier.get(key) != wanted:
+            raise InvalidSettingsError(
+                f"the earlier certificate has {key} {earlier.get(key)!r}, not {wanted!r}: "
+                "walks can only be added to a certificate of the same board and value"
+            )
+    walks = earlier.get("walks")
+    if not isinstance(walks, int) or isinstance(walks, bool) or walks < 1:
+        raise InvalidSettingsError(
+            "the earlier certificate was not drawn by random walks (it has no number of walks)"
+        )
+    try:
+        for text, lower, move, upper in earlier["entries"]:
+            found[text] = [lower, move, upper]
+            for bound, side in ((lower, True), (upper, False)):
+                if bound is not None:
+                    _note(used, text, bound, side)
+        for text, lower, upper in earlier.get("assumed", []):
+            for bound, side in ((lower, True), (upper, False)):
+                if bound is not None:
+                    _note(used, text, bound, side)
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidSettingsError(f"the earlier certificate is malformed: {error}") from None
+    return walks
 
 
 def _unproven(used: dict[str, list[Any]], entries: list[list[Any]]) -> list[list[Any]]:
