@@ -162,7 +162,10 @@ that every move must respect), and goes on, to the end of the game, from one of 
 whose claims the entry needs, chosen at random. The file keeps the entries above the pieces,
 those the walks met, the claims those entries need that none of them proves (`assumed`), and
 `walks`. `sosgame certify` checks every kept entry, and the root's value from them, and
-reports a sample ("sample holds: ... met on N random walks"), never a proof. Every walk
+reports a sample ("sample holds: ... met on N random walks"), never a proof. `--walks N`
+writes a new file; with `--add` it adds N walks to the walked certificate already in FILE
+(same board and value), keeping its entries and drawing walks apart from its own, so a
+sample can grow over several runs. Every walk
 passes through a piece, so the positions near the root are checked most; each level deeper
 holds the entries of fewer walks. Kept this way (one worker, at nice 5 beside a split solve at
 nice 19): 2x10 general, 500 walks, 7,938 entries and 45,804 assumed claims, 193 KB, written in
