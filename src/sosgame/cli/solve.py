@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,27 @@ def _earlier(path: Path | None) -> dict[str, Any]:
     if path is None or not path.exists():
         raise InvalidSettingsError(t("cli.solve.add_needs_file", file=str(path)))
     return load(path)
+
+
+@contextmanager
+def _saving(path: Path, walks: int, show: bool) -> Iterator[Callable[[dict[str, Any]], None]]:
+    # Save the certificate after each walk (a run stopped early keeps what it walked), under a
+    # bar of the walks done and left: the first walks of a large board take minutes each.
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        show = False
+    if not show:
+        yield lambda sample: write(sample, path)
+        return
+    with tqdm(total=walks, unit="walk", file=sys.stderr, smoothing=0) as bar:
+
+        def save(sample: dict[str, Any]) -> None:
+            write(sample, path)
+            bar.set_postfix_str(f"{len(sample['entries']):,} entries", refresh=False)
+            bar.update(1)
+
+        yield save
 
 
 def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
@@ -136,30 +159,32 @@ def run(arguments: argparse.Namespace) -> int:
                 print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
             solution: Solution | SplitSolution = split_solution
             if walks is not None:
-                walk_certificate(
-                    game,
-                    walks=walks,
-                    seed=arguments.seed,
-                    memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
-                    depth=arguments.split,
-                    store=arguments.store,
-                    on_walk=lambda sample: write(sample, arguments.certificate),
-                    earlier=earlier,
-                )
+                with _saving(arguments.certificate, walks, arguments.progress) as save:
+                    walk_certificate(
+                        game,
+                        walks=walks,
+                        seed=arguments.seed,
+                        memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
+                        depth=arguments.split,
+                        store=arguments.store,
+                        on_walk=save,
+                        earlier=earlier,
+                    )
         elif arguments.certificate is not None:
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
             solution = solve(game, table=table)
             if walks is None:
                 write(certificate(game, table=table), arguments.certificate)
             else:
-                walk_certificate(
-                    game,
-                    walks=walks,
-                    seed=arguments.seed,
-                    table=table,
-                    on_walk=lambda sample: write(sample, arguments.certificate),
-                    earlier=earlier,
-                )
+                with _saving(arguments.certificate, walks, arguments.progress) as save:
+                    walk_certificate(
+                        game,
+                        walks=walks,
+                        seed=arguments.seed,
+                        table=table,
+                        on_walk=save,
+                        earlier=earlier,
+                    )
         else:
             solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)
     except KeyboardInterrupt:
