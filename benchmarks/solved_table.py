@@ -175,15 +175,19 @@ entries, 10,335 claims, 51 KB, 1,539 s with a 4096 MiB table (4.4 GB resident); 
 60 walks, 1,251 entries, 7,149 claims, 32 KB, 1,098 s with a 3072 MiB table (3.3 GB
 resident), written when its pieces settled the value but not yet every best first move, by
 `walk_certificate(Game(4, 6), walks=60, memory_mb=3072, depth=1, store="data/solves")` (from
-`sosgame.solver.walk`: the command would have tested the pieces for the best moves first).
+`sosgame.solver.walk`: the command would have tested the pieces for the best moves first);
+2x11 general, 10 walks, 201 entries, 1,702 claims, 6 KB, 68 minutes with a 3072 MiB table
+(about seven minutes a walk: each one's first tests search below a piece of 21 empty cells;
+the run was stopped after the tenth, and they started from 5 of its 12 pieces).
 Simple-mode results are sampled the same way where a whole proof would take hours: 2x12
 simple, 500 walks, 7,041 entries, 25,520 claims, 115 KB, 292 s; 3x8 simple, 500 walks, 8,472
 entries, 22,844 claims, 129 KB, 196 s; 4x7 simple, 100 walks, 1,869 entries, 6,257 claims,
 35 KB, 779 s (each with a 3072 MiB table, 3.3 GB resident, by `sosgame solve RxC --mode
-simple --split 1 --workers 1 --memory 3072 --certificate FILE --walks N`); 5x6 simple, 16
-walks, 333 entries, 1,527 claims, 8 KB, with a 4096 MiB table (a run of 18 walks, stopped
-after 66 minutes; the file is saved after each walk, so it kept the 16 it had finished; they
-started from 11 of its 18 pieces). `sosgame certify` checks each of them in under 3 s. The
+simple --split 1 --workers 1 --memory 3072 --certificate FILE --walks N`); 5x6 simple, 24
+walks, 515 entries, 2,252 claims, 12 KB, with a 4096 MiB table (a run of 18 walks, stopped
+after 66 minutes, kept the 16 it had finished, since the file is saved after each walk; a
+second run added 8 more with `--add` in 71 minutes; they started from 13 of its 18
+pieces). `sosgame certify` checks each of them in under 3 s. The
 time goes to the tests that find a move reaching each lower bound just below the pieces,
 where the positions are largest.
 """
