@@ -203,13 +203,13 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text(
         "cli.certify.kept_sample",
         "sample holds: {checked} entries of {position} ({mode}, value {value}), drawn at random "
-        "from a proof of {sampled_from} entries, each hold given the {assumed} claims of that "
+        "from a proof of {sampled_from} entries, and all hold given the {assumed} claims of that "
         "proof they use; the rest of the proof is not in this file, so this is not a full proof",
     ),
     text(
         "cli.certify.walked",
         "sample holds: {checked} entries of {position} ({mode}, value {value}), met on {walks} "
-        "random walks down a proof too large to write, each hold given the {assumed} claims "
+        "random walks down a proof too large to write, and all hold given the {assumed} claims "
         "they use; those claims are not proven here, so this is not a full proof",
     ),
     text(
