@@ -228,6 +228,14 @@ def test_walks_are_added_only_to_a_walked_certificate_of_the_same_board(
         walk_certificate(Game(3, 4), walks=2, memory_mb=8, earlier=earlier)
 
 
+def test_walks_are_not_added_to_a_certificate_with_a_false_entry() -> None:
+    earlier = _fresh((3, 4), "general")
+    entry = next(entry for entry in earlier["entries"] if entry[1] is not None)
+    entry[1] += 5  # a lower bound past the true value: its move cannot reach it
+    with pytest.raises(InvalidSettingsError, match="malformed or false"):
+        walk_certificate(Game(3, 4), walks=2, memory_mb=8, earlier=earlier)
+
+
 def test_the_command_line_adds_walks_to_a_certificate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from sosgame.certify import CertificateError, check
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
 from sosgame.search.table import TranspositionTable
@@ -187,24 +188,29 @@ def _resume(
                 f"the earlier certificate has {key} {earlier.get(key)!r}, not {wanted!r}: "
                 "walks can only be added to a certificate of the same board and value"
             )
-    walks = earlier.get("walks")
-    if not isinstance(walks, int) or isinstance(walks, bool) or walks < 1:
+    # New walks build on its entries: the checker makes sure each one holds first.
+    try:
+        report = check(dict(earlier))
+    except CertificateError as error:
+        raise InvalidSettingsError(
+            f"the earlier certificate is malformed or false: {error}"
+        ) from None
+    if report.walks is None:
         raise InvalidSettingsError(
             "the earlier certificate was not drawn by random walks (it has no number of walks)"
         )
-    try:
-        for text, lower, move, upper in earlier["entries"]:
-            found[text] = [lower, move, upper]
-            for bound, side in ((lower, True), (upper, False)):
-                if bound is not None:
-                    _note(used, text, bound, side)
-        for text, lower, upper in earlier.get("assumed", []):
-            for bound, side in ((lower, True), (upper, False)):
-                if bound is not None:
-                    _note(used, text, bound, side)
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidSettingsError(f"the earlier certificate is malformed: {error}") from None
-    return walks
+    for text, lower, move, upper in earlier["entries"]:
+        found[text] = [lower, move, upper]
+        _note_both(used, text, lower, upper)
+    for text, lower, upper in earlier.get("assumed", []):
+        _note_both(used, text, lower, upper)
+    return report.walks
+
+
+def _note_both(used: dict[str, list[Any]], text: str, lower: int | None, upper: int | None) -> None:
+    for bound, is_lower in ((lower, True), (upper, False)):
+        if bound is not None:
+            _note(used, text, bound, is_lower)
 
 
 def _unproven(used: dict[str, list[Any]], entries: list[list[Any]]) -> list[list[Any]]:
