@@ -32,6 +32,7 @@ __all__ = [
     "rating_history",
     "seats",
     "server_secrets",
+    "sessions",
 ]
 
 METADATA: Final = MetaData()
@@ -54,10 +55,14 @@ games: Final = Table(
     Column("public", Boolean, nullable=False, default=False),
     Column("rematch", String(32), nullable=True),
     Column("version", Integer, nullable=False, default=0),
+    Column("owner", String(100), nullable=True, index=True),
+    Column("owner_player", Integer, nullable=True),
 )
 """One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
 ``public`` games are listed with their free seats; ``rematch`` is the game that followed;
-``version`` counts the game's changes, so a change made for an older version is refused."""
+``version`` counts the game's changes, so a change made for an older version is refused;
+``owner`` is the client (address) that created the game and ``owner_player`` its account, if
+any: the per-client caps and the computer players' fair queue count games by them."""
 
 seats: Final = Table(
     "seats",
@@ -109,10 +114,12 @@ players: Final = Table(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False, default=0),
     Column("created_ms", BigInteger, nullable=False),
+    Column("skeleton", String(400), nullable=True, index=True),
 )
 """A claimed name: ``key`` is the name case-folded (so "Ann" and "ANN" are one name), the
 password's argon2 hash, and the OpenSkill rating (``mu``, ``sigma``) after ``games`` rated
-games."""
+games; ``skeleton`` is the name's Unicode confusables skeleton, so a name that only looks
+like a claimed one is refused."""
 
 player_seats: Final = Table(
     "player_seats",
@@ -161,3 +168,15 @@ login_attempts: Final = Table(
     Column("at_ms", BigInteger, nullable=False, index=True),
 )
 """Recent attempts to log in or claim a name, per address, for the shared rate limit."""
+
+sessions: Final = Table(
+    "sessions",
+    METADATA,
+    Column("id", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False, index=True),
+)
+"""A logged-in browser: ``id`` is the SHA-256 of the secret its cookie carries. Logging out
+deletes the row; logging out everywhere, or changing the password, deletes all of a
+player's rows."""
