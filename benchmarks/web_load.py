@@ -24,9 +24,13 @@ caps each server process at SHARE of one core (a CPU cgroup; Linux, as root), so
 small machine shows how the server scales when the server is what runs out of CPU, not the
 load generator, PostgreSQL or Redis, which share its cores.
 
+* ``attack``: one hostile client against a person's game (see ``benchmarks/web_attacks.py``):
+  quadratic JSON, huge bodies, a replay loop, an analysis flood and the computer cap, each for
+  ``--attack-seconds``, while a probe game times its moves.
+
 Every run is bounded in connections and by ``--seconds`` per scenario.
 
-Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|all]
+Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|attack|all]
 [--games N] [--think S] [--spectators N] [--flood N] [--processes N] [--by-game]
 [--cpu-per-process SHARE] [--json]``.
 """
@@ -57,6 +61,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+import web_attacks
 
 TARGET_GAMES = 500
 TARGET_P99_MS = 50.0
@@ -714,7 +720,17 @@ def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def run_attack(arguments: argparse.Namespace) -> dict[str, Any]:
+    # Rooms nobody follows are dropped after 2 s, so the computer cap is tried after a reload.
+    with serve({"SOSGAME_IDLE_SECONDS": "2"}, 1) as site:
+        result = asyncio.run(web_attacks.attack(site.url, site.pids[0], arguments.attack_seconds))
+    result["target"] = f"the probe's p99 under {web_attacks.TARGET_PROBE_P99_MS:g} ms in each"
+    return result
+
+
 def report(name: str, result: dict[str, Any]) -> str:
+    if name == "attack":
+        return web_attacks.report(result)
     if name == "games":
         latency = result["latency_ms"]
         return (
@@ -762,7 +778,9 @@ def report(name: str, result: dict[str, Any]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=["games", "crowd", "flood", "all"], default="all")
+    parser.add_argument(
+        "--scenario", choices=["games", "crowd", "flood", "attack", "all"], default="all"
+    )
     parser.add_argument("--games", type=int, default=TARGET_GAMES, help="simultaneous games")
     parser.add_argument("--size", type=int, default=4, help="board side (default 4)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
@@ -771,6 +789,9 @@ def main() -> int:
     parser.add_argument("--flood-moves", type=int, default=8, help="the person's moves")
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per scenario")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--attack-seconds", type=float, default=8.0, help="how long each attack runs"
+    )
     parser.add_argument(
         "--processes",
         type=int,
@@ -805,7 +826,7 @@ def main() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 4 * max(arguments.games, arguments.spectators) + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    runners = {"games": run_games, "crowd": run_crowd, "flood": run_flood}
+    runners = {"games": run_games, "crowd": run_crowd, "flood": run_flood, "attack": run_attack}
     names = list(runners) if arguments.scenario == "all" else [arguments.scenario]
     machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
     results = {}
