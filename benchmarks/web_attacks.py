@@ -75,7 +75,9 @@ def _probe(url: str, token: str, ready: Any, stop: Any, answers: Any) -> None:
         game = Game(26, 26)
         rng = random.Random(7)
         times: list[tuple[float, float]] = []
-        async with websockets.connect(url, max_size=2**22, compression=None) as socket:
+        async with websockets.connect(
+            url, max_size=2**22, compression=None, ping_interval=None
+        ) as socket:
             await socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
             await _until(socket, lambda m: m["type"] == "state")
             ready.set()
