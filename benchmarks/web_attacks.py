@@ -5,8 +5,8 @@ A person's probe game (a local 26x26 game of people, in a process of its own) ma
 every 0.5 s for the whole run and times each answer. Meanwhile the attacks run one after the
 other, each for ``--attack-seconds``, with a quiet spell before the first:
 
-* ``quadratic_json``: 4 clients in a loop send 256 KiB bodies of escaped quotes (``"\\"\\"...``)
-  to ``POST /api/games``;
+* ``quadratic_json``: 4 clients in a loop send 256 KiB bodies (``--attack-json-kib``) of
+  escaped quotes (``"\\"\\"...``) to ``POST /api/games``;
 * ``huge_bodies``: 4 clients each stream 300 MiB, chunked, to ``POST /api/session`` and
   ``POST /api/players`` (the server's resident memory is sampled throughout);
 * ``replay_loop``: 8 clients in a loop ask for the replay of a finished 26x26 game;
@@ -44,8 +44,11 @@ PROBE_PAUSE = 0.5
 QUIET_SECONDS = 3.0
 HUGE_BODY_BYTES = 300 * 1024 * 1024
 CHUNK = b"x" * 65536
-ESCAPED_QUOTES = ('"' + '\\"' * (128 * 1024 - 1)).encode()
-"""256 KiB: an unclosed string of escaped quotes."""
+
+
+def escaped_quotes(kib: int) -> bytes:
+    """An unclosed string of escaped quotes, ``kib`` KiB long."""
+    return ('"' + '\\"' * (kib * 512 - 1)).encode()
 
 
 def _rss_mb(pid: int) -> float:
@@ -151,19 +154,20 @@ def _status(response: httpx.Response) -> str:
         return str(response.status_code)
 
 
-async def _quadratic_json(client: httpx.AsyncClient, seconds: float) -> dict[str, Any]:
+async def _quadratic_json(client: httpx.AsyncClient, seconds: float, kib: int) -> dict[str, Any]:
     took: list[float] = []
+    body = escaped_quotes(kib)
 
     async def one() -> str:
         began = time.perf_counter()
         response = await client.post(
-            "/api/games", content=ESCAPED_QUOTES, headers={"content-type": "application/json"}
+            "/api/games", content=body, headers={"content-type": "application/json"}
         )
         took.append((time.perf_counter() - began) * 1000)
         return _status(response)
 
     answers = await _loop(seconds, 4, one)
-    return {"answers": dict(answers), "answer_ms": _percentiles(took)}
+    return {"answers": dict(answers), "body_kib": kib, "answer_ms": _percentiles(took)}
 
 
 async def _huge_bodies(client: httpx.AsyncClient, seconds: float, pid: int) -> dict[str, Any]:
@@ -239,8 +243,11 @@ async def _computer_cap(client: httpx.AsyncClient, seconds: float) -> dict[str, 
         return accepted, None
 
     first, refusal = await until_refused(40)
-    # The rooms are dropped once idle (SOSGAME_IDLE_SECONDS is short in this scenario).
-    await asyncio.sleep(max(0.0, seconds - 2))
+    # The rooms are dropped once idle (SOSGAME_IDLE_SECONDS is short in this scenario) and
+    # their computer has moved: wait until only the probe's and the replayed game's are left.
+    end = time.monotonic() + max(seconds, 120.0)
+    while (await client.get("/api/health")).json()["rooms"] > 2 and time.monotonic() < end:
+        await asyncio.sleep(0.5)
     second, again = await until_refused(40)
     return {
         "accepted_first": first,
@@ -258,7 +265,7 @@ def _finished_record(size: int) -> str:
     return Record.from_game(game, players=["Ann", "Bao"]).to_json()
 
 
-async def attack(url: str, pid: int, attack_seconds: float) -> dict[str, Any]:
+async def attack(url: str, pid: int, attack_seconds: float, json_kib: int = 256) -> dict[str, Any]:
     """Run the attacks one after another beside the probe; the figures of each."""
     ws_url = url.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=64)
@@ -301,7 +308,7 @@ async def attack(url: str, pid: int, attack_seconds: float) -> dict[str, Any]:
             await asyncio.sleep(QUIET_SECONDS)
             windows["quiet"] = (began, time.time())
             results["quiet"] = {}
-            await window("quadratic_json", _quadratic_json(client, attack_seconds))
+            await window("quadratic_json", _quadratic_json(client, attack_seconds, json_kib))
             await window("huge_bodies", _huge_bodies(client, attack_seconds, pid))
             await window("replay_loop", _replay_loop(client, attack_seconds, replayed["id"]))
             await window("analysis_flood", _analysis_flood(client, attack_seconds, replayed["id"]))

@@ -723,7 +723,11 @@ def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
 def run_attack(arguments: argparse.Namespace) -> dict[str, Any]:
     # Rooms nobody follows are dropped after 2 s, so the computer cap is tried after a reload.
     with serve({"SOSGAME_IDLE_SECONDS": "2"}, 1) as site:
-        result = asyncio.run(web_attacks.attack(site.url, site.pids[0], arguments.attack_seconds))
+        result = asyncio.run(
+            web_attacks.attack(
+                site.url, site.pids[0], arguments.attack_seconds, arguments.attack_json_kib
+            )
+        )
     result["target"] = f"the probe's p99 under {web_attacks.TARGET_PROBE_P99_MS:g} ms in each"
     return result
 
@@ -791,6 +795,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--attack-seconds", type=float, default=8.0, help="how long each attack runs"
+    )
+    parser.add_argument(
+        "--attack-json-kib",
+        type=int,
+        default=256,
+        help="the size of the quadratic-JSON attack's bodies (the server takes up to 256)",
     )
     parser.add_argument(
         "--processes",
