@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sos_play import QUIET_MOVES, play_then_resign
 from sosgame.web import create_app
 from sosgame.web.accounts import COOKIE
 from sosgame.web.config import ServerLimits
@@ -82,22 +83,7 @@ def play_to_resignation(
 ) -> None:
     """Play ``moves`` (with the tokens of every seat they need), then seat 0 resigns."""
     with client.websocket_connect(f"/ws/games/{game_id}") as socket:
-        socket.send_text(json.dumps({"v": 1, "type": "hello", "tokens": [token, *others]}))
-        actions = [{"type": "move", "move": move} for move in moves]
-        for ply, action in enumerate([*actions, {"type": "resign", "seat": 0}]):
-            socket.send_text(json.dumps({"v": 1, **action, "ply": ply}))
-            for _ in range(20):
-                message = socket.receive_json()
-                assert message["type"] != "error", message
-                if message["type"] == "state" and message["game"]["ply"] == ply + 1:
-                    break
-            else:
-                raise AssertionError(f"action {ply + 1} was not played")
-        assert message["game"]["status"] == "finished"
-
-
-# Two quiet moves for each of two seats: enough for the game to be rated.
-MOVES = ("Sa1", "Sb1", "Sc1", "Sa2")
+        play_then_resign(socket.send_text, socket.receive_json, [token, *others], moves)
 
 
 def online_game(client: TestClient, creator: dict[str, str], *, public: bool) -> Any:
@@ -205,7 +191,7 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
     assert client.get(f"/api/games/{game}").json()["seats"][1]["name"] == "Bao"
     assert client.get("/api/lobby").json()["games"] == []  # no free seat any more
     bao_token = taken.json()["token"]
-    play_to_resignation(client, game, created["token"], bao_token, moves=MOVES)  # Ann resigns
+    play_to_resignation(client, game, created["token"], bao_token, moves=QUIET_MOVES)  # Ann resigns
     board = wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
     assert [player["name"] for player in board["players"]] == ["Bao", "Ann"]
     assert all(player["rated_games"] == 1 for player in board["players"])
@@ -221,7 +207,7 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
         f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {created['token']}"}
     )
     assert again.status_code == 201
-    play_to_resignation(client, again.json()["id"], created["token"], bao_token, moves=MOVES)
+    play_to_resignation(client, again.json()["id"], created["token"], bao_token, moves=QUIET_MOVES)
     wait_for(client, "/api/players/Ann", lambda body: len(body["history"]) == 2)
 
 
@@ -260,7 +246,7 @@ def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
         created = online_game(client, ann, public=True)
         taken = client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
         play_to_resignation(
-            client, created["id"], created["token"], taken.json()["token"], moves=MOVES
+            client, created["id"], created["token"], taken.json()["token"], moves=QUIET_MOVES
         )
         wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
     # As if the process had stopped before rating it: the rating is undone in the database.
@@ -445,7 +431,7 @@ def test_the_fourth_game_of_a_pair_in_a_day_leaves_the_ratings_alone(database: s
             created = online_game(client, ann, public=True)
             taken = client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
             play_to_resignation(
-                client, created["id"], created["token"], taken.json()["token"], moves=MOVES
+                client, created["id"], created["token"], taken.json()["token"], moves=QUIET_MOVES
             )
             page = wait_for(
                 client,

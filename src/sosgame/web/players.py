@@ -569,11 +569,15 @@ class Players:
 
 
 def _moves(game: Any, texts: list[str]) -> list[int]:
-    """How many moves each seat of a stored game made."""
+    """How many moves each seat of a stored game made (none, for a game the engine cannot
+    replay: it is then not rated, rather than tried again at every start)."""
     start = None if game["start"] is None else json.loads(game["start"])
     mode: Mode = "simple" if game["mode"] == "simple" else "general"
     position = Position(game["rows"], game["cols"], game["players"], mode, start, tuple(texts))
-    return moves_per_seat(position)
+    try:
+        return moves_per_seat(position)
+    except (KeyError, TypeError, ValueError):  # the engine's errors are ValueErrors
+        return [0]
 
 
 def _lobby_seat(seat: Any) -> dict[str, Any]:
