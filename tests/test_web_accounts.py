@@ -202,6 +202,7 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
     assert [point["game"] for point in page["history"]] == [game]
     assert page["history"][0]["rating"] == page["rating"] > 0
     error(client.get("/api/players/Nobody"), 404, "no_player")
+    error(client.get("/api/players/%ED%A0%80"), 404, "no_player")  # not UTF-8
     # The rematch seats the same named players: it is rated too.
     again = client.post(
         f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {created['token']}"}

@@ -279,7 +279,9 @@ class Accounts:
         """``GET /api/players/{name}``: a player's rating, games (each saying whether it was
         rated: ``null`` until decided) and rating history."""
         name = str(request.path_params["name"])
-        account: Account | None = await self.hub.db(self.players.find, name)
+        account: Account | None = None
+        if limits.is_text(name):  # text that cannot be stored names nobody
+            account = await self.hub.db(self.players.find, name)
         if account is None:
             raise ProtocolError("no_player", f"nobody has claimed the name {name!r}")
         games = await self.hub.db(self.players.history, account.id)
