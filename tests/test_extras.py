@@ -41,7 +41,7 @@ BROUGHT_BY = {
         "redis",
         "psycopg",
         "argon2",
-        "itsdangerous",
+        "confusable_homoglyphs",
         "openskill",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),

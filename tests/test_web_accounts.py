@@ -1,6 +1,7 @@
-"""Named players over HTTP, through the real app: claiming a name, logging in, bad input,
-the login rate limit, seats taken by named players, rated games, the leaderboard, a player's
-page and the lobby."""
+"""Named players over HTTP, through the real app: claiming a name, logging in, sessions the
+server ends (log out, everywhere, a new password), bad input, names that look blank or like
+a claimed one, the login rate limit, seats taken by named players, rated games and those
+too short or too often repeated to count, the leaderboard, a player's page and the lobby."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sos_play import QUIET_MOVES, play_then_resign
 from sosgame.web import create_app
 from sosgame.web.accounts import COOKIE
 from sosgame.web.config import ServerLimits
@@ -49,8 +51,19 @@ def client(database: str) -> Iterator[TestClient]:
 
 def claim(client: TestClient, name: str, password: str = "a good password") -> dict[str, str]:
     """Claim a name; the cookie header of its session (the client keeps no cookie)."""
-    response = client.post("/api/players", json={"name": name, "password": password})
-    assert response.status_code == 201, response.text
+    return session_of(client, "/api/players", 201, name, password)
+
+
+def browser(client: TestClient, name: str, password: str = "a good password") -> dict[str, str]:
+    """Log in as another browser would: the cookie header of a new session."""
+    return session_of(client, "/api/session", 200, name, password)
+
+
+def session_of(
+    client: TestClient, path: str, status: int, name: str, password: str
+) -> dict[str, str]:
+    response = client.post(path, json={"name": name, "password": password})
+    assert response.status_code == status, response.text
     session = client.cookies.get(COOKIE)
     client.cookies.clear()
     assert session
@@ -65,15 +78,12 @@ def error(response: Any, status: int, code: str) -> str:
     return message
 
 
-def play_to_resignation(client: TestClient, game_id: str, token: str) -> None:
+def play_to_resignation(
+    client: TestClient, game_id: str, token: str, *others: str, moves: tuple[str, ...] = ()
+) -> None:
+    """Play ``moves`` (with the tokens of every seat they need), then seat 0 resigns."""
     with client.websocket_connect(f"/ws/games/{game_id}") as socket:
-        socket.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
-        socket.send_text(json.dumps({"v": 1, "type": "resign", "ply": 0}))
-        for _ in range(20):
-            message = socket.receive_json()
-            if message["type"] == "state" and message["game"]["status"] == "finished":
-                return
-    raise AssertionError("the game did not finish")
+        play_then_resign(socket.send_text, socket.receive_json, [token, *others], moves)
 
 
 def online_game(client: TestClient, creator: dict[str, str], *, public: bool) -> Any:
@@ -180,23 +190,25 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
     assert taken.status_code == 200
     assert client.get(f"/api/games/{game}").json()["seats"][1]["name"] == "Bao"
     assert client.get("/api/lobby").json()["games"] == []  # no free seat any more
-    play_to_resignation(client, game, created["token"])  # Ann resigns
+    bao_token = taken.json()["token"]
+    play_to_resignation(client, game, created["token"], bao_token, moves=QUIET_MOVES)  # Ann resigns
     board = wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
     assert [player["name"] for player in board["players"]] == ["Bao", "Ann"]
     assert all(player["rated_games"] == 1 for player in board["players"])
     assert {computer["level"] for computer in board["computers"]} == set(COMPUTER_RATINGS)
     page = client.get("/api/players/bao").json()
     assert page["name"] == "Bao"
-    assert [item["id"] for item in page["games"]] == [game]
+    assert [(item["id"], item["rated"]) for item in page["games"]] == [(game, True)]
     assert [point["game"] for point in page["history"]] == [game]
     assert page["history"][0]["rating"] == page["rating"] > 0
     error(client.get("/api/players/Nobody"), 404, "no_player")
+    error(client.get("/api/players/%ED%A0%80"), 404, "no_player")  # not UTF-8
     # The rematch seats the same named players: it is rated too.
     again = client.post(
         f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {created['token']}"}
     )
     assert again.status_code == 201
-    play_to_resignation(client, again.json()["id"], created["token"])
+    play_to_resignation(client, again.json()["id"], created["token"], bao_token, moves=QUIET_MOVES)
     wait_for(client, "/api/players/Ann", lambda body: len(body["history"]) == 2)
 
 
@@ -233,8 +245,10 @@ def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
     with TestClient(app) as client:
         ann, bao = claim(client, "Ann"), claim(client, "Bao")
         created = online_game(client, ann, public=True)
-        client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
-        play_to_resignation(client, created["id"], created["token"])
+        taken = client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
+        play_to_resignation(
+            client, created["id"], created["token"], taken.json()["token"], moves=QUIET_MOVES
+        )
         wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
     # As if the process had stopped before rating it: the rating is undone in the database.
     from sqlalchemy import create_engine, text
@@ -254,4 +268,181 @@ def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
     with TestClient(create_app(database, computer=executor, computer_pause=0.01)) as client:
         board = client.get("/api/players").json()["players"]
         assert [player["rated_games"] for player in board] == [1, 1]  # not rated again
+    executor.shutdown()
+
+
+# ------------------------------------------------------------------- sessions the server ends
+
+
+def who(client: TestClient, headers: dict[str, str]) -> str | None:
+    player = client.get("/api/session", headers=headers).json()["player"]
+    return None if player is None else str(player["name"])
+
+
+def test_a_cookie_no_longer_works_once_logged_out(client: TestClient) -> None:
+    old = claim(client, "Ann")
+    other = browser(client, "Ann")
+    assert who(client, old) == "Ann"
+    response = client.delete("/api/session", headers=old)
+    assert response.json() == {"player": None}
+    assert COOKIE in response.headers["set-cookie"]  # removed from the browser too
+    assert who(client, old) is None  # the cookie kept (or stolen) opens nothing
+    assert who(client, other) == "Ann"  # another browser stays logged in
+    # A game made with the old cookie is a guest's: no seat is linked to Ann.
+    created = online_game(client, old, public=True)
+    assert client.get("/api/lobby").json()["games"][0]["seats"][0]["named"] is False
+    assert created["id"]
+
+
+def test_logging_out_everywhere_ends_every_browsers_session(client: TestClient) -> None:
+    here, there = claim(client, "Ann"), browser(client, "Ann")
+    bao = claim(client, "Bao")
+    error(client.delete("/api/sessions"), 401, "not_logged_in")
+    response = client.delete("/api/sessions", headers=here)
+    assert response.status_code == 200 and response.json() == {"player": None}
+    assert who(client, here) is None
+    assert who(client, there) is None
+    assert who(client, bao) == "Bao"  # nobody else's
+    assert who(client, browser(client, "Ann")) == "Ann"  # the password still logs in
+
+
+def test_a_new_password_ends_every_session_and_the_old_one_no_longer_logs_in(
+    client: TestClient,
+) -> None:
+    here, there = (
+        claim(client, "Ann", "the old password"),
+        browser(client, "Ann", "the old password"),
+    )
+    body = {"password": "the old password", "new_password": "the new password"}
+    response = client.post("/api/session/password", json=body, headers=here)
+    assert response.status_code == 200, response.text
+    assert response.json()["player"]["name"] == "Ann"
+    fresh = client.cookies.get(COOKIE)
+    client.cookies.clear()
+    assert fresh and "httponly" in response.headers["set-cookie"].lower()
+    assert who(client, {"cookie": f"{COOKIE}={fresh}"}) == "Ann"  # this browser, anew
+    assert who(client, here) is None and who(client, there) is None
+    old = client.post("/api/session", json={"name": "Ann", "password": "the old password"})
+    error(old, 401, "wrong_password")
+    assert who(client, browser(client, "Ann", "the new password")) == "Ann"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        (
+            {"password": "not the password", "new_password": "the new password"},
+            401,
+            "wrong_password",
+        ),
+        ({"password": "a good password", "new_password": "short"}, 400, "weak_password"),
+        ({"password": "a good password", "new_password": "Ann"}, 400, "weak_password"),
+        ({"password": "a good password"}, 400, "bad_field"),
+        ({"password": 5, "new_password": "the new password"}, 401, "wrong_password"),
+        ({"password": "\ud800", "new_password": "the new password"}, 401, "wrong_password"),
+        (
+            {"password": "a good password", "new_password": "new \udfff password"},
+            400,
+            "weak_password",
+        ),
+    ],
+)
+def test_a_refused_password_change_changes_nothing(
+    client: TestClient, body: dict[str, Any], status: int, code: str
+) -> None:
+    here = claim(client, "Ann")
+    text = json.dumps(body)  # escapes a lone surrogate as JSON may
+    error(client.post("/api/session/password", content=text), 401, "not_logged_in")
+    error(client.post("/api/session/password", content=text, headers=here), status, code)
+    assert who(client, here) == "Ann"
+    assert who(client, browser(client, "Ann")) == "Ann"
+
+
+# ------------------------------------------------------------------------------ fair names
+
+
+def test_names_that_look_like_a_claimed_one_are_refused(client: TestClient) -> None:
+    claim(client, "alice")
+    for name, code in [
+        ("\u0430lice", "name_confusable"),  # a Cyrillic a
+        ("\uff41\uff4c\uff49\uff43\uff45", "name_taken"),  # full width: "alice" itself
+        ("ALICE", "name_taken"),
+    ]:
+        body = {"name": name, "password": "another password"}
+        message = error(client.post("/api/players", json=body), 409, code)
+        assert "alice" not in message or code == "name_taken"
+    assert [claim(client, "Alicia")]  # a different name is fine
+    login = client.post(
+        "/api/session",
+        json={"name": "\uff41\uff4c\uff49\uff43\uff45", "password": "a good password"},
+    )
+    assert login.status_code == 200 and login.json()["player"]["name"] == "alice"
+
+
+def test_a_claimed_name_is_stored_in_its_normal_form(client: TestClient) -> None:
+    response = client.post(
+        "/api/players", json={"name": "\uff22\uff41\uff4f", "password": "a good password"}
+    )
+    assert response.status_code == 201 and response.json()["player"]["name"] == "Bao"
+
+
+@pytest.mark.parametrize(
+    "name", ["\u3164", "\u2800", "\u3164\u3164 \u2800", "\u115f\u1160", "\u0301"]
+)
+def test_blank_looking_names_are_refused_for_accounts_and_seats(
+    client: TestClient, name: str
+) -> None:
+    message = error(
+        client.post("/api/players", json={"name": name, "password": "a good password"}),
+        400,
+        "bad_field",
+    )
+    assert "blank" in message
+    seats = [{"name": name}, {"name": "Bao"}]
+    refused = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats})
+    assert refused.status_code == 400 and "blank" in refused.json()["error"]["message"]
+    assert client.get("/api/session").json() == {"player": None}
+
+
+# ---------------------------------------------------------------------------- fair ratings
+
+
+def test_games_resigned_at_once_between_two_accounts_rate_nobody(client: TestClient) -> None:
+    ann, alt = claim(client, "Ann"), claim(client, "Ann's other account")
+    for _ in range(3):
+        created = online_game(client, ann, public=False)
+        invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+        client.post(f"/api/games/{created['id']}/seats/1", json={"invite": invite}, headers=alt)
+        play_to_resignation(client, created["id"], created["token"])
+    page = wait_for(
+        client,
+        "/api/players/Ann's other account",
+        lambda body: len(body["games"]) == 3 and all(g["rated"] is False for g in body["games"]),
+    )
+    assert page["rating"] == 0 and page["rated_games"] == 0 and page["history"] == []
+    assert client.get("/api/players").json()["players"] == []
+
+
+def test_the_fourth_game_of_a_pair_in_a_day_leaves_the_ratings_alone(database: str) -> None:
+    executor = ThreadPoolExecutor(max_workers=1)
+    caps = ServerLimits(rated_games_per_pair_per_day=3)
+    with TestClient(create_app(database, computer=executor, server_limits=caps)) as client:
+        ann, bao = claim(client, "Ann"), claim(client, "Bao")
+        for number in range(4):
+            created = online_game(client, ann, public=True)
+            taken = client.post(f"/api/games/{created['id']}/seats/1", json={}, headers=bao)
+            play_to_resignation(
+                client, created["id"], created["token"], taken.json()["token"], moves=QUIET_MOVES
+            )
+            page = wait_for(
+                client,
+                "/api/players/Bao",
+                lambda body, n=number: (
+                    len(body["games"]) == n + 1 and body["games"][0]["rated"] is not None
+                ),
+            )
+            if number == 2:
+                after_three = page["mu"], page["sigma"], page["rated_games"]
+        assert [game["rated"] for game in page["games"]] == [False, True, True, True]
+        assert (page["mu"], page["sigma"], page["rated_games"]) == after_three
     executor.shutdown()

@@ -1,6 +1,7 @@
-"""Named players in the store, on SQLite and PostgreSQL: claimed names, OpenSkill ratings
-given exactly once per finished game (also with two processes' stores at once), the catch-up
-at start, the lobby; and the rating rules themselves."""
+"""Named players in the store, on SQLite and PostgreSQL: claimed names (and names that only
+look alike), sessions, OpenSkill ratings given exactly once per finished game (also with two
+processes' stores at once), which games are rated, the catch-up at start, the lobby; and the
+rating rules themselves."""
 
 from __future__ import annotations
 
@@ -15,15 +16,19 @@ pytest.importorskip("openskill")
 
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import text
 
 import test_web_store
 from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
-from sosgame.web.players import NameTakenError, Players
+from sosgame.position import Position
+from sosgame.web.players import NameConfusableError, NameTakenError, Players
 from sosgame.web.ratings import (
     ARENA_MATCHES,
     COMPUTER_RATINGS,
+    DAY_MS,
     NEW_PLAYER,
     fit_computer_ratings,
+    moves_per_seat,
     new_ratings,
     places,
 )
@@ -31,6 +36,8 @@ from sosgame.web.store import SeatRow, Store, StoredGame
 
 url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 _ids = itertools.count(1)
+# Two quiet moves for each of up to four seats on a 3x3 board (S beside S makes no line).
+QUIET = ("Sa1", "Sb1", "Sc1", "Sa2", "Sb2", "Sc2", "Sa3", "Sb3")
 
 
 @pytest.fixture
@@ -46,10 +53,14 @@ def finished(
     winners: list[int],
     *,
     kind: str = "online",
-    actions: tuple[str, ...] = (),
+    actions: tuple[str, ...] | None = None,
+    ended_ms: int = 1,
 ) -> str:
-    """A finished game stored with these seats (``human`` or a level) and winners."""
+    """A finished game stored with these seats (``human`` or a level) and winners; its
+    actions are two quiet moves per seat unless given."""
     game_id = f"g{next(_ids)}"
+    if actions is None:
+        actions = QUIET[: 2 * len(players)]
     seats = [SeatRow(n, f"seat {n}", player, "t" * 64) for n, player in enumerate(players)]
     result = {
         "termination": "resignation",
@@ -57,10 +68,22 @@ def finished(
         "scores": [0] * len(players),
         "flagged": [],
     }
-    stored = StoredGame(game_id, kind, 3, 3, "general", seats, "finished", 1, 1, result=result)
+    stored = StoredGame(
+        game_id, kind, 3, 3, "general", seats, "finished", 1, ended_ms, result=result
+    )
     stored.actions = list(actions)
     assert store.create(stored)
     return game_id
+
+
+def at_once(threads: list[threading.Thread], stores: list[Store]) -> None:
+    """Run the threads (each a server process) together, then close their stores."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for other in stores:
+        other.close()
 
 
 def test_a_name_is_claimed_once_whatever_its_case(store: Store) -> None:
@@ -75,20 +98,74 @@ def test_a_name_is_claimed_once_whatever_its_case(store: Store) -> None:
     assert players.count_players() == 1
 
 
-def test_the_session_key_is_made_once_and_shared(url: str, store: Store) -> None:
-    first = Players(store).secret()
-    other = Store(url)  # another server process
+def test_sessions_are_rows_that_end_one_by_one_or_all_at_once(url: str, store: Store) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    first = players.start_session(ann.id, 10, 100)
+    second = players.start_session(ann.id, 10, 100)
+    theirs = players.start_session(bao.id, 10, 100)
+    assert len({first, second, theirs}) == 3
+    other_store = Store(url)  # another server process knows the same sessions
     try:
-        assert Players(other).secret() == first
+        found = Players(other_store).session_account(first, 20)
     finally:
-        other.close()
-    assert len(first) == 64
+        other_store.close()
+    assert found is not None and found.id == ann.id
+    assert players.session_account(first, 110) is None  # expired
+    players.end_session(first)
+    assert players.session_account(first, 20) is None
+    assert players.session_account(second, 20) is not None
+    assert players.end_sessions(ann.id) == 1
+    assert players.session_account(second, 20) is None
+    assert players.session_account(theirs, 20) is not None  # not another player's
+    fresh = players.change_password(bao.id, "new hash", 30, 100)
+    assert players.session_account(theirs, 40) is None
+    now = players.session_account(fresh, 40)
+    assert now is not None and now.password_hash == "new hash"
+    players.start_session(ann.id, 200, 100)  # the expired rows go meanwhile
+    with store.engine.begin() as db:
+        left = db.execute(text("SELECT COUNT(*) FROM sessions")).scalar_one()
+    assert left == 1
+
+
+def test_a_name_that_looks_like_a_claimed_one_is_refused(store: Store) -> None:
+    players = Players(store)
+    alice = players.claim("alice", "h", 1)
+    with pytest.raises(NameConfusableError):
+        players.claim("\u0430lice", "h", 2)  # a Cyrillic a
+    with pytest.raises(NameConfusableError):
+        players.claim("al\u3164ice", "h", 2)  # a filler that shows nothing
+    for same in ("\uff41\uff4c\uff49\uff43\uff45", "ALICE"):  # full width; capitals
+        with pytest.raises(NameTakenError):
+            players.claim(same, "h", 2)
+    found = players.find("\uff41\uff4c\uff49\uff43\uff45")
+    assert found is not None and found.id == alice.id
+    assert players.claim("Alicia", "h", 3).name == "Alicia"  # different enough
+    assert players.count_players() == 2
+
+
+def test_the_skeletons_of_names_claimed_before_are_filled_in(store: Store) -> None:
+    players = Players(store)
+    with store.engine.begin() as db:  # a name claimed before skeletons were kept
+        db.execute(
+            text(
+                "INSERT INTO players (key, name, password_hash, mu, sigma, games, created_ms)"
+                " VALUES ('paypal', 'paypal', 'h', 25.0, 8.3, 0, 1)"
+            )
+        )
+    players.claim("\u03c1aypal", "h", 2)  # Greek rho: not seen yet, so allowed
+    with store.engine.begin() as db:
+        db.execute(text("DELETE FROM players WHERE name <> 'paypal'"))
+    assert players.fill_skeletons() == 1
+    assert players.fill_skeletons() == 0
+    with pytest.raises(NameConfusableError):
+        players.claim("\u03c1aypal", "h", 3)
 
 
 def test_a_game_between_named_players_is_rated_once(store: Store) -> None:
     players = Players(store)
     ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
-    game = finished(store, ["human", "human"], winners=[1], actions=("resign:0",))
+    game = finished(store, ["human", "human"], winners=[1], actions=(*QUIET[:4], "resign:0"))
     players.link(game, 0, ann.id)
     players.link(game, 1, bao.id)
     assert players.rate(game, 10)
@@ -113,7 +190,7 @@ def test_a_game_between_named_players_is_rated_once(store: Store) -> None:
 
 
 def test_two_processes_rating_the_same_games_at_once_rate_each_once(url: str, store: Store) -> None:
-    players = Players(store)
+    players = Players(store, rated_per_pair=6)
     ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
     games = []
     for number in range(6):
@@ -127,20 +204,14 @@ def test_two_processes_rating_the_same_games_at_once_rate_each_once(url: str, st
     barrier = threading.Barrier(2)
 
     def run(other: Store) -> None:
-        mine = Players(other)
+        mine = Players(other, rated_per_pair=6)
         barrier.wait()
         for game in games:
             done = mine.rate(game, 5)
             with lock:
                 rated.append(done)
 
-    threads = [threading.Thread(target=run, args=(other,)) for other in stores]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    for other in stores:
-        other.close()
+    at_once([threading.Thread(target=run, args=(other,)) for other in stores], stores)
     assert sorted(rated) == [False] * 6 + [True] * 6
     for account in (ann, bao):
         now = players.get(account.id)
@@ -169,6 +240,101 @@ def test_the_catch_up_rates_finished_games_left_unrated(store: Store) -> None:
     assert players.catch_up(4) == 0
     now = players.get(ann.id)
     assert now is not None and now.games == 1
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        ("resign:0",),
+        ("resign:1",),
+        ("Sa1", "resign:1"),
+        ("Sa1", "Sb1", "Sc1", "resign:1"),  # seat 1 made one move only
+    ],
+)
+def test_a_game_ended_before_two_moves_each_is_finished_but_unrated(
+    store: Store, actions: tuple[str, ...]
+) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    game = finished(store, ["human", "human"], winners=[1], actions=actions)
+    players.link(game, 0, ann.id)
+    players.link(game, 1, bao.id)
+    assert not players.rate(game, 2)
+    assert players.unrated() == []  # decided: noted as not rated
+    with store.engine.begin() as db:
+        assert db.execute(text("SELECT rated FROM rated_games")).scalar_one() in (False, 0)
+    for account in (ann, bao):
+        now = players.get(account.id)
+        assert now is not None and (now.rating, now.games) == (NEW_PLAYER, 0)
+
+
+def test_three_games_resigned_at_once_leave_both_ratings_alone(store: Store) -> None:
+    players = Players(store)
+    mine, other = players.claim("Ann", "h", 1), players.claim("Ann2", "h", 1)
+    for number in range(3):
+        game = finished(store, ["human", "human"], winners=[0], actions=("resign:1",))
+        players.link(game, 0, mine.id)
+        players.link(game, 1, other.id)
+        assert not players.rate(game, number)
+    now = players.get(mine.id)
+    assert now is not None and now.rating.shown == 0 and now.games == 0
+    assert players.leaderboard() == []
+
+
+def test_games_of_one_pair_are_rated_at_most_so_often_a_day(store: Store) -> None:
+    players = Players(store, rated_per_pair=3)
+    ann, bao, cam = (players.claim(name, "h", 1) for name in ("Ann", "Bao", "Cam"))
+    hour = 3600 * 1000
+
+    def play(seated: list[int], ended_ms: int) -> bool:
+        game = finished(store, ["human"] * len(seated), winners=[0], ended_ms=ended_ms)
+        for seat, player_id in enumerate(seated):
+            players.link(game, seat, player_id)
+        return players.rate(game, ended_ms)
+
+    assert [play([ann.id, bao.id], n * hour) for n in range(1, 4)] == [True, True, True]
+    before = [players.get(account.id) for account in (ann, bao)]
+    assert not play([ann.id, bao.id], 4 * hour)  # the 4th in 24 hours
+    assert not play([cam.id, bao.id, ann.id], 5 * hour)  # the pair again, with another
+    assert [players.get(account.id) for account in (ann, bao)] == before
+    assert play([ann.id, cam.id], 6 * hour)  # another pair
+    assert play([bao.id, ann.id], DAY_MS + 1 * hour + 1)  # the first game is a day old
+
+
+def test_the_pair_limit_holds_when_two_processes_rate_at_once(url: str, store: Store) -> None:
+    players = Players(store)
+    ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
+    games = []
+    for number in range(6):
+        game = finished(store, ["human", "human"], winners=[number % 2], ended_ms=number + 1)
+        players.link(game, 0, ann.id)
+        players.link(game, 1, bao.id)
+        games.append(game)
+    stores = [Store(url), Store(url)]
+    barrier = threading.Barrier(2)
+
+    def run(other: Store, order: list[str]) -> None:
+        mine = Players(other, rated_per_pair=3)
+        barrier.wait()
+        for game in order:
+            mine.rate(game, 10)
+
+    at_once(
+        [
+            threading.Thread(target=run, args=(stores[0], games)),
+            threading.Thread(target=run, args=(stores[1], games[::-1])),
+        ],
+        stores,
+    )
+    for account in (ann, bao):
+        now = players.get(account.id)
+        assert now is not None and now.games == 3
+
+
+def test_moves_per_seat_counts_a_scoring_seats_extra_moves() -> None:
+    # Seat 0 completes a1-b1-c1 with its second move and moves again; resignations are no move.
+    position = Position(3, 3, 2, "general", None, ("Sa1", "Ob1", "Sc1", "Sa3", "resign:1"))
+    assert moves_per_seat(position) == [3, 1]
 
 
 def test_a_game_against_the_computer_moves_only_the_persons_rating(store: Store) -> None:

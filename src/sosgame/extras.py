@@ -27,7 +27,7 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
         "alembic",
         "redis",
         "argon2",
-        "itsdangerous",
+        "confusable_homoglyphs",
         "openskill",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),

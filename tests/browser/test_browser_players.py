@@ -1,7 +1,8 @@
 """Named players, ratings and the lobby as a player sees them, at desktop (1280x900) and phone
 (390x844) sizes: claiming a name and logging in (with their refusals), a rated game joined from
-the lobby, the leaderboard, a player's rating chart, private games kept out of the lobby, and
-the pages' texts in Vietnamese and Hindi."""
+the lobby, the leaderboard, a player's rating chart, changing the password and logging out
+everywhere from one's own page, private games kept out of the lobby, and the pages' texts in
+Vietnamese and Hindi."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ pytest.importorskip("websockets")
 from playwright.sync_api import expect
 from test_browser_app import CONTRAST, DESKTOP, MISSING_GLYPHS, PHONE
 from websockets.sync.client import connect
+
+from sos_play import QUIET_MOVES, play_then_resign
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
@@ -53,15 +56,14 @@ def _claim(context: Any, server: LiveServer, name: str) -> None:
     assert answer.status == 201, answer.text()
 
 
-def _resign(server: LiveServer, game_id: str, token: str) -> None:
+def _resign(
+    server: LiveServer, game_id: str, token: str, *others: str, moves: tuple[str, ...] = ()
+) -> None:
+    """Play ``moves`` (with the tokens of every seat they need), then seat 0 resigns."""
     with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as socket:
-        socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-        socket.send(json.dumps({"v": 1, "type": "resign", "ply": 0}))
-        for _ in range(20):
-            message = json.loads(socket.recv(timeout=20))
-            if message["type"] == "state" and message["game"]["status"] == "finished":
-                return
-    raise AssertionError("the game did not finish")
+        play_then_resign(
+            socket.send, lambda: json.loads(socket.recv(timeout=20)), [token, *others], moves
+        )
 
 
 def test_claiming_a_name_and_logging_in_with_clear_refusals(
@@ -125,7 +127,9 @@ def test_a_lobby_game_between_named_players_is_rated(
     expect(page.locator("#join-name")).to_be_disabled()
     page.click("#take-seat")
     expect(page.get_by_test_id("board")).to_be_visible()
-    _resign(server, created["id"], created["token"])  # Ann resigns
+    held = page.evaluate("JSON.parse(localStorage.getItem('sos.tokens'))")[created["id"]]
+    # Two moves each (a game resigned sooner is not rated), then Ann resigns.
+    _resign(server, created["id"], created["token"], *held, moves=QUIET_MOVES)
     expect(page.locator("#result")).to_be_visible()
     deadline = time.monotonic() + 20
     while not server.get("/api/players")["players"] and time.monotonic() < deadline:
@@ -151,6 +155,42 @@ def test_a_lobby_game_between_named_players_is_rated(
     page.screenshot(
         path=str(ARTIFACTS / f"player-{page.viewport_size['width']}.png"), full_page=True
     )
+    assert page.errors == []
+
+
+def test_a_new_password_and_logging_out_everywhere_from_ones_own_page(
+    browser: Any, context: Any, server: LiveServer
+) -> None:
+    _claim(context, server, "Ann")
+    elsewhere = browser.new_context()  # another browser of Ann's
+    try:
+        login = {"name": "Ann", "password": "a good password"}
+        assert elsewhere.request.post(f"{server.url}/api/session", data=login).status == 200
+        page = _page(context)
+        page.goto(f"{server.url}/#/players/Ann")
+        panel = page.locator("#account-panel")
+        expect(panel).to_be_visible()
+        page.fill("#password-current", "not the password")
+        page.fill("#password-new", "a new password")
+        page.click("#password-button")
+        expect(page.locator("#account-status")).to_have_text("Wrong name or password.")
+        page.fill("#password-current", "a good password")
+        page.click("#password-button")
+        expect(page.locator("#account-status")).to_have_text(
+            "Password changed; you are now logged out everywhere else."
+        )
+        other = elsewhere.request.get(f"{server.url}/api/session").json()
+        assert other == {"player": None}  # the other browser's session ended
+        page.reload()
+        expect(page.locator("#me")).to_have_text("Logged in as Ann")  # this one goes on
+        assert page.evaluate(CONTRAST) == []
+        page.click("#logout-everywhere")
+        expect(page.locator("#login-link")).to_be_visible()
+        expect(panel).to_have_count(0)
+        page.reload()
+        expect(page.locator("#login-link")).to_be_visible()
+    finally:
+        elsewhere.close()
     assert page.errors == []
 
 

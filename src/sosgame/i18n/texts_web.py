@@ -232,4 +232,15 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.clock_off", "no clock"),
     text("web.clock_setting", "{minutes} min + {increment} s a move"),
     text("web.join_seat_number", "Take seat {number}"),
+    text("web.account_panel", "Your account"),
+    text("web.logout_everywhere", "Log out everywhere"),
+    text("web.password_current", "Current password"),
+    text("web.password_new", "New password"),
+    text("web.password_change", "Change the password"),
+    text("web.password_changed", "Password changed; you are now logged out everywhere else."),
+    text(
+        "web.error.name_confusable",
+        "This name looks too much like a name already claimed; choose another.",
+    ),
+    text("web.error.not_logged_in", "You are not logged in; log in first."),
 ]

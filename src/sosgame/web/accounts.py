@@ -1,9 +1,10 @@
 """Named players over HTTP: claiming a name, logging in and out, the leaderboard, a player's
 page and the lobby; and rating each finished game once.
 
-A session is a signed cookie (``sos_session``, HttpOnly, SameSite=Lax) holding the player's
-id; the signing key is kept in the database, so every server process reads the same one.
-Passwords are stored only as argon2 hashes.
+A session is a row of the ``sessions`` table: the cookie (``sos_session``, HttpOnly,
+SameSite=Lax) carries a random secret and the table its SHA-256, so every server process knows
+every session and logging out (here, everywhere, or by changing the password) ends it for
+good. Passwords are stored only as argon2 hashes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -22,7 +22,8 @@ from starlette.routing import Route
 from sosgame.web import clock as clocks
 from sosgame.web import limits
 from sosgame.web.hub import Hub
-from sosgame.web.players import Account, NameTakenError, Players
+from sosgame.web.names import normal_name
+from sosgame.web.players import Account, NameConfusableError, NameTakenError, Players
 from sosgame.web.protocol import ProtocolError, parse_json
 from sosgame.web.ratings import COMPUTER_RATINGS
 
@@ -33,6 +34,9 @@ _log = logging.getLogger(__name__)
 COOKIE: Final = "sos_session"
 SESSION_DAYS: Final = 30
 _MAX_AGE: Final = SESSION_DAYS * 24 * 3600
+_LIFETIME_MS: Final = _MAX_AGE * 1000
+# A cookie's secret is 43 characters; anything much longer is not one of ours.
+_MAX_COOKIE: Final = 100
 _WINDOW_MS: Final = 60_000
 _MAX_BODY: Final = 4096
 _HASHER: Final = PasswordHasher()
@@ -46,7 +50,6 @@ class Accounts:
     def __init__(self) -> None:
         self._hub: Hub | None = None
         self._players: Players | None = None
-        self._signer: URLSafeTimedSerializer | None = None
 
     @property
     def hub(self) -> Hub:
@@ -61,13 +64,12 @@ class Accounts:
         return self._players
 
     async def start(self, hub: Hub) -> None:
-        """Read the shared session key, rate each game this process finishes from now on,
-        and rate the finished games nobody rated (a process stopped before it could)."""
+        """Rate each game this process finishes from now on, and rate the finished games
+        nobody rated (a process stopped before it could)."""
         self._hub = hub
-        self._players = Players(hub.store)
-        secret = await hub.db(self.players.secret)
-        self._signer = URLSafeTimedSerializer(secret, salt="sosgame-session")
+        self._players = Players(hub.store, rated_per_pair=hub.limits.rated_games_per_pair_per_day)
         hub.finished_hooks.append(self._rate)
+        await hub.db(self.players.fill_skeletons)
         rated = await hub.db(self.players.catch_up, clocks.now_ms())
         if rated:
             _log.info("rated %d finished games left unrated", rated)
@@ -80,32 +82,55 @@ class Accounts:
 
     # ---------------------------------------------------------------------- sessions
 
-    async def current(self, request: Request) -> Account | None:
-        """The player whose session cookie came with the request, if any."""
+    @staticmethod
+    def _secret(request: Request) -> str | None:
         cookie = request.cookies.get(COOKIE)
-        if not cookie or self._signer is None:
+        if not cookie or len(cookie) > _MAX_COOKIE:
             return None
-        try:
-            data = self._signer.loads(cookie, max_age=_MAX_AGE)
-        except BadSignature:
+        return cookie
+
+    async def current(self, request: Request) -> Account | None:
+        """The player whose session cookie came with the request, if the session is live."""
+        secret = self._secret(request)
+        if secret is None:
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("player"), int):
-            return None
-        account: Account | None = await self.hub.db(self.players.get, data["player"])
+        account: Account | None = await self.hub.db(
+            self.players.session_account, secret, clocks.now_ms()
+        )
         return account
 
-    def _session(self, request: Request, account: Account, status: int) -> Response:
-        assert self._signer is not None
+    async def _session(
+        self, request: Request, account: Account, status: int, secret: str | None = None
+    ) -> Response:
+        """The answer that logs this browser in: a new session unless ``secret`` is one."""
+        if secret is None:
+            secret = await self.hub.db(
+                self.players.start_session, account.id, clocks.now_ms(), _LIFETIME_MS
+            )
         response = JSONResponse({"player": account.to_json()}, status_code=status)
         response.set_cookie(
             COOKIE,
-            self._signer.dumps({"player": account.id}),
+            secret,
             max_age=_MAX_AGE,
             httponly=True,
             samesite="lax",
             secure=request.url.scheme == "https",
         )
         return response
+
+    @staticmethod
+    def _logged_out(request: Request) -> Response:
+        response = JSONResponse({"player": None})
+        response.delete_cookie(
+            COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+        )
+        return response
+
+    async def _logged_in(self, request: Request) -> Account:
+        account = await self.current(request)
+        if account is None:
+            raise ProtocolError("not_logged_in", "log in first: this needs a named player")
+        return account
 
     async def _limit(self, request: Request) -> None:
         address = request.client.host if request.client is not None else ""
@@ -117,6 +142,18 @@ class Accounts:
                 f"too many login attempts from this address: at most {most} a minute;"
                 f" try again in {-(-wait // 1000)} s",
             )
+
+    @staticmethod
+    async def _fields(request: Request, *names: str) -> list[object]:
+        """The values of a JSON body that must be an object of exactly these fields."""
+        body = await request.body()
+        if len(body) > _MAX_BODY:
+            raise ProtocolError("too_large", f"the body may be at most {_MAX_BODY} bytes")
+        data = parse_json(body, "the request body")
+        if not isinstance(data, dict) or set(data) != set(names):
+            listed = " and ".join(repr(name) for name in names)
+            raise ProtocolError("bad_field", f"the body must be an object with {listed}")
+        return [data[name] for name in names]
 
     async def _credentials(self, request: Request) -> tuple[str, str]:
         body = await request.body()
@@ -142,6 +179,11 @@ class Accounts:
         """``POST /api/players``: claim a name with a password, and log in."""
         name, password = await self._credentials(request)
         try:
+            # NFKC may lengthen a name or change it; the rules hold for what is stored.
+            name = limits.check_name(normal_name(name), "name")
+        except limits.SettingsError as error:
+            raise ProtocolError("bad_field", str(error)) from None
+        try:
             limits.check_password(password, name)
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
@@ -151,7 +193,11 @@ class Accounts:
             account = await self.hub.db(self.players.claim, name, digest, clocks.now_ms())
         except NameTakenError:
             raise ProtocolError("name_taken", f"the name {name!r} is taken") from None
-        return self._session(request, account, 201)
+        except NameConfusableError:
+            raise ProtocolError(
+                "name_confusable", f"the name {name!r} is too like a name already claimed"
+            ) from None
+        return await self._session(request, account, 201)
 
     async def login(self, request: Request) -> Response:
         """``POST /api/session``: log in with a claimed name and its password."""
@@ -167,13 +213,47 @@ class Accounts:
             account = None
         if account is None:
             raise ProtocolError("wrong_password", "wrong name or password")
-        return self._session(request, account, 200)
+        return await self._session(request, account, 200)
 
-    async def logout(self, _request: Request) -> Response:
-        """``DELETE /api/session``: forget the session in this browser."""
-        response = JSONResponse({"player": None})
-        response.delete_cookie(COOKIE, httponly=True, samesite="lax")
-        return response
+    async def logout(self, request: Request) -> Response:
+        """``DELETE /api/session``: end the session of this browser."""
+        secret = self._secret(request)
+        if secret is not None:
+            await self.hub.db(self.players.end_session, secret)
+        return self._logged_out(request)
+
+    async def logout_everywhere(self, request: Request) -> Response:
+        """``DELETE /api/sessions``: end every session of the player, this one too."""
+        account = await self._logged_in(request)
+        await self.hub.db(self.players.end_sessions, account.id)
+        return self._logged_out(request)
+
+    async def change_password(self, request: Request) -> Response:
+        """``POST /api/session/password``: with the current password, set a new one; every
+        session of the player ends and this browser gets a new one."""
+        account = await self._logged_in(request)
+        old, new = await self._fields(request, "password", "new_password")
+        if (
+            not isinstance(old, str)
+            or not old
+            or len(old) > limits.MAX_PASSWORD
+            or not limits.is_text(old)
+        ):
+            raise ProtocolError("wrong_password", "wrong password")
+        try:
+            new = limits.check_password(new, account.name)
+        except limits.SettingsError as error:
+            raise ProtocolError("weak_password", str(error)) from None
+        await self._limit(request)
+        try:
+            await asyncio.to_thread(_HASHER.verify, account.password_hash, old)
+        except (VerificationError, InvalidHashError):
+            raise ProtocolError("wrong_password", "wrong password") from None
+        digest = await asyncio.to_thread(_HASHER.hash, new)
+        secret = await self.hub.db(
+            self.players.change_password, account.id, digest, clocks.now_ms(), _LIFETIME_MS
+        )
+        return await self._session(request, account, 200, secret)
 
     async def session(self, request: Request) -> Response:
         """``GET /api/session``: who is logged in (``null`` for a guest)."""
@@ -196,12 +276,17 @@ class Accounts:
         )
 
     async def player(self, request: Request) -> Response:
-        """``GET /api/players/{name}``: a player's rating, games and rating history."""
+        """``GET /api/players/{name}``: a player's rating, games (each saying whether it was
+        rated: ``null`` until decided) and rating history."""
         name = str(request.path_params["name"])
-        account: Account | None = await self.hub.db(self.players.find, name)
+        account: Account | None = None
+        if limits.is_text(name):  # text that cannot be stored names nobody
+            account = await self.hub.db(self.players.find, name)
         if account is None:
             raise ProtocolError("no_player", f"nobody has claimed the name {name!r}")
         games = await self.hub.db(self.players.history, account.id)
+        rated = await self.hub.db(self.players.rated_flags, [game["id"] for game in games])
+        games = [{**game, "rated": rated.get(game["id"])} for game in games]
         history = await self.hub.db(self.players.ratings_over_time, account.id)
         return JSONResponse({**account.to_json(), "games": games, "history": history})
 
@@ -227,5 +312,7 @@ class Accounts:
             Route("/api/session", self.session, methods=["GET"]),
             Route("/api/session", self.login, methods=["POST"]),
             Route("/api/session", self.logout, methods=["DELETE"]),
+            Route("/api/sessions", self.logout_everywhere, methods=["DELETE"]),
+            Route("/api/session/password", self.change_password, methods=["POST"]),
             Route("/api/lobby", self.lobby, methods=["GET"]),
         ]

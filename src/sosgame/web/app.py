@@ -498,7 +498,9 @@ def create_app(
             "too_many_games": 429,
             "rate_limited": 429,
             "name_taken": 409,
+            "name_confusable": 409,
             "wrong_password": 401,
+            "not_logged_in": 401,
             "no_player": 404,
         }.get(error.code, 400)
         return _error(status, error.code, error.message)

@@ -43,6 +43,9 @@ class ServerLimits:
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
+    rated_games_per_pair_per_day: int = 3
+    """Rated games two named players may play together in any 24 hours; more are played
+    and finished but not rated (so two accounts of one person cannot feed one a rating)."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

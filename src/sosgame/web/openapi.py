@@ -58,6 +58,7 @@ def _player_paths() -> dict[str, Any]:
         "Too many attempts to log in or claim a name from this address (rate_limited)"
     )
     session = _json("Session", "The player, logged in: the sos_session cookie is set")
+    not_logged_in = _refused("No live session came with the request (not_logged_in)")
     return {
         "/api/players": {
             "get": {
@@ -71,7 +72,10 @@ def _player_paths() -> dict[str, Any]:
                 "responses": {
                     "201": session,
                     "400": _refused("A bad name (bad_field) or password (weak_password)"),
-                    "409": _refused("Somebody has the name already (name_taken)"),
+                    "409": _refused(
+                        "Somebody has the name already (name_taken), or one that looks like"
+                        " it (name_confusable)"
+                    ),
                     "429": limited,
                 },
             },
@@ -104,8 +108,39 @@ def _player_paths() -> dict[str, Any]:
                 },
             },
             "delete": {
-                "summary": "Log out (the cookie is removed)",
+                "summary": "Log out: this browser's session ends (the cookie is removed)",
                 "responses": {"200": _json("Session", "player: null")},
+            },
+        },
+        "/api/sessions": {
+            "delete": {
+                "summary": "Log out everywhere: every session of the player ends, this one too",
+                "responses": {
+                    "200": _json("Session", "player: null"),
+                    "401": not_logged_in,
+                },
+            },
+        },
+        "/api/session/password": {
+            "post": {
+                "summary": "Change the password: every session of the player ends and this"
+                " browser gets a new one",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/PasswordChange"}
+                        }
+                    },
+                },
+                "responses": {
+                    "200": session,
+                    "400": _refused("A bad body (bad_field) or new password (weak_password)"),
+                    "401": _refused(
+                        "Not logged in (not_logged_in) or a wrong password (wrong_password)"
+                    ),
+                    "429": limited,
+                },
             },
         },
         "/api/lobby": {
@@ -142,6 +177,19 @@ def _player_schemas() -> dict[str, Any]:
                 },
             },
         },
+        "PasswordChange": {
+            "type": "object",
+            "required": ["password", "new_password"],
+            "properties": {
+                "password": {"type": "string", "description": "the current password"},
+                "new_password": {
+                    "type": "string",
+                    "minLength": MIN_PASSWORD,
+                    "maxLength": MAX_PASSWORD,
+                    "description": "not the name, not one character repeated",
+                },
+            },
+        },
         "Player": player,
         "Session": {
             "type": "object",
@@ -163,7 +211,8 @@ def _player_schemas() -> dict[str, Any]:
         "PlayerPage": {
             "type": "object",
             "description": "A Player with 'games' (id, rows, cols, mode, status, seat, names,"
-            " result, rating after it or null) and 'history' (game, at, rating, mu, sigma)",
+            " result, rating after it or null, rated: true, false or null while undecided)"
+            " and 'history' (game, at, rating, mu, sigma)",
         },
         "Lobby": {
             "type": "object",

@@ -1,5 +1,5 @@
 """Named players in the store: claimed names, the seats they take, their ratings and history,
-the lobby, the shared session key and the login rate limit.
+the lobby, their sessions and the login rate limit.
 
 Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s (the
 server makes them from its database thread). Rating is once per game whatever happens: the
@@ -9,15 +9,28 @@ catch-up at start) finds it and fails as a whole.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from sosgame.web.ratings import COMPUTER_RATINGS, NEW_PLAYER, Rating, new_ratings, places
+from sosgame.game import Mode
+from sosgame.position import Position
+from sosgame.web.names import normal_name, skeleton
+from sosgame.web.ratings import (
+    COMPUTER_RATINGS,
+    DAY_MS,
+    MIN_MOVES,
+    NEW_PLAYER,
+    Rating,
+    moves_per_seat,
+    new_ratings,
+    places,
+)
 from sosgame.web.schema import (
     actions,
     games,
@@ -27,19 +40,32 @@ from sosgame.web.schema import (
     rated_games,
     rating_history,
     seats,
-    server_secrets,
+    sessions,
 )
 from sosgame.web.store import Store
 
-__all__ = ["Account", "NameTakenError", "Players", "name_key"]
+__all__ = [
+    "Account",
+    "NameConfusableError",
+    "NameTakenError",
+    "Players",
+    "name_key",
+    "session_id",
+]
 
 HUMAN: Final = "human"
-SESSION_KEY: Final = "session"
 _TRIES: Final = 5
+# The PostgreSQL advisory lock that claims take, so that two look-alike names claimed at the
+# same moment cannot both pass the check (claims are few: rate limited per address).
+_CLAIM_LOCK: Final = 0x5053_4E41_4D45
 
 
 class NameTakenError(Exception):
     """Somebody has claimed that name already."""
+
+
+class NameConfusableError(Exception):
+    """The name looks like one somebody has claimed (the same confusables skeleton)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +88,18 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+def _keys(name: str) -> list[str]:
+    """The keys a name may be stored under: of its normal form (as claimed now), and of the
+    name as written (a name claimed before names were normalised)."""
+    return list(dict.fromkeys([name_key(normal_name(name)), name_key(name)]))
+
+
+def session_id(secret: str) -> str:
+    """The key a session is stored under: the SHA-256 of its cookie's secret, so the table
+    alone opens no session."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _account(row: Any) -> Account:
     return Account(
         row["id"], row["name"], row["password_hash"], Rating(row["mu"], row["sigma"]), row["games"]
@@ -71,16 +109,28 @@ def _account(row: Any) -> Account:
 class Players:
     """The players' tables of the store's database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, rated_per_pair: int = 3) -> None:
+        """``rated_per_pair``: rated games two players may have together in any 24 hours."""
         self._engine = store.engine
         self._locks = self._engine.dialect.name == "postgresql"
+        self._rated_per_pair = rated_per_pair
 
     # ------------------------------------------------------------------------ accounts
 
     def claim(self, name: str, password_hash: str, now_ms: int) -> Account:
-        """Claim ``name``; :class:`NameTakenError` if it is somebody's already."""
+        """Claim ``name`` (in its normal form, :func:`~sosgame.web.names.normal_name`);
+        :class:`NameTakenError` if it is somebody's already, :class:`NameConfusableError` if
+        it looks like somebody's."""
+        name = normal_name(name)
+        shape = skeleton(name)
         try:
             with self._engine.begin() as db:
+                if self._locks:
+                    db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
+                if db.execute(select(players.c.id).where(players.c.key == name_key(name))).first():
+                    raise NameTakenError(name)
+                if db.execute(select(players.c.id).where(players.c.skeleton == shape)).first():
+                    raise NameConfusableError(name)
                 key = db.execute(
                     players.insert().values(
                         key=name_key(name),
@@ -90,6 +140,7 @@ class Players:
                         sigma=NEW_PLAYER.sigma,
                         games=0,
                         created_ms=now_ms,
+                        skeleton=shape,
                     )
                 ).inserted_primary_key
         except IntegrityError:
@@ -97,12 +148,29 @@ class Players:
         assert key is not None
         return Account(int(key[0]), name, password_hash, NEW_PLAYER, 0)
 
-    def find(self, name: str) -> Account | None:
-        """The account of ``name`` (in any case), if claimed."""
+    def fill_skeletons(self) -> int:
+        """Store the skeleton of every name that has none (claimed before they were kept);
+        how many were filled."""
         with self._engine.begin() as db:
-            row = db.execute(select(players).where(players.c.key == name_key(name)))
-            found = row.mappings().first()
-            return None if found is None else _account(found)
+            rows = db.execute(
+                select(players.c.id, players.c.name).where(players.c.skeleton.is_(None))
+            ).all()
+            for row in rows:
+                db.execute(
+                    players.update()
+                    .where(players.c.id == row.id)
+                    .values(skeleton=skeleton(row.name))
+                )
+        return len(rows)
+
+    def find(self, name: str) -> Account | None:
+        """The account of ``name`` (in any case, and in its normal form), if claimed."""
+        with self._engine.begin() as db:
+            for key in _keys(name):
+                found = db.execute(select(players).where(players.c.key == key)).mappings().first()
+                if found is not None:
+                    return _account(found)
+        return None
 
     def get(self, player_id: int) -> Account | None:
         """The account with this id."""
@@ -110,22 +178,65 @@ class Players:
             found = db.execute(select(players).where(players.c.id == player_id)).mappings().first()
             return None if found is None else _account(found)
 
-    def secret(self) -> str:
-        """The key that signs session cookies, made by the first process that asks."""
+    # ------------------------------------------------------------------------ sessions
+
+    def start_session(self, player_id: int, now_ms: int, lifetime_ms: int) -> str:
+        """A new session of the player, until ``now_ms + lifetime_ms``: the secret its cookie
+        carries (only its hash is stored). Sessions that have expired go at the same time."""
         with self._engine.begin() as db:
-            value = db.execute(
-                select(server_secrets.c.value).where(server_secrets.c.name == SESSION_KEY)
-            ).scalar_one_or_none()
-        if value is not None:
-            return str(value)
-        try:
-            with self._engine.begin() as db:
-                db.execute(
-                    server_secrets.insert().values(name=SESSION_KEY, value=secrets.token_hex(32))
-                )
-        except IntegrityError:
-            pass  # another process made it first: use that one
-        return self.secret()
+            db.execute(sessions.delete().where(sessions.c.expires_ms <= now_ms))
+            return self._new_session(db, player_id, now_ms, lifetime_ms)
+
+    @staticmethod
+    def _new_session(db: Connection, player_id: int, now_ms: int, lifetime_ms: int) -> str:
+        secret = secrets.token_urlsafe(32)
+        db.execute(
+            sessions.insert().values(
+                id=session_id(secret),
+                player_id=player_id,
+                created_ms=now_ms,
+                expires_ms=now_ms + lifetime_ms,
+            )
+        )
+        return secret
+
+    def session_account(self, secret: str, now_ms: int) -> Account | None:
+        """The player whose unexpired session this secret opens, if any."""
+        query = (
+            select(players)
+            .join(sessions, sessions.c.player_id == players.c.id)
+            .where(sessions.c.id == session_id(secret), sessions.c.expires_ms > now_ms)
+        )
+        with self._engine.begin() as db:
+            found = db.execute(query).mappings().first()
+            return None if found is None else _account(found)
+
+    def end_session(self, secret: str) -> None:
+        """Log out the session this secret opens (nothing if there is none)."""
+        with self._engine.begin() as db:
+            db.execute(sessions.delete().where(sessions.c.id == session_id(secret)))
+
+    def end_sessions(self, player_id: int) -> int:
+        """Log the player out everywhere; how many sessions ended."""
+        with self._engine.begin() as db:
+            ended = db.execute(sessions.delete().where(sessions.c.player_id == player_id))
+            return int(ended.rowcount)
+
+    def change_password(
+        self, player_id: int, password_hash: str, now_ms: int, lifetime_ms: int
+    ) -> str:
+        """Store the player's new password hash, end all their sessions and start a new one
+        (its secret is returned), all at once."""
+        with self._engine.begin() as db:
+            db.execute(
+                players.update()
+                .where(players.c.id == player_id)
+                .values(password_hash=password_hash)
+            )
+            db.execute(sessions.delete().where(sessions.c.player_id == player_id))
+            return self._new_session(db, player_id, now_ms, lifetime_ms)
+
+    # ------------------------------------------------------------------- login attempts
 
     def attempt(self, address: str, now_ms: int, window_ms: int, most: int) -> int:
         """Count a login attempt from ``address``; 0 if allowed, else the milliseconds until
@@ -177,8 +288,11 @@ class Players:
     def rate(self, game_id: str, now_ms: int) -> bool:
         """Rate a finished game if it is a rated one and not yet rated; whether this call
         rated it. A game is rated when it was played online, every person in it took their
-        seat as a named player (each a different one) and at least one did; computer seats
-        count with their fixed ratings, which do not change."""
+        seat as a named player (each a different one) and at least one did, every seat made
+        at least :data:`~sosgame.web.ratings.MIN_MOVES` moves, and no two of its players have
+        ``rated_per_pair`` rated games together that ended within 24 hours of it; computer
+        seats count with their fixed ratings, which do not change. A game that is not rated
+        is noted as such (``rated_games.rated`` false)."""
         for attempt in range(_TRIES):
             try:
                 with self._engine.begin() as db:
@@ -208,6 +322,11 @@ class Players:
                 )
             ).all()
         )
+        texts = list(
+            db.execute(
+                select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
+            ).scalars()
+        )
         people = [row.seat for row in seat_rows if row.player == HUMAN]
         ids = [linked.get(seat) for seat in people]
         rated = (
@@ -216,30 +335,30 @@ class Players:
             and None not in ids
             and len(set(ids)) == len(ids)
             and len(seat_rows) >= 2
+            and min(_moves(game, texts)) >= MIN_MOVES
         )
+        accounts: dict[int, Account] = {}
+        if rated:
+            query = select(players).where(players.c.id.in_(linked.values())).order_by(players.c.id)
+            if self._locks:
+                # Two games of one player rated at once: one waits, then counts the other.
+                query = query.with_for_update()
+            accounts = {row["id"]: _account(row) for row in db.execute(query).mappings()}
+            rated = self._pair_games(db, game_id, sorted(accounts), game["updated_ms"]) < (
+                self._rated_per_pair
+            )
         # The row that says it is done, before any rating: a second attempt stops here (on
         # PostgreSQL it waits for this transaction, then fails on the key).
         db.execute(rated_games.insert().values(game_id=game_id, rated=rated, rated_ms=now_ms))
         if not rated:
             return False
-        query = select(players).where(players.c.id.in_(linked.values())).order_by(players.c.id)
-        if self._locks:
-            query = query.with_for_update()  # two games of one player, rated at once
-        accounts = {row["id"]: _account(row) for row in db.execute(query).mappings()}
         before = [
             accounts[linked[row.seat]].rating
             if row.player == HUMAN
             else COMPUTER_RATINGS.get(row.player, NEW_PLAYER)
             for row in seat_rows
         ]
-        resigned = [
-            int(text.split(":")[1])
-            for text in db.execute(
-                select(actions.c.action).where(
-                    actions.c.game_id == game_id, actions.c.action.like("resign:%")
-                )
-            ).scalars()
-        ]
+        resigned = [int(text.split(":")[1]) for text in texts if text.startswith("resign:")]
         after = new_ratings(before, places(json.loads(game["result"]), resigned))
         for seat in people:
             rating = after[seat]
@@ -259,6 +378,44 @@ class Players:
                 )
             )
         return True
+
+    @staticmethod
+    def _pair_games(db: Connection, game_id: str, ids: list[int], ended_ms: int) -> int:
+        """The most rated games any two of these players had together that ended less than
+        24 hours before or after ``ended_ms`` (other than ``game_id``). Both sides, so that
+        games rated out of order (a catch-up, two processes) still keep every 24 hours to
+        the limit."""
+        most = 0
+        one, other = rating_history.alias("one"), rating_history.alias("other")
+        for index, first in enumerate(ids):
+            for second in ids[index + 1 :]:
+                count = db.execute(
+                    select(func.count())
+                    .select_from(
+                        one.join(other, other.c.game_id == one.c.game_id).join(
+                            games, games.c.id == one.c.game_id
+                        )
+                    )
+                    .where(
+                        one.c.player_id == first,
+                        other.c.player_id == second,
+                        one.c.game_id != game_id,
+                        games.c.updated_ms > ended_ms - DAY_MS,
+                        games.c.updated_ms < ended_ms + DAY_MS,
+                    )
+                ).scalar_one()
+                most = max(most, int(count))
+        return most
+
+    def rated_flags(self, game_ids: list[str]) -> dict[str, bool]:
+        """Whether each of these games was rated, for those decided (finished and judged)."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(rated_games.c.game_id, rated_games.c.rated).where(
+                    rated_games.c.game_id.in_(game_ids)
+                )
+            ).all()
+        return {row.game_id: bool(row.rated) for row in rows}
 
     def unrated(self, limit: int = 1000) -> list[str]:
         """Finished games with a named player that are not rated yet (oldest first)."""
@@ -409,6 +566,18 @@ class Players:
         """How many names are claimed."""
         with self._engine.begin() as db:
             return int(db.execute(select(func.count()).select_from(players)).scalar_one())
+
+
+def _moves(game: Any, texts: list[str]) -> list[int]:
+    """How many moves each seat of a stored game made (none, for a game the engine cannot
+    replay: it is then not rated, rather than tried again at every start)."""
+    start = None if game["start"] is None else json.loads(game["start"])
+    mode: Mode = "simple" if game["mode"] == "simple" else "general"
+    position = Position(game["rows"], game["cols"], game["players"], mode, start, tuple(texts))
+    try:
+        return moves_per_seat(position)
+    except (KeyError, TypeError, ValueError):  # the engine's errors are ValueErrors
+        return [0]
 
 
 def _lobby_seat(seat: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """OpenSkill ratings on the server: the fixed ratings of the computer levels, measured with
 ``sosgame arena``, beside the model and arithmetic of :mod:`sosgame.ratings` (re-exported
-here): a finished game's order of places and the new ratings it brings.
+here): a finished game's order of places and the new ratings it brings; and what makes a
+game count (:data:`MIN_MOVES`, :func:`moves_per_seat`).
 """
 
 from __future__ import annotations
@@ -9,20 +10,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from sosgame.position import Position, build_game
 from sosgame.ratings import MODEL, NEW_PLAYER, Rating, new_ratings, places
 
 __all__ = [
     "ARENA_COMMAND",
     "ARENA_MATCHES",
     "COMPUTER_RATINGS",
+    "DAY_MS",
+    "MIN_MOVES",
     "MODEL",
     "NEW_PLAYER",
     "ArenaMatch",
     "Rating",
     "fit_computer_ratings",
+    "moves_per_seat",
     "new_ratings",
     "places",
 ]
+
+MIN_MOVES: Final = 2
+"""Moves each seat must have made for a game to be rated: a game resigned or lost on time
+before that is over but unrated (it tells nothing of the players, and costs nothing to
+throw)."""
+
+DAY_MS: Final = 24 * 3600 * 1000
+"""The rolling window in which rated games between the same two players are counted."""
+
+
+def moves_per_seat(position: Position) -> list[int]:
+    """How many moves each seat made in the game (resignations are not moves)."""
+    game = build_game(
+        Position(position.rows, position.cols, position.players, position.mode, position.start, ())
+    )
+    counts = [0] * position.players
+    for action in position.actions:
+        if not action.startswith("resign:"):
+            counts[game.turn] += 1
+        game.apply(action)
+    return counts
+
 
 # ------------------------------------------------------------------- the computer levels
 

@@ -1,6 +1,7 @@
 // Named players: logging in or claiming a name, the leaderboard, a player's page with their
-// rating history as a chart, and the lobby of public games. The server keeps the session in
-// a signed, HttpOnly cookie; this page only asks who is logged in.
+// rating history as a chart (on one's own page also the account's controls: log out
+// everywhere, change the password), and the lobby of public games. The server keeps the
+// session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
 "use strict";
 
 const RATING_CHART = { width: 440, height: 180, top: 14, bottom: 24, left: 40, right: 12 };
@@ -32,9 +33,7 @@ function drawAccount() {
     const out = el("button", { type: "button", id: "logout", class: "sound", text: t("web.logout") });
     out.addEventListener("click", async () => {
       await api("DELETE", "/api/session");
-      app.player = null;
-      drawAccount();
-      if (app.render) app.render();
+      loggedOut();
     });
     box.replaceChildren(
       el("a", { href: `#/players/${encodeURIComponent(app.player.name)}`, id: "me", class: "nav",
@@ -43,6 +42,51 @@ function drawAccount() {
   } else {
     box.replaceChildren(el("a", { href: "#/login", id: "login-link", class: "nav", text: t("web.login") }));
   }
+}
+
+function loggedOut() {
+  app.player = null;
+  drawAccount();
+  if (app.render) app.render();
+}
+
+// Log out everywhere, and change the password (which also logs out everywhere else).
+function accountPanel() {
+  const { min_password: least, max_password: most } = app.config.limits;
+  const everywhere = el("button", { type: "button", id: "logout-everywhere", text: t("web.logout_everywhere") });
+  const status = el("p", { class: "meta", role: "status", id: "account-status" });
+  everywhere.addEventListener("click", async () => {
+    try {
+      await api("DELETE", "/api/sessions");
+    } catch (failure) {
+      if (failure.code !== "not_logged_in") {
+        status.textContent = errorText(failure.code, failure.message);
+        return;
+      }
+    }
+    loggedOut();
+  });
+  const current = el("input", { type: "password", id: "password-current", autocomplete: "current-password", maxlength: most });
+  const fresh = el("input", { type: "password", id: "password-new", autocomplete: "new-password", minlength: least, maxlength: most });
+  const form = el("form", { id: "password-change" },
+    el("label", { class: "field" }, el("span", { text: t("web.password_current") }), current),
+    el("label", { class: "field" }, el("span", { text: t("web.password_new") }), fresh),
+    el("p", { class: "meta", text: t("web.password_rule", { least }) }),
+    el("div", { class: "buttons" }, el("button", { type: "submit", id: "password-button", text: t("web.password_change") })));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    try {
+      app.player = (await api("POST", "/api/session/password", { password: current.value, new_password: fresh.value })).player;
+      form.reset();
+      status.textContent = t("web.password_changed");
+    } catch (failure) {
+      if (failure.code === "not_logged_in") loggedOut();
+      else status.textContent = loginError(failure);
+    }
+  });
+  return el("section", { class: "panel", id: "account-panel" },
+    el("h2", { text: t("web.account_panel") }), form, el("div", { class: "buttons" }, everywhere), status);
 }
 
 function loginError(failure) {
@@ -190,6 +234,7 @@ async function showPlayer(name) {
       el("a", { href: game.status === "finished" ? `#/replay/${game.id}` : `#/game/${game.id}`,
         text: game.status === "finished" ? t("web.replay") : t("web.watch") }),
     )) : [el("li", { text: t("web.no_games") })]);
+  const own = app.player && app.player.name === data.name;
   view().replaceChildren(
     el("h1", { id: "player-name", text: data.name }),
     el("p", { class: "meta", id: "player-rating",
@@ -197,7 +242,8 @@ async function showPlayer(name) {
     el("div", { class: "home" },
       el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
-      el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)));
+      el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)),
+    ...(own ? [accountPanel()] : []));
 }
 
 // ------------------------------------------------------------------------------ the lobby
