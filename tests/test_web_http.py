@@ -18,6 +18,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sos_web import resign
 from sosgame import Game
 from sosgame.i18n import LANGUAGES
 from sosgame.record import Record
@@ -263,16 +264,16 @@ def test_a_record_downloads_and_uploads_through_sosgame_record(client: TestClien
     assert again.players == ["Ann", "Bao"]
 
 
-def test_a_finished_record_goes_to_the_archive_and_replays(client: TestClient) -> None:
+def test_a_finished_record_replays_but_is_in_no_public_list(client: TestClient) -> None:
     game = Game(3, 3)
     for move in ["Sa1", "Ob1", "Sc1", "Sa2", "Ob2", "Sc2", "Oa3", "Ob3", "Oc3"]:
         game.play(move)
     assert game.is_over
     record = Record.from_game(game, players=["Ann", "Bao"])
     created = client.post("/api/records", json=record.to_dict()).json()
-    archive = client.get("/api/games?list=archive").json()["games"]
-    assert [item["id"] for item in archive] == [created["id"]]
-    assert archive[0]["result"]["scores"] == list(game.scores)
+    # An uploaded record is a local game: private, so listed nowhere.
+    assert client.get("/api/games?list=archive").json()["games"] == []
+    assert client.get(f"/api/games/{created['id']}").json()["result"]["scores"] == list(game.scores)
     replay = client.get(f"/api/games/{created['id']}/replay").json()
     assert len(replay["frames"]) == len(game.actions) + 1
     assert replay["frames"][0]["board"] == ["...", "...", "..."]
@@ -328,3 +329,66 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script
     assert "app.config.levels" in script and "app.config.seats.colours" in script
+
+
+def listed(client: TestClient, which: str) -> list[str]:
+    return [game["id"] for game in client.get(f"/api/games?list={which}").json()["games"]]
+
+
+def test_a_private_game_is_in_no_public_list_in_any_state(client: TestClient) -> None:
+    private = new_game(client, kind="online")
+    public = new_game(client, kind="online", public=True)
+    local = new_game(client)
+    assert listed(client, "open") == [public["id"]]
+    invite = private["links"]["seats"][1].rsplit("/", 1)[1]
+    taken = client.post(f"/api/games/{private['id']}/seats/1", json={"invite": invite})
+    assert taken.status_code == 200
+    assert client.post(f"/api/games/{public['id']}/seats/1", json={}).status_code == 200
+    assert client.get(f"/api/games/{private['id']}").json()["status"] == "playing"
+    assert listed(client, "playing") == [public["id"]]
+    for game in (private, public, local):
+        resign(client, game["id"], game["token"])
+    assert listed(client, "archive") == [public["id"]]
+    assert client.get("/api/lobby").json()["games"] == []
+    # Whoever holds the link (the id) may still watch it and read it back.
+    for path in ("", "/replay", "/record", "/moves"):
+        assert client.get(f"/api/games/{private['id']}{path}").status_code == 200
+
+
+def test_a_players_page_shows_private_games_without_their_link(client: TestClient) -> None:
+    pytest.importorskip("argon2")
+    from sosgame.web.accounts import COOKIE
+
+    cookies = {}
+    for name in ("Ann", "Bao"):
+        claimed = client.post("/api/players", json={"name": name, "password": "a good password"})
+        assert claimed.status_code == 201, claimed.text
+        cookies[name] = {"cookie": f"{COOKIE}={client.cookies.get(COOKIE)}"}
+        client.cookies.clear()
+    seats = [{"name": "x"}, {"name": "y"}]
+    ids = {}
+    for public in (False, True):
+        body = {"rows": 3, "cols": 3, "kind": "online", "seats": seats, "public": public}
+        created = client.post("/api/games", json=body, headers=cookies["Ann"]).json()
+        invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+        seat = client.post(
+            f"/api/games/{created['id']}/seats/1",
+            json={"invite": None if public else invite},
+            headers=cookies["Bao"],
+        )
+        assert seat.status_code == 200, seat.text
+        resign(client, created["id"], created["token"])
+        ids[public] = created["id"]
+    for name in ("Ann", "Bao"):
+        page = client.get(f"/api/players/{name}").json()
+        assert [(game["id"], game["public"]) for game in page["games"]] == [
+            (ids[True], True),
+            (None, False),
+        ]
+        assert ids[False] not in json.dumps(page)
+        # The player themselves, logged in, sees the links of all their games.
+        own = client.get(f"/api/players/{name}", headers=cookies[name]).json()
+        assert [game["id"] for game in own["games"]] == [ids[True], ids[False]]
+        other = "Bao" if name == "Ann" else "Ann"
+        seen = client.get(f"/api/players/{name}", headers=cookies[other]).json()
+        assert ids[False] not in json.dumps(seen)

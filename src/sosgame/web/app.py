@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import gc
-import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
@@ -48,6 +47,7 @@ from sosgame.web.protocol import (
     parse_json,
     parse_new_game,
 )
+from sosgame.web.ratelimit import RATE, RateLimit
 from sosgame.web.replay import move_list, replay_frames
 from sosgame.web.room import Room
 from sosgame.web.store import Store
@@ -56,10 +56,6 @@ __all__ = ["RateLimit", "create_app"]
 
 MAX_BODY_BYTES: Final = 256 * 1024
 """The largest HTTP request body (an uploaded record) the server reads."""
-RATE: Final = 10.0
-"""Messages per second a connection may send on average ..."""
-BURST: Final = 30.0
-"""... and at most this many in a burst."""
 FLOOD_LIMIT: Final = 200
 """A connection that goes on past this many refused messages is closed."""
 TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
@@ -75,26 +71,6 @@ _HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 _STATIC = resources.files("sosgame.web") / "static"
-
-
-class RateLimit:
-    """A token bucket: ``allow()`` says whether one more message fits."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
 
 
 class _SecurityHeaders:
@@ -258,9 +234,9 @@ def create_app(
         statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
         if which not in statuses:
             raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
-        summaries = await hub().db(
-            hub().store.summaries, statuses[which], public_only=which == "open"
-        )
+        # Only games created public are listed, in any state: a private game's id is the
+        # link to watch it, and its players choose whom they give it to.
+        summaries = await hub().db(hub().store.summaries, statuses[which], public_only=True)
         return JSONResponse(
             {
                 "games": [
@@ -283,7 +259,8 @@ def create_app(
 
     async def new_game(request: Request) -> Response:
         settings = parse_new_game(await _body(request))
-        player = await accounts.current(request) if settings.kind == "online" else None
+        account = await accounts.current(request)
+        player = account if settings.kind == "online" else None
         mine = next((n for n, row in enumerate(settings.seats) if row.player == "human"), None)
         if player is not None and mine is not None:
             # A named player's seat carries their name (and, linked, their rating).
@@ -291,7 +268,9 @@ def create_app(
             settings = replace(
                 settings, seats=(*settings.seats[:mine], named, *settings.seats[mine + 1 :])
             )
-        room, token, seats = await hub().create(settings, owner=_address(request))
+        room, token, seats = await hub().create(
+            settings, owner=_address(request), player=None if account is None else account.id
+        )
         if mine is not None:
             await accounts.link(room.id, mine, player)
         return _created(request, room, token, seats)
@@ -332,7 +311,10 @@ def create_app(
         token = _bearer(request)
         if token is None or not room.controlled(token):
             raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
-        new, mine, fresh = await hub().rematch(room, token, owner=_address(request))
+        account = await accounts.current(request)
+        new, mine, fresh = await hub().rematch(
+            room, token, owner=_address(request), player=None if account is None else account.id
+        )
         if fresh:
             await accounts.copy_links(room.id, new.id)
         response = _created(request, new, token, mine)
@@ -383,7 +365,10 @@ def create_app(
         except (RecordError, limits.SettingsError) as error:
             raise ProtocolError("bad_record", str(error)) from None
         loaded.players = players
-        room, token, seats = await hub().create_from_record(loaded, owner=_address(request))
+        account = await accounts.current(request)
+        room, token, seats = await hub().create_from_record(
+            loaded, owner=_address(request), player=None if account is None else account.id
+        )
         return _created(request, room, token, seats)
 
     async def schema(_request: Request) -> Response:
@@ -496,6 +481,9 @@ def create_app(
             "not_allowed": 403,
             "bad_invite": 403,
             "too_many_games": 429,
+            "too_many_lobby_games": 429,
+            "analysis_busy": 429,
+            "analysis_queue_full": 429,
             "rate_limited": 429,
             "name_taken": 409,
             "wrong_password": 401,

@@ -31,8 +31,9 @@ def _refused(description: str) -> dict[str, Any]:
 _FORBIDDEN = _refused("No right to do it (a missing or wrong seat token or invite)")
 _TOO_LARGE = _refused("The body is over 256 KiB (too_large)")
 _TOO_MANY = _refused(
-    "Too many unfinished games with computer players, from this address or on the server"
-    " (too_many_games)"
+    "Too many unfinished games (with computer players, from this address or on the server;"
+    " from this address or player: too_many_games), or public games waiting for players"
+    " (too_many_lobby_games)"
 )
 _BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 

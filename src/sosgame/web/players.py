@@ -293,9 +293,12 @@ class Players:
         with self._engine.begin() as db:
             return [_account(row) for row in db.execute(query).mappings()]
 
-    def history(self, player_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    def history(
+        self, player_id: int, limit: int = 200, *, private_ids: bool = True
+    ) -> list[dict[str, Any]]:
         """The player's games, newest first: each with its seat, names, result and, if it
-        was rated, the rating after it."""
+        was rated, the rating after it. A private game's ``id`` (the link to watch it) is
+        ``None`` unless ``private_ids`` (for the player themselves)."""
         with self._engine.begin() as db:
             rows = (
                 db.execute(
@@ -327,7 +330,8 @@ class Players:
             }
         return [
             {
-                "id": row["id"],
+                "id": row["id"] if row["public"] or private_ids else None,
+                "public": bool(row["public"]),
                 "rows": row["rows"],
                 "cols": row["cols"],
                 "mode": row["mode"],
@@ -341,17 +345,25 @@ class Players:
             for row in rows
         ]
 
-    def ratings_over_time(self, player_id: int, limit: int = 500) -> list[dict[str, Any]]:
-        """The player's rating after each rated game, oldest first."""
+    def ratings_over_time(
+        self, player_id: int, limit: int = 500, *, private_ids: bool = True
+    ) -> list[dict[str, Any]]:
+        """The player's rating after each rated game, oldest first (``game`` is ``None`` for
+        a private game, as in :meth:`history`)."""
         with self._engine.begin() as db:
             rows = db.execute(
-                select(rating_history)
+                select(rating_history, games.c.public)
+                .join(games, games.c.id == rating_history.c.game_id)
                 .where(rating_history.c.player_id == player_id)
                 .order_by(rating_history.c.rated_ms.desc(), rating_history.c.game_id)
                 .limit(limit)
             ).all()
         return [
-            {"game": row.game_id, "at": row.rated_ms, **Rating(row.mu, row.sigma).to_json()}
+            {
+                "game": row.game_id if row.public or private_ids else None,
+                "at": row.rated_ms,
+                **Rating(row.mu, row.sigma).to_json(),
+            }
             for row in reversed(rows)
         ]
 
