@@ -392,3 +392,89 @@ def test_a_players_page_shows_private_games_without_their_link(client: TestClien
         other = "Bao" if name == "Ann" else "Ann"
         seen = client.get(f"/api/players/{name}", headers=cookies[other]).json()
         assert ids[False] not in json.dumps(seen)
+
+
+def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from sosgame.web import app as web_app
+
+    made: list[bool] = []
+    frames = web_app.replay_frames
+
+    def noting(*args: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            made.append(True)  # in a thread of its own
+        else:
+            made.append(False)  # on the event loop
+        return frames(*args)
+
+    monkeypatch.setattr(web_app, "replay_frames", noting)
+    created = new_game(client)
+    game_id = created["id"]
+    paths = [f"/api/games/{game_id}/{kind}" for kind in ("replay", "record", "moves")]
+    first = [client.get(path).content for path in paths]
+    assert [client.get(path).content for path in paths] == first
+    assert made == [True]
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"v": 1, "type": "hello", "tokens": [created["token"]]})
+        socket.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+        for _ in range(20):
+            message = socket.receive_json()
+            if message["type"] == "state" and message["game"]["ply"] == 1:
+                break
+    # A new version of the game is made anew.
+    replay = client.get(paths[0]).json()
+    assert replay["actions"] == ["Sa1"] and made == [True, True]
+    assert client.get(paths[2]).json()["moves"][0]["action"] == "Sa1"
+    assert Record.from_json(client.get(paths[1]).text).moves == ["Sa1"]
+
+
+def test_replays_records_moves_and_analyses_are_rate_limited_per_client(tmp_path: Path) -> None:
+    from sos_web import app_client
+
+    with app_client(tmp_path / "games.sqlite3", reads_per_second=0.001, read_burst=5) as client:
+        game_id = new_game(client)["id"]
+        kinds = ["replay", "record", "moves", "replay", "moves"]
+        assert [client.get(f"/api/games/{game_id}/{kind}").status_code for kind in kinds] == [
+            200
+        ] * 5
+        for kind in ("replay", "record", "moves", "analysis"):
+            refused = client.get(f"/api/games/{game_id}/{kind}")
+            assert refused.status_code == 429
+            assert refused.json()["error"]["code"] == "rate_limited"
+        # Playing is not limited by it.
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+
+
+def test_askers_of_one_answer_share_one_making() -> None:
+    import asyncio
+    import threading
+
+    from sosgame.web.replay import Answers
+
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def make() -> bytes:
+        calls.append(1)
+        gate.wait(30)
+        return b"answer"
+
+    async def scenario() -> list[bytes]:
+        answers = Answers(most_bytes=100)
+        askers = [asyncio.ensure_future(answers.get("key", make)) for _ in range(5)]
+        await asyncio.sleep(0)
+        askers[0].cancel()  # one asker leaves: the others still get the answer
+        gate.set()
+        got = await asyncio.gather(*askers[1:])
+        got.append(await answers.get("key", make))  # kept
+        assert answers.made == 1
+        return got
+
+    assert asyncio.run(scenario()) == [b"answer"] * 5
+    assert calls == [1]

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
-from sosgame.position import Position
+from sosgame.position import Position, build_game
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.accounts import Accounts
@@ -47,8 +47,8 @@ from sosgame.web.protocol import (
     parse_json,
     parse_new_game,
 )
-from sosgame.web.ratelimit import RATE, RateLimit
-from sosgame.web.replay import move_list, replay_frames
+from sosgame.web.ratelimit import RATE, ClientRates, RateLimit
+from sosgame.web.replay import Answers, move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
 from sosgame.web.store import Store
 
@@ -180,8 +180,10 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
-    analyses = Analyses()
+    analyses = Analyses(queue=caps.analysis_queue)
     accounts = Accounts()
+    answers = Answers()
+    reads = ClientRates(caps.reads_per_second, caps.read_burst)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -207,6 +209,7 @@ def create_app(
         try:
             yield
         finally:
+            await analyses.close()
             await state["hub"].close()
             store.close()
 
@@ -321,34 +324,64 @@ def create_app(
         response.status_code = 201 if fresh else 200
         return response
 
+    async def costly_room(request: Request) -> Room:
+        """The room of a request for work (a replay, record, move list or analysis), once
+        the client's rate allows it."""
+        if not reads.allow(_address(request)):
+            raise ProtocolError(
+                "rate_limited",
+                f"too many replays, records and analyses asked for: at most"
+                f" {caps.reads_per_second:g} a second from one address on average",
+            )
+        return await room_or_404(request)
+
+    async def cached(room: Room, kind: str, make: Callable[[Position], bytes]) -> bytes:
+        """The answer ``make`` gives for the room's game as it stands, made once per game
+        version in a thread (from a copy of its moves) and kept."""
+        position = room.position()
+        key = (kind, room.id, room.version, len(position.actions))
+        return await answers.get(key, lambda: make(position))
+
     async def record(request: Request) -> Response:
-        room = await room_or_404(request)
+        room = await costly_room(request)
         created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
-        text = Record.from_game(
-            room.game,
-            players=[row.name for row in room.seats],
-            meta={"date": created, "tags": {"game": room.id}},
-        ).to_json()
+        names = [row.name for row in room.seats]
+        meta = {"date": created, "tags": {"game": room.id}}
+
+        def make(position: Position) -> bytes:
+            game = build_game(position)
+            return Record.from_game(game, players=names, meta=meta).to_json().encode()
+
         return Response(
-            text,
+            await cached(room, "record", make),
             media_type="application/json",
             headers={"content-disposition": f'attachment; filename="sos-{room.id}.json"'},
         )
 
     async def replay(request: Request) -> Response:
-        room = await room_or_404(request)
-        return JSONResponse(replay_frames(room.game, room.start))
+        room = await costly_room(request)
+
+        def make(position: Position) -> bytes:
+            return to_json_bytes(replay_frames(build_game(position), position.start))
+
+        return Response(await cached(room, "replay", make), media_type="application/json")
 
     async def moves(request: Request) -> Response:
-        room = await room_or_404(request)
-        return JSONResponse({"id": room.id, "moves": move_list(room.game, room.start)})
+        room = await costly_room(request)
+
+        def make(position: Position) -> bytes:
+            found = move_list(build_game(position), position.start)
+            return to_json_bytes({"id": room.id, "moves": found})
+
+        return Response(await cached(room, "moves", make), media_type="application/json")
 
     async def analysis(request: Request) -> Response:
-        room = await room_or_404(request)
-        game = room.game
-        actions = tuple(str(action) for action in game.actions)
-        position = Position(game.rows, game.cols, game.players, game.mode, room.start, actions)
-        return JSONResponse(analyses.request(room.id, position))
+        room = await costly_room(request)
+        return JSONResponse(
+            analyses.request(
+                room.id, room.position(), version=room.version, client=_address(request)
+            )
+        )
 
     async def upload(request: Request) -> Response:
         body = await _body(request)

@@ -35,6 +35,9 @@ _TOO_MANY = _refused(
     " from this address or player: too_many_games), or public games waiting for players"
     " (too_many_lobby_games)"
 )
+_READS = _refused(
+    "Too many replays, records, move lists and analyses from this address (rate_limited)"
+)
 _BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
@@ -304,21 +307,25 @@ def openapi() -> dict[str, Any]:
                 "get": {
                     "summary": "Download the game as a sosgame-record/1 JSON record",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "The record"}, "404": _ERROR},
+                    "responses": {
+                        "200": {"description": "The record"},
+                        "404": _ERROR,
+                        "429": _READS,
+                    },
                 }
             },
             "/api/games/{game_id}/replay": {
                 "get": {
                     "summary": "The game ply by ply, every frame worked out by the engine",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "Frames"}, "404": _ERROR},
+                    "responses": {"200": {"description": "Frames"}, "404": _ERROR, "429": _READS},
                 }
             },
             "/api/games/{game_id}/moves": {
                 "get": {
                     "summary": "Every action with the seat that made it and the points it scored",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "Moves"}, "404": _ERROR},
+                    "responses": {"200": {"description": "Moves"}, "404": _ERROR, "429": _READS},
                 }
             },
             "/api/games/{game_id}/analysis": {
@@ -330,6 +337,11 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "status queued, running, done or failed"},
                         "404": _ERROR,
+                        "429": _refused(
+                            "Too many requests from this address (rate_limited), another"
+                            " analysis of this address under way (analysis_busy) or too many"
+                            " waiting (analysis_queue_full)"
+                        ),
                     },
                 }
             },
@@ -339,7 +351,12 @@ def openapi() -> dict[str, Any]:
                     "requestBody": {
                         "content": {"application/json": {"schema": {"type": "object"}}}
                     },
-                    "responses": {"201": created, "400": _ERROR, "413": _TOO_LARGE},
+                    "responses": {
+                        "201": created,
+                        "400": _ERROR,
+                        "413": _TOO_LARGE,
+                        "429": _TOO_MANY,
+                    },
                 }
             },
             **_player_paths(),
