@@ -1,6 +1,7 @@
 """Letting newcomers in: new WebSocket sessions are paced (a burst at once, the rest at a
-steady rate, round robin by client address, a clear refusal past the longest wait), and a
-newcomer joins the room the hub keeps."""
+steady rate, round robin by client address, a clear refusal past the longest wait), a
+newcomer joins the room the hub keeps, and what one client may make is capped (unfinished
+games, lobby entries and computer games, counted by each game's stored owner)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from typing import Any
 
 import pytest
 
+import test_web_store
+from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.web.admission import Admission, BusyError
 from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
 
 pytestmark = pytest.mark.timeout(60)
+
+
+url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 
 
 def test_a_burst_is_let_in_at_once_and_the_rest_wait_for_tokens() -> None:
@@ -277,11 +283,10 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
         assert _new(client, PEOPLE).status_code == 201
 
 
-def test_games_abandoned_long_ago_stop_counting(tmp_path: Path) -> None:
-    pytest.importorskip("sqlalchemy")
+def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
     from sosgame.web.store import Owned, SeatRow, Store, StoredGame
 
-    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    store = Store(url)
     seats = [SeatRow(0, "Ann", "human", "h" * 64), SeatRow(1, "Bot", "easy")]
     for number, (status, public) in enumerate([("playing", False), ("open", True)]):
         store.create(
