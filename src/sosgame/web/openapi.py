@@ -166,8 +166,9 @@ def _player_schemas() -> dict[str, Any]:
         },
         "PlayerPage": {
             "type": "object",
-            "description": "A Player with 'games' (id, rows, cols, mode, status, seat, names,"
-            " result, rating after it or null) and 'history' (game, at, rating, mu, sigma)",
+            "description": "A Player with 'games' (id, public, rows, cols, mode, status, seat,"
+            " names, result, rating after it or null) and 'history' (game, at, rating, mu,"
+            " sigma); a private game's id and game are null unless the player asks",
         },
         "Lobby": {
             "type": "object",
@@ -205,7 +206,8 @@ def openapi() -> dict[str, Any]:
             },
             "/api/games": {
                 "get": {
-                    "summary": "Games open for players, being played, or finished",
+                    "summary": "Public games open for players, being played, or finished"
+                    " (private games are listed nowhere)",
                     "parameters": [
                         {
                             "name": "list",
