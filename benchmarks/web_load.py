@@ -616,8 +616,8 @@ def _machine_busy_seconds() -> float:
     return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-# Every connection of a scenario comes from 127.0.0.1, so its per-address cap is lifted.
-_MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000"}
+# Every connection of a scenario comes from 127.0.0.1, so its per-address caps are lifted.
+_MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000", "SOSGAME_GAMES_PER_ADDRESS": "100000"}
 
 
 CGROUP_ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))

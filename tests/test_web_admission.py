@@ -1,6 +1,7 @@
 """Letting newcomers in: new WebSocket sessions are paced (a burst at once, the rest at a
-steady rate, round robin by client address, a clear refusal past the longest wait), and a
-newcomer joins the room the hub keeps."""
+steady rate, round robin by client address, a clear refusal past the longest wait), a
+newcomer joins the room the hub keeps, and what one client may make is capped (unfinished
+games, lobby entries and computer games, counted by each game's stored owner)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from typing import Any
 
 import pytest
 
+import test_web_store
+from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.web.admission import Admission, BusyError
 from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
 
 pytestmark = pytest.mark.timeout(60)
+
+
+url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 
 
 def test_a_burst_is_let_in_at_once_and_the_rest_wait_for_tokens() -> None:
@@ -165,3 +171,143 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     replaced, kept = asyncio.run(scenario())
     assert replaced  # the forgotten room was not handed out ...
     assert kept  # ... but the one the hub now holds
+
+
+def _client(tmp_path: Path, **limits: Any) -> Any:
+    pytest.importorskip("starlette")
+    pytest.importorskip("sqlalchemy")
+    from sos_web import app_client
+
+    return app_client(tmp_path / "games.sqlite3", **limits)
+
+
+BOTS = [{"name": "Ann"}, {"name": "Bot", "player": "random"}]
+PEOPLE = [{"name": "Ann"}, {"name": "Bao"}]
+
+
+def _new(client: Any, seats: list[dict[str, str]], **settings: Any) -> Any:
+    return client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats, **settings})
+
+
+def test_the_computer_cap_and_fair_queue_know_a_games_owner_after_a_reload(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("sosgame.ai")
+    from sos_web import resign
+    from sosgame.web.workers import ComputerPool
+
+    owners: list[str] = []
+    submit = ComputerPool._submit
+
+    async def noting(self: ComputerPool, *args: Any) -> Any:
+        owners.append(args[2])
+        return await submit(self, *args)
+
+    monkeypatch.setattr(ComputerPool, "_submit", noting)
+    with _client(tmp_path, computer_games_per_address=2) as client:
+        games = [_new(client, BOTS).json() for _ in range(2)]
+        assert all("id" in game for game in games)
+    # The server restarts (as when its rooms are dropped from memory): nothing is in memory.
+    with _client(tmp_path, computer_games_per_address=2) as client:
+        refused = _new(client, BOTS)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "too_many_games"
+        with client.websocket_connect(f"/ws/games/{games[0]['id']}") as socket:
+            socket.send_json({"v": 1, "type": "hello", "tokens": [games[0]["token"]]})
+            socket.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+            for _ in range(40):
+                message = socket.receive_json()
+                if message["type"] == "state" and message["game"]["ply"] >= 2:
+                    break
+            else:
+                raise AssertionError("the computer did not reply")
+        # Resigned or over, a game stops counting: the address may start another.
+        resign(client, games[1]["id"], games[1]["token"])
+        assert _new(client, BOTS).status_code == 201
+    # The computer's move joined its creator's queue, not one of the game's own.
+    assert owners and set(owners) == {"testclient"}
+
+
+def test_lobby_entries_per_address_are_limited(tmp_path: Path) -> None:
+    with _client(tmp_path, lobby_games_per_address=3) as client:
+        for _ in range(3):
+            assert _new(client, PEOPLE, kind="online", public=True).status_code == 201
+        refused = _new(client, PEOPLE, kind="online", public=True)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_lobby_games"
+        assert "3 public games" in refused.json()["error"]["message"]
+        assert len(client.get("/api/lobby").json()["games"]) == 3
+        # A private game takes no lobby entry.
+        assert _new(client, PEOPLE, kind="online").status_code == 201
+
+
+def test_unfinished_games_per_address_are_limited_until_one_ends(tmp_path: Path) -> None:
+    from sos_web import resign
+
+    with _client(tmp_path, games_per_address=4) as client:
+        made = [_new(client, PEOPLE).json() for _ in range(4)]
+        refused = _new(client, PEOPLE, rows=26, cols=26)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_games"
+        assert "4 unfinished games" in refused.json()["error"]["message"]
+        resign(client, made[0]["id"], made[0]["token"])
+        assert _new(client, PEOPLE).status_code == 201
+
+
+def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("argon2")
+    from sosgame.web.accounts import COOKIE
+
+    with _client(tmp_path, games_per_player=2, lobby_games_per_player=1) as client:
+        claimed = client.post("/api/players", json={"name": "Ann", "password": "a good one!"})
+        assert claimed.status_code == 201
+        ann = {"cookie": f"{COOKIE}={client.cookies.get(COOKIE)}"}
+        client.cookies.clear()
+        body = {"rows": 3, "cols": 3, "seats": PEOPLE, "kind": "online", "public": True}
+        assert client.post("/api/games", json=body, headers=ann).status_code == 201
+        refused = client.post("/api/games", json=body, headers=ann)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_lobby_games"
+        assert (
+            client.post("/api/games", json={**body, "public": False}, headers=ann).status_code
+            == 201
+        )
+        refused = client.post(
+            "/api/games", json={"rows": 3, "cols": 3, "seats": PEOPLE}, headers=ann
+        )
+        assert refused.status_code == 429
+        assert "you already have 2 unfinished games" in refused.json()["error"]["message"]
+        # A guest at the same address is not that player.
+        assert _new(client, PEOPLE).status_code == 201
+
+
+def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
+    from sosgame.web.store import Owned, SeatRow, Store, StoredGame
+
+    store = Store(url)
+    seats = [SeatRow(0, "Ann", "human", "h" * 64), SeatRow(1, "Bot", "easy")]
+    for number, (status, public) in enumerate([("playing", False), ("open", True)]):
+        store.create(
+            StoredGame(
+                f"g{number}",
+                "online",
+                3,
+                3,
+                "general",
+                seats,
+                status,
+                1000,
+                1000,
+                public=public,
+                owner="1.2.3.4",
+                owner_player=7,
+            )
+        )
+    loaded = store.load("g0")
+    assert loaded is not None and (loaded.owner, loaded.owner_player) == ("1.2.3.4", 7)
+    assert store.owned(owner="1.2.3.4", player=7, since_ms=1000) == (Owned(2, 2, 1),) * 2
+    assert store.owned(owner="1.2.3.4", player=None, since_ms=1001) == (Owned(), Owned())
+    assert store.owned(owner="5.6.7.8", player=8, since_ms=0) == (Owned(), Owned())
+    store.close()

@@ -3,6 +3,7 @@ one per game at a time, cached; and every action with its mover and points."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 import warnings
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
 from sosgame.position import Position
 from sosgame.record import Record
 from sosgame.web import create_app
-from sosgame.web.analysis import BUDGET_SECONDS, analysis_json, seconds_per_position
+from sosgame.web.analysis import BUDGET_SECONDS, Analyses, analysis_json, seconds_per_position
+from sosgame.web.protocol import ProtocolError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -55,7 +57,11 @@ def _finished(client: TestClient, game_id: str) -> dict[str, Any]:
     deadline = time.monotonic() + 120
     seen = []
     while time.monotonic() < deadline:
-        answer: dict[str, Any] = client.get(f"/api/games/{game_id}/analysis").json()
+        response = client.get(f"/api/games/{game_id}/analysis")
+        if response.status_code == 429:  # polled faster than a client may: ask again later
+            time.sleep(0.25)
+            continue
+        answer: dict[str, Any] = response.json()
         seen.append(answer["status"])
         if answer["status"] in ("done", "failed"):
             answer["seen"] = seen
@@ -125,3 +131,110 @@ def test_a_game_of_three_gets_best_moves_but_no_costs() -> None:
     assert [move["played"] for move in result["moves"]] == ["Sa1", "Ob1", "Sc1", "Sa2"]
     assert all(move["cost"] is None and move["flag"] is None for move in result["moves"])
     assert all(move["best"] for move in result["moves"])
+
+
+def _position(*moves: str) -> Position:
+    return Position(3, 3, 2, "general", None, moves)
+
+
+class _Workers:
+    """Stands in for the worker processes: each analysis runs until the test lets it end
+    (``finish``), and notes whether it was cancelled."""
+
+    def __init__(self) -> None:
+        self.started: list[Position] = []
+        self.cancelled: list[Position] = []
+        self.release = asyncio.Event()
+
+    async def run(self, position: Position, job: Any) -> dict[str, Any]:
+        self.started.append(position)
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.cancelled.append(position)
+            raise
+        return {"moves": list(position.actions)}
+
+
+def _analyses(workers: _Workers, **options: Any) -> Analyses:
+    analyses = Analyses(**options)
+    analyses._in_worker = workers.run  # type: ignore[method-assign]
+    return analyses
+
+
+async def _until(check: Any) -> None:
+    """Let the event loop run until ``check()`` holds (an event, with a deadline)."""
+    deadline = time.monotonic() + 30
+    while not check():
+        assert time.monotonic() < deadline, "it never happened"
+        await asyncio.sleep(0.01)
+
+
+def test_one_analysis_per_game_version_is_shared_by_everyone_who_asks() -> None:
+    async def scenario() -> None:
+        workers = _Workers()
+        analyses = _analyses(workers)
+        first = analyses.request("g", _position("Sa1"), version=3, client="1.1.1.1")
+        again = analyses.request("g", _position("Sa1"), version=3, client="2.2.2.2")
+        assert first["status"] == again["status"] == "queued"
+        await _until(lambda: workers.started)
+        # A new version of the game is a new analysis.
+        analyses.request("g", _position("Sa1", "Ob1"), version=4, client="3.3.3.3")
+        workers.release.set()
+        await _until(lambda: len(workers.started) == 2)
+        await _until(lambda: analyses.request("g", _position("Sa1"), version=3)["status"] == "done")
+        done = analyses.request("g", _position("Sa1"), version=3, client="2.2.2.2")
+        assert done["moves"] == ["Sa1"]
+        assert len(workers.started) == 2 and not workers.cancelled
+        await analyses.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_client_waits_for_one_analysis_at_a_time_and_the_queue_is_bounded() -> None:
+    async def scenario() -> None:
+        workers = _Workers()
+        analyses = _analyses(workers, max_running=1, queue=2)
+        analyses.request("g1", _position("Sa1"), version=1, client="1.1.1.1")
+        with pytest.raises(ProtocolError) as busy:
+            analyses.request("g2", _position("Sa1"), version=1, client="1.1.1.1")
+        assert busy.value.code == "analysis_busy"
+        # Asking again for its own is fine, and so is joining one someone else started.
+        analyses.request("g1", _position("Sa1"), version=1, client="1.1.1.1")
+        await _until(lambda: workers.started)
+        for number in (2, 3):
+            answer = analyses.request("g", _position("Sa1"), version=number, client=f"{number}")
+            assert answer["status"] == "queued"
+        with pytest.raises(ProtocolError) as full:
+            analyses.request("g", _position("Sa1"), version=4, client="4")
+        assert full.value.code == "analysis_queue_full"
+        assert analyses.request("g", _position("Sa1"), version=3, client="5")["status"] == "queued"
+        assert len(workers.started) == 1
+        await analyses.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_analysis_nobody_waits_for_any_more_is_cancelled() -> None:
+    async def scenario() -> None:
+        now = [0.0]
+        workers = _Workers()
+        analyses = _analyses(workers, abandon_seconds=0.2, clock=lambda: now[0])
+        analyses.request("g1", _position("Sa1"), version=1, client="1.1.1.1")
+        analyses.request("g2", _position("Ob1"), version=1, client="2.2.2.2")
+        await _until(lambda: len(workers.started) == 1)
+        # Time passes: the first client goes on asking, the second has gone.
+        for _ in range(4):
+            now[0] += 0.15
+            analyses.request("g1", _position("Sa1"), version=1, client="1.1.1.1")
+        await _until(lambda: analyses.cancelled == 1)
+        assert workers.cancelled == []  # g2 was still queued: dropped before it started
+        # The client that left may start another analysis now.
+        analyses.request("g3", _position("Sc1"), version=1, client="2.2.2.2")
+        assert workers.started == [_position("Sa1")]
+        # Once the first client stops asking too, its running analysis is stopped.
+        now[0] += 1.0
+        await _until(lambda: _position("Sa1") in workers.cancelled)
+        await analyses.close()
+
+    asyncio.run(scenario())

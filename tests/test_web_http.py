@@ -18,6 +18,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sos_web import resign
 from sosgame import Game
 from sosgame.i18n import LANGUAGES
 from sosgame.record import Record
@@ -263,16 +264,16 @@ def test_a_record_downloads_and_uploads_through_sosgame_record(client: TestClien
     assert again.players == ["Ann", "Bao"]
 
 
-def test_a_finished_record_goes_to_the_archive_and_replays(client: TestClient) -> None:
+def test_a_finished_record_replays_but_is_in_no_public_list(client: TestClient) -> None:
     game = Game(3, 3)
     for move in ["Sa1", "Ob1", "Sc1", "Sa2", "Ob2", "Sc2", "Oa3", "Ob3", "Oc3"]:
         game.play(move)
     assert game.is_over
     record = Record.from_game(game, players=["Ann", "Bao"])
     created = client.post("/api/records", json=record.to_dict()).json()
-    archive = client.get("/api/games?list=archive").json()["games"]
-    assert [item["id"] for item in archive] == [created["id"]]
-    assert archive[0]["result"]["scores"] == list(game.scores)
+    # An uploaded record is a local game: private, so listed nowhere.
+    assert client.get("/api/games?list=archive").json()["games"] == []
+    assert client.get(f"/api/games/{created['id']}").json()["result"]["scores"] == list(game.scores)
     replay = client.get(f"/api/games/{created['id']}/replay").json()
     assert len(replay["frames"]) == len(game.actions) + 1
     assert replay["frames"][0]["board"] == ["...", "...", "..."]
@@ -328,3 +329,152 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script
     assert "app.config.levels" in script and "app.config.seats.colours" in script
+
+
+def listed(client: TestClient, which: str) -> list[str]:
+    return [game["id"] for game in client.get(f"/api/games?list={which}").json()["games"]]
+
+
+def test_a_private_game_is_in_no_public_list_in_any_state(client: TestClient) -> None:
+    private = new_game(client, kind="online")
+    public = new_game(client, kind="online", public=True)
+    local = new_game(client)
+    assert listed(client, "open") == [public["id"]]
+    invite = private["links"]["seats"][1].rsplit("/", 1)[1]
+    taken = client.post(f"/api/games/{private['id']}/seats/1", json={"invite": invite})
+    assert taken.status_code == 200
+    assert client.post(f"/api/games/{public['id']}/seats/1", json={}).status_code == 200
+    assert client.get(f"/api/games/{private['id']}").json()["status"] == "playing"
+    assert listed(client, "playing") == [public["id"]]
+    for game in (private, public, local):
+        resign(client, game["id"], game["token"])
+    assert listed(client, "archive") == [public["id"]]
+    assert client.get("/api/lobby").json()["games"] == []
+    # Whoever holds the link (the id) may still watch it and read it back.
+    for path in ("", "/replay", "/record", "/moves"):
+        assert client.get(f"/api/games/{private['id']}{path}").status_code == 200
+
+
+def test_a_players_page_shows_private_games_without_their_link(client: TestClient) -> None:
+    pytest.importorskip("argon2")
+    from sosgame.web.accounts import COOKIE
+
+    cookies = {}
+    for name in ("Ann", "Bao"):
+        claimed = client.post("/api/players", json={"name": name, "password": "a good password"})
+        assert claimed.status_code == 201, claimed.text
+        cookies[name] = {"cookie": f"{COOKIE}={client.cookies.get(COOKIE)}"}
+        client.cookies.clear()
+    seats = [{"name": "x"}, {"name": "y"}]
+    ids = {}
+    for public in (False, True):
+        body = {"rows": 3, "cols": 3, "kind": "online", "seats": seats, "public": public}
+        created = client.post("/api/games", json=body, headers=cookies["Ann"]).json()
+        invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+        seat = client.post(
+            f"/api/games/{created['id']}/seats/1",
+            json={"invite": None if public else invite},
+            headers=cookies["Bao"],
+        )
+        assert seat.status_code == 200, seat.text
+        resign(client, created["id"], created["token"])
+        ids[public] = created["id"]
+    for name in ("Ann", "Bao"):
+        page = client.get(f"/api/players/{name}").json()
+        assert [(game["id"], game["public"]) for game in page["games"]] == [
+            (ids[True], True),
+            (None, False),
+        ]
+        assert ids[False] not in json.dumps(page)
+        # The player themselves, logged in, sees the links of all their games.
+        own = client.get(f"/api/players/{name}", headers=cookies[name]).json()
+        assert [game["id"] for game in own["games"]] == [ids[True], ids[False]]
+        other = "Bao" if name == "Ann" else "Ann"
+        seen = client.get(f"/api/players/{name}", headers=cookies[other]).json()
+        assert ids[False] not in json.dumps(seen)
+
+
+def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from sosgame.web import app as web_app
+
+    made: list[bool] = []
+    frames = web_app.replay_frames
+
+    def noting(*args: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            made.append(True)  # in a thread of its own
+        else:
+            made.append(False)  # on the event loop
+        return frames(*args)
+
+    monkeypatch.setattr(web_app, "replay_frames", noting)
+    created = new_game(client)
+    game_id = created["id"]
+    paths = [f"/api/games/{game_id}/{kind}" for kind in ("replay", "record", "moves")]
+    first = [client.get(path).content for path in paths]
+    assert [client.get(path).content for path in paths] == first
+    assert made == [True]
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"v": 1, "type": "hello", "tokens": [created["token"]]})
+        socket.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+        for _ in range(20):
+            message = socket.receive_json()
+            if message["type"] == "state" and message["game"]["ply"] == 1:
+                break
+    # A new version of the game is made anew.
+    replay = client.get(paths[0]).json()
+    assert replay["actions"] == ["Sa1"] and made == [True, True]
+    assert client.get(paths[2]).json()["moves"][0]["action"] == "Sa1"
+    assert Record.from_json(client.get(paths[1]).text).moves == ["Sa1"]
+
+
+def test_replays_records_moves_and_analyses_are_rate_limited_per_client(tmp_path: Path) -> None:
+    from sos_web import app_client
+
+    with app_client(tmp_path / "games.sqlite3", reads_per_second=0.001, read_burst=5) as client:
+        game_id = new_game(client)["id"]
+        kinds = ["replay", "record", "moves", "replay", "moves"]
+        assert [client.get(f"/api/games/{game_id}/{kind}").status_code for kind in kinds] == [
+            200
+        ] * 5
+        for kind in ("replay", "record", "moves", "analysis"):
+            refused = client.get(f"/api/games/{game_id}/{kind}")
+            assert refused.status_code == 429
+            assert refused.json()["error"]["code"] == "rate_limited"
+        # Playing is not limited by it.
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+
+
+def test_askers_of_one_answer_share_one_making() -> None:
+    import asyncio
+    import threading
+
+    from sosgame.web.replay import Answers
+
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def make() -> bytes:
+        calls.append(1)
+        gate.wait(30)
+        return b"answer"
+
+    async def scenario() -> list[bytes]:
+        answers = Answers(most_bytes=100)
+        askers = [asyncio.ensure_future(answers.get("key", make)) for _ in range(5)]
+        await asyncio.sleep(0)
+        askers[0].cancel()  # one asker leaves: the others still get the answer
+        gate.set()
+        got = await asyncio.gather(*askers[1:])
+        got.append(await answers.get("key", make))  # kept
+        assert answers.made == 1
+        return got
+
+    assert asyncio.run(scenario()) == [b"answer"] * 5
+    assert calls == [1]

@@ -109,7 +109,7 @@ def test_a_local_game_is_played_to_the_end_by_the_engine(client: TestClient) -> 
         assert [line["cells"] for line in state["lines"]] == [
             [str(cell) for cell in line.cells] for line in reference.lines
         ]
-    assert client.get("/api/games?list=archive").json()["games"][0]["id"] == created["id"]
+    assert client.get(f"/api/games/{created['id']}").json()["status"] == "finished"
 
 
 BAD_MESSAGES = [

@@ -105,7 +105,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text(
         "web.error.too_many_games",
-        "Too many games with computer players are running; try again later.",
+        "Too many unfinished games; finish some or try again later.",
+    ),
+    text(
+        "web.error.too_many_lobby_games",
+        "You already have too many public games waiting for players; wait until they fill up.",
     ),
     text("web.error.too_many_connections", "Too many connections; try again later."),
     text(

@@ -284,10 +284,11 @@ class Accounts:
             account = await self.hub.db(self.players.find, name)
         if account is None:
             raise ProtocolError("no_player", f"nobody has claimed the name {name!r}")
-        games = await self.hub.db(self.players.history, account.id)
-        rated = await self.hub.db(self.players.rated_flags, [game["id"] for game in games])
-        games = [{**game, "rated": rated.get(game["id"])} for game in games]
-        history = await self.hub.db(self.players.ratings_over_time, account.id)
+        # A private game's id is its spectator link: shown to the player themselves only.
+        viewer = await self.current(request)
+        mine = viewer is not None and viewer.id == account.id
+        games = await self.hub.db(self.players.history, account.id, private_ids=mine)
+        history = await self.hub.db(self.players.ratings_over_time, account.id, private_ids=mine)
         return JSONResponse({**account.to_json(), "games": games, "history": history})
 
     async def lobby(self, _request: Request) -> Response:

@@ -3,21 +3,31 @@
 Each analysis is :func:`sosgame.ai.analysis.analyze` (exact where the solver finishes, the
 strongest search elsewhere) in a worker process of its own, so a long one never holds up the
 server's event loop or its other games. At most ``max_running`` run at once (the others wait,
-shown as queued), at most one per game, and finished ones are kept, most recent first, for
-the next visitor. Progress comes back from the worker after every move.
+shown as queued, at most ``queue`` of them), one per game version, shared by everyone who
+asks for it, and finished ones are kept, most recent first, for the next visitor. Progress
+comes back from the worker after every move.
+
+Clients poll for their analysis (the browser about every 0.7 s). Each client (address) waits
+for one analysis at a time: asking for another while its first is under way is refused
+(``analysis_busy``). An analysis nobody has asked about for ``abandon_seconds`` is cancelled,
+its worker stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
 from sosgame.position import Position, build_game
+from sosgame.web.protocol import ProtocolError
 
 __all__ = ["Analyses", "analysis_json", "seconds_per_position"]
 
@@ -27,6 +37,11 @@ CACHE_SIZE: Final = 64
 """Finished analyses kept in memory (a game's analysis is a few kilobytes)."""
 BUDGET_SECONDS: Final = 60.0
 """Search time to spread over a game's estimated positions, so that a 26x26 game ends too."""
+QUEUE: Final = 8
+"""Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)."""
+ABANDON_SECONDS: Final = 8.0
+"""An analysis nobody has asked about for this long is cancelled (clients poll far more
+often while they wait)."""
 _MOST_SECONDS: Final = 0.5
 _LEAST_SECONDS: Final = 0.02
 
@@ -98,6 +113,10 @@ def _work(position: Position, seconds: float, pipe: Connection, parent: int) -> 
     pipe.send(("done", result))
 
 
+_Key = tuple[str, int]
+"""A game's id and version (or, if no version is given, its number of actions)."""
+
+
 @dataclass
 class _Job:
     ply: int
@@ -106,10 +125,16 @@ class _Job:
     status: str = "queued"
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    asked: dict[str, float] = field(default_factory=dict)
+    """Each client waiting for it, and when it last asked."""
+
+    def awaited(self, now: float, abandon: float) -> bool:
+        """Whether anyone has asked about it within the last ``abandon`` seconds."""
+        return any(now - when < abandon for when in self.asked.values())
 
 
 class Analyses:
-    """The analyses of a server's games: started on request, bounded, cached."""
+    """The analyses of a server's games: started on request, bounded, shared, cached."""
 
     def __init__(
         self,
@@ -117,31 +142,53 @@ class Analyses:
         max_running: int = MAX_RUNNING,
         cache_size: int = CACHE_SIZE,
         budget: float = BUDGET_SECONDS,
+        queue: int = QUEUE,
+        abandon_seconds: float = ABANDON_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._slots = asyncio.Semaphore(max_running)
-        self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._cache: OrderedDict[_Key, dict[str, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._budget = budget
-        self._jobs: dict[str, _Job] = {}
-        self._failed: dict[tuple[str, int], str] = {}
+        self._queue = queue
+        self._abandon = abandon_seconds
+        self._clock = clock
+        self._jobs: dict[_Key, _Job] = {}
+        self._failed: dict[_Key, str] = {}
+        self._waiting: dict[str, _Key] = {}
+        """The analysis each client last asked for."""
+        self.cancelled = 0
+        """How many analyses were cancelled because nobody waited for them any more."""
 
-    def request(self, game_id: str, position: Position) -> dict[str, Any]:
-        """The analysis of the game as it stands, if done; else its progress, starting it if
-        no analysis of this game is under way (one per game at a time)."""
+    def request(
+        self, game_id: str, position: Position, *, version: int | None = None, client: str = ""
+    ) -> dict[str, Any]:
+        """The analysis of the game as it stands (at ``version``), if done; else its progress,
+        starting it if nobody has yet. ``client`` (an address) then waits for it.
+
+        :raises ProtocolError: ``analysis_busy`` if ``client`` still waits for another
+            analysis, ``analysis_queue_full`` if too many wait for their turn.
+        """
         ply = len(position.actions)
-        key = (game_id, ply)
+        key = (game_id, ply if version is None else version)
         if key in self._cache:
             self._cache.move_to_end(key)
             return {"status": "done", "game": game_id, "ply": ply, **self._cache[key]}
-        job = self._jobs.get(game_id)
+        now = self._clock()
+        job = self._jobs.get(key)
         if job is None:
             if key in self._failed:
                 # Reported once; the next request tries again.
                 return {"status": "failed", "game": game_id, "ply": ply,
                         "error": self._failed.pop(key)}  # fmt: skip
+            self._check_room(client, key, now)
             total = sum(not action.startswith("resign") for action in position.actions)
-            job = self._jobs[game_id] = _Job(ply, total)
-            job.task = asyncio.get_running_loop().create_task(self._run(game_id, position, job))
+            job = self._jobs[key] = _Job(ply, total)
+            job.task = asyncio.get_running_loop().create_task(self._run(key, position, job))
+        else:
+            self._check_room(client, key, now, queued=False)
+        job.asked[client] = now
+        self._waiting[client] = key
         return {
             "status": job.status,
             "game": game_id,
@@ -150,20 +197,54 @@ class Analyses:
             "total": job.total,
         }
 
-    async def _run(self, game_id: str, position: Position, job: _Job) -> None:
+    def _check_room(self, client: str, key: _Key, now: float, *, queued: bool = True) -> None:
+        """Refuse a client a second analysis at once, or a new one past the queue."""
+        other = self._waiting.get(client)
+        job = None if other is None or other == key else self._jobs.get(other)
+        if job is not None and now - job.asked.get(client, -self._abandon) < self._abandon:
+            raise ProtocolError(
+                "analysis_busy",
+                "this address already waits for another analysis: one at a time, so ask"
+                " again once it is done or a few seconds after leaving it",
+            )
+        if queued and sum(job.status == "queued" for job in self._jobs.values()) >= self._queue:
+            raise ProtocolError(
+                "analysis_queue_full",
+                f"{self._queue} analyses already wait for their turn, the most the server"
+                " takes; try again later",
+            )
+
+    async def _run(self, key: _Key, position: Position, job: _Job) -> None:
+        """Run the analysis, and cancel it once nobody has asked about it for a while."""
+        work = asyncio.ensure_future(self._work(key, position, job))
+        try:
+            while not work.done():
+                await asyncio.wait({work}, timeout=self._abandon / 4)
+                if not work.done() and not job.awaited(self._clock(), self._abandon):
+                    self.cancelled += 1
+                    break
+        finally:
+            if not work.done():
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+            del self._jobs[key]
+            for client in job.asked:
+                if self._waiting.get(client) == key:
+                    del self._waiting[client]
+
+    async def _work(self, key: _Key, position: Position, job: _Job) -> None:
         try:
             async with self._slots:
                 job.status = "running"
                 result = await self._in_worker(position, job)
-            self._cache[(game_id, job.ply)] = result
+            self._cache[key] = result
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         except (OSError, EOFError, RuntimeError) as error:
             if len(self._failed) >= self._cache_size:
                 self._failed.clear()
-            self._failed[(game_id, job.ply)] = str(error) or type(error).__name__
-        finally:
-            del self._jobs[game_id]
+            self._failed[key] = str(error) or type(error).__name__
 
     async def _in_worker(self, position: Position, job: _Job) -> dict[str, Any]:
         context = multiprocessing.get_context("spawn")
@@ -196,6 +277,7 @@ class Analyses:
 
     async def close(self) -> None:
         """Stop every analysis under way."""
-        for job in list(self._jobs.values()):
-            if job.task is not None:
-                job.task.cancel()
+        tasks = [job.task for job in self._jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -6,8 +6,7 @@
 from __future__ import annotations
 
 import gc
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -26,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
-from sosgame.position import Position
+from sosgame.position import Position, build_game
 from sosgame.record import Record
 from sosgame.web import limits
 from sosgame.web.accounts import Accounts
@@ -48,7 +47,8 @@ from sosgame.web.protocol import (
     parse_json,
     parse_new_game,
 )
-from sosgame.web.replay import move_list, replay_frames
+from sosgame.web.ratelimit import RATE, ClientRates, RateLimit
+from sosgame.web.replay import Answers, move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
 from sosgame.web.store import Store
 
@@ -56,10 +56,6 @@ __all__ = ["RateLimit", "create_app"]
 
 MAX_BODY_BYTES: Final = 256 * 1024
 """The largest HTTP request body (an uploaded record) the server reads."""
-RATE: Final = 10.0
-"""Messages per second a connection may send on average ..."""
-BURST: Final = 30.0
-"""... and at most this many in a burst."""
 FLOOD_LIMIT: Final = 200
 """A connection that goes on past this many refused messages is closed."""
 TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
@@ -75,26 +71,6 @@ _HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 _STATIC = resources.files("sosgame.web") / "static"
-
-
-class RateLimit:
-    """A token bucket: ``allow()`` says whether one more message fits."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
 
 
 class _SecurityHeaders:
@@ -204,8 +180,10 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     caps = server_limits or ServerLimits.from_environment()
-    analyses = Analyses()
+    analyses = Analyses(queue=caps.analysis_queue)
     accounts = Accounts()
+    answers = Answers()
+    reads = ClientRates(caps.reads_per_second, caps.read_burst)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -231,6 +209,7 @@ def create_app(
         try:
             yield
         finally:
+            await analyses.close()
             await state["hub"].close()
             store.close()
 
@@ -258,9 +237,9 @@ def create_app(
         statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
         if which not in statuses:
             raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
-        summaries = await hub().db(
-            hub().store.summaries, statuses[which], public_only=which == "open"
-        )
+        # Only games created public are listed, in any state: a private game's id is the
+        # link to watch it, and its players choose whom they give it to.
+        summaries = await hub().db(hub().store.summaries, statuses[which], public_only=True)
         return JSONResponse(
             {
                 "games": [
@@ -283,7 +262,8 @@ def create_app(
 
     async def new_game(request: Request) -> Response:
         settings = parse_new_game(await _body(request))
-        player = await accounts.current(request) if settings.kind == "online" else None
+        account = await accounts.current(request)
+        player = account if settings.kind == "online" else None
         mine = next((n for n, row in enumerate(settings.seats) if row.player == "human"), None)
         if player is not None and mine is not None:
             # A named player's seat carries their name (and, linked, their rating).
@@ -291,7 +271,9 @@ def create_app(
             settings = replace(
                 settings, seats=(*settings.seats[:mine], named, *settings.seats[mine + 1 :])
             )
-        room, token, seats = await hub().create(settings, owner=_address(request))
+        room, token, seats = await hub().create(
+            settings, owner=_address(request), player=None if account is None else account.id
+        )
         if mine is not None:
             await accounts.link(room.id, mine, player)
         return _created(request, room, token, seats)
@@ -332,41 +314,74 @@ def create_app(
         token = _bearer(request)
         if token is None or not room.controlled(token):
             raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
-        new, mine, fresh = await hub().rematch(room, token, owner=_address(request))
+        account = await accounts.current(request)
+        new, mine, fresh = await hub().rematch(
+            room, token, owner=_address(request), player=None if account is None else account.id
+        )
         if fresh:
             await accounts.copy_links(room.id, new.id)
         response = _created(request, new, token, mine)
         response.status_code = 201 if fresh else 200
         return response
 
+    async def costly_room(request: Request) -> Room:
+        """The room of a request for work (a replay, record, move list or analysis), once
+        the client's rate allows it."""
+        if not reads.allow(_address(request)):
+            raise ProtocolError(
+                "rate_limited",
+                f"too many replays, records and analyses asked for: at most"
+                f" {caps.reads_per_second:g} a second from one address on average",
+            )
+        return await room_or_404(request)
+
+    async def cached(room: Room, kind: str, make: Callable[[Position], bytes]) -> bytes:
+        """The answer ``make`` gives for the room's game as it stands, made once per game
+        version in a thread (from a copy of its moves) and kept."""
+        position = room.position()
+        key = (kind, room.id, room.version, len(position.actions))
+        return await answers.get(key, lambda: make(position))
+
     async def record(request: Request) -> Response:
-        room = await room_or_404(request)
+        room = await costly_room(request)
         created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
-        text = Record.from_game(
-            room.game,
-            players=[row.name for row in room.seats],
-            meta={"date": created, "tags": {"game": room.id}},
-        ).to_json()
+        names = [row.name for row in room.seats]
+        meta = {"date": created, "tags": {"game": room.id}}
+
+        def make(position: Position) -> bytes:
+            game = build_game(position)
+            return Record.from_game(game, players=names, meta=meta).to_json().encode()
+
         return Response(
-            text,
+            await cached(room, "record", make),
             media_type="application/json",
             headers={"content-disposition": f'attachment; filename="sos-{room.id}.json"'},
         )
 
     async def replay(request: Request) -> Response:
-        room = await room_or_404(request)
-        return JSONResponse(replay_frames(room.game, room.start))
+        room = await costly_room(request)
+
+        def make(position: Position) -> bytes:
+            return to_json_bytes(replay_frames(build_game(position), position.start))
+
+        return Response(await cached(room, "replay", make), media_type="application/json")
 
     async def moves(request: Request) -> Response:
-        room = await room_or_404(request)
-        return JSONResponse({"id": room.id, "moves": move_list(room.game, room.start)})
+        room = await costly_room(request)
+
+        def make(position: Position) -> bytes:
+            found = move_list(build_game(position), position.start)
+            return to_json_bytes({"id": room.id, "moves": found})
+
+        return Response(await cached(room, "moves", make), media_type="application/json")
 
     async def analysis(request: Request) -> Response:
-        room = await room_or_404(request)
-        game = room.game
-        actions = tuple(str(action) for action in game.actions)
-        position = Position(game.rows, game.cols, game.players, game.mode, room.start, actions)
-        return JSONResponse(analyses.request(room.id, position))
+        room = await costly_room(request)
+        return JSONResponse(
+            analyses.request(
+                room.id, room.position(), version=room.version, client=_address(request)
+            )
+        )
 
     async def upload(request: Request) -> Response:
         body = await _body(request)
@@ -383,7 +398,10 @@ def create_app(
         except (RecordError, limits.SettingsError) as error:
             raise ProtocolError("bad_record", str(error)) from None
         loaded.players = players
-        room, token, seats = await hub().create_from_record(loaded, owner=_address(request))
+        account = await accounts.current(request)
+        room, token, seats = await hub().create_from_record(
+            loaded, owner=_address(request), player=None if account is None else account.id
+        )
         return _created(request, room, token, seats)
 
     async def schema(_request: Request) -> Response:
@@ -496,6 +514,9 @@ def create_app(
             "not_allowed": 403,
             "bad_invite": 403,
             "too_many_games": 429,
+            "too_many_lobby_games": 429,
+            "analysis_busy": 429,
+            "analysis_queue_full": 429,
             "rate_limited": 429,
             "name_taken": 409,
             "name_confusable": 409,

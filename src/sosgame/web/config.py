@@ -29,6 +29,25 @@ class ServerLimits:
     """Unfinished games with a computer seat one client address may have open at once."""
     computer_games_total: int = 64
     """Unfinished games with a computer seat open at once on the whole server."""
+    games_per_address: int = 50
+    """Unfinished games one client address may have made (changed within
+    ``recent_games_seconds``)."""
+    games_per_player: int = 50
+    """The same for one logged-in player (account), from any address."""
+    lobby_games_per_address: int = 3
+    """Public games waiting for players (lobby entries) one client address may have open."""
+    lobby_games_per_player: int = 3
+    """The same for one logged-in player (account)."""
+    recent_games_seconds: float = 900.0
+    """How long an unfinished game nobody changes counts for its owner's caps above (and
+    for ``computer_games_per_address``): abandoned games stop counting after it."""
+    reads_per_second: float = 4.0
+    """Replays, records, move lists and analysis requests one client address may ask for
+    a second on average ..."""
+    read_burst: int = 20
+    """... and at most this many at once."""
+    analysis_queue: int = 8
+    """Analyses waiting for their turn on the whole server; past it a new one is refused."""
     idle_seconds: float = 60.0
     """How long a room nobody is connected to stays in memory."""
     send_backlog: int = 64

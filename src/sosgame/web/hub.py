@@ -93,6 +93,9 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
         self._announced = 0.0
         self._checked = time.monotonic()
+        self._creating = asyncio.Lock()
+        """Held from counting an owner's games to storing the new one (so two requests at
+        once cannot both pass a cap)."""
 
     # ------------------------------------------------------------------------ the seams
 
@@ -365,30 +368,69 @@ class Hub:
             room.computer.start()
         return room
 
-    def _check_computer_games(self, seats: list[SeatRow], owner: str) -> None:
-        if all(row.player == HUMAN for row in seats):
-            return
-        live = [room for room in self.rooms.values() if room.has_computer and not room.game.is_over]
+    async def _check_caps(
+        self, seats: list[SeatRow], owner: str, player: int | None, *, lobby: bool
+    ) -> None:
+        """Refuse a new game (:class:`TooManyError`) past a cap: games with computer seats
+        on the server and per address, unfinished games per address and per account, and
+        lobby entries (public games waiting for players) per address and per account.
+
+        The owner's games are counted in the store, so they survive their rooms being
+        dropped from memory or the server restarting."""
         limits = self.limits
-        if len(live) >= limits.computer_games_total:
+        computer = any(row.player != HUMAN for row in seats)
+        live = [room for room in self.rooms.values() if room.has_computer and not room.game.is_over]
+        if computer and len(live) >= limits.computer_games_total:
             raise TooManyError(
                 "too_many_games",
                 f"the server already runs {limits.computer_games_total} games with computer"
                 " players, the most it takes; try again later",
             )
-        mine = sum(1 for room in live if room.owner == owner)
-        if mine >= limits.computer_games_per_address:
+        since = clocks.now_ms() - int(limits.recent_games_seconds * 1000)
+        by_address, by_player = await self.db(
+            self.store.owned, owner=owner, player=player, since_ms=since
+        )
+        # Rooms in memory count too (one may be played without a change for a long time).
+        in_memory = sum(1 for room in live if room.owner == owner)
+        if computer and max(by_address.computer, in_memory) >= limits.computer_games_per_address:
             raise TooManyError(
                 "too_many_games",
                 f"this address already has {limits.computer_games_per_address} unfinished"
                 " games with computer players, the most one address may have",
             )
+        if by_address.unfinished >= limits.games_per_address:
+            raise TooManyError(
+                "too_many_games",
+                f"this address already has {limits.games_per_address} unfinished games,"
+                " the most one address may have; finish some or try again later",
+            )
+        if player is not None and by_player.unfinished >= limits.games_per_player:
+            raise TooManyError(
+                "too_many_games",
+                f"you already have {limits.games_per_player} unfinished games, the most one"
+                " player may have; finish some or try again later",
+            )
+        if lobby and by_address.lobby >= limits.lobby_games_per_address:
+            raise TooManyError(
+                "too_many_lobby_games",
+                f"this address already has {limits.lobby_games_per_address} public games"
+                " waiting for players, the most one address may have in the lobby",
+            )
+        if lobby and player is not None and by_player.lobby >= limits.lobby_games_per_player:
+            raise TooManyError(
+                "too_many_lobby_games",
+                f"you already have {limits.lobby_games_per_player} public games waiting for"
+                " players, the most one player may have in the lobby",
+            )
 
-    async def create(self, settings: NewGame, *, owner: str = "") -> tuple[Room, str, list[int]]:
+    async def create(
+        self, settings: NewGame, *, owner: str = "", player: int | None = None
+    ) -> tuple[Room, str, list[int]]:
         """Store a new game; returns its room, the creator's token and the seats it opens.
 
         A local game's token opens every human seat; an online game's opens the first, and
-        every other human seat gets an invite secret (none if the game is public).
+        every other human seat gets an invite secret (none if the game is public). ``owner``
+        (the client address) and ``player`` (its account, if logged in) are stored with it.
         """
         token = new_token()
         digest = hash_token(token)
@@ -406,7 +448,6 @@ class Hub:
             )
             for seat, row in enumerate(settings.seats)
         ]
-        self._check_computer_games(rows, owner)
         status = "playing" if len(mine) == len(humans) else "open"
         clock = None
         if settings.clock is not None:
@@ -416,23 +457,25 @@ class Hub:
                 len(rows),
                 running=status == "playing",
             )
-        room = await self._store_new(
-            self._stored(
-                kind=settings.kind,
-                rows=settings.rows,
-                cols=settings.cols,
-                mode=settings.mode,
-                seats=rows,
-                status=status,
-                clock=clock,
-                public=settings.public,
-            ),
+        stored = self._stored(
+            kind=settings.kind,
+            rows=settings.rows,
+            cols=settings.cols,
+            mode=settings.mode,
+            seats=rows,
+            status=status,
+            clock=clock,
+            public=settings.public,
             owner=owner,
+            owner_player=player,
         )
+        async with self._creating:
+            await self._check_caps(rows, owner, player, lobby=settings.public and status == "open")
+            room = await self._store_new(stored)
         return room, token, mine
 
     async def create_from_record(
-        self, record: Record, *, owner: str = ""
+        self, record: Record, *, owner: str = "", player: int | None = None
     ) -> tuple[Room, str, list[int]]:
         """A local game that continues (or, if over, replays) an uploaded, checked record."""
         token = new_token()
@@ -444,24 +487,27 @@ class Hub:
             if record.start.scores is not None:
                 start["scores"] = list(record.start.scores)
         game = record.to_game()
-        room = await self._store_new(
-            self._stored(
-                kind="local",
-                rows=record.rows,
-                cols=record.cols,
-                mode=record.mode,
-                seats=rows,
-                status="finished" if game.is_over else "playing",
-                clock=None,
-                start=start,
-                actions=list(record.moves),
-            ),
+        stored = self._stored(
+            kind="local",
+            rows=record.rows,
+            cols=record.cols,
+            mode=record.mode,
+            seats=rows,
+            status="finished" if game.is_over else "playing",
+            clock=None,
+            start=start,
+            actions=list(record.moves),
             owner=owner,
+            owner_player=player,
         )
+        async with self._creating:
+            if not game.is_over:
+                await self._check_caps(rows, owner, player, lobby=False)
+            room = await self._store_new(stored)
         return room, token, list(range(len(rows)))
 
     async def rematch(
-        self, room: Room, token: str, *, owner: str = ""
+        self, room: Room, token: str, *, owner: str = "", player: int | None = None
     ) -> tuple[Room, list[int], bool]:
         """The game again with the same settings and players: every seat's token opens the
         same seat in it, and everyone following the old game is told. Asked again (by
@@ -484,7 +530,6 @@ class Hub:
                 )
                 for row in room.seats
             ]
-            self._check_computer_games(rows, owner)
             humans = [row for row in rows if row.player == HUMAN]
             status = "playing" if all(row.token_hash for row in humans) else "open"
             clock = None
@@ -504,8 +549,12 @@ class Hub:
                 status=status,
                 clock=clock,
                 public=room.public,
+                owner=owner,
+                owner_player=player,
             )
-            new = await self._store_linked(stored, owner=owner, rematch_of=room.id)
+            async with self._creating:
+                await self._check_caps(rows, owner, player, lobby=room.public and status == "open")
+                new = await self._store_linked(stored, rematch_of=room.id)
             if new is None:
                 # Stored meanwhile by another server process: follow its link.
                 again = await self.db(self.store.load, room.id)
@@ -532,6 +581,8 @@ class Hub:
         public: bool = False,
         start: dict[str, Any] | None = None,
         actions: list[str] | None = None,
+        owner: str = "",
+        owner_player: int | None = None,
     ) -> StoredGame:
         now = clocks.now_ms()
         return StoredGame(
@@ -548,19 +599,19 @@ class Hub:
             clock=clock,
             actions=list(actions or []),
             public=public,
+            owner=owner or None,
+            owner_player=owner_player,
         )
 
-    async def _store_new(self, stored: StoredGame, *, owner: str) -> Room:
-        room = await self._store_linked(stored, owner=owner, rematch_of=None)
+    async def _store_new(self, stored: StoredGame) -> Room:
+        room = await self._store_linked(stored, rematch_of=None)
         assert room is not None  # only a rematch can find its link taken
         return room
 
-    async def _store_linked(
-        self, stored: StoredGame, *, owner: str, rematch_of: str | None
-    ) -> Room | None:
+    async def _store_linked(self, stored: StoredGame, *, rematch_of: str | None) -> Room | None:
         """Store a new game (as ``rematch_of``'s rematch, if given) and open its room;
         ``None`` if that game has a rematch already."""
-        room = Room(self, stored, owner=owner)
+        room = Room(self, stored)
         if room.game.is_over:
             stored.result = room.result()
         await self.bus.follow(stored.id)

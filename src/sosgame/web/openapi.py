@@ -31,8 +31,12 @@ def _refused(description: str) -> dict[str, Any]:
 _FORBIDDEN = _refused("No right to do it (a missing or wrong seat token or invite)")
 _TOO_LARGE = _refused("The body is over 256 KiB (too_large)")
 _TOO_MANY = _refused(
-    "Too many unfinished games with computer players, from this address or on the server"
-    " (too_many_games)"
+    "Too many unfinished games (with computer players, from this address or on the server;"
+    " from this address or player: too_many_games), or public games waiting for players"
+    " (too_many_lobby_games)"
+)
+_READS = _refused(
+    "Too many replays, records, move lists and analyses from this address (rate_limited)"
 )
 _BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 
@@ -210,9 +214,10 @@ def _player_schemas() -> dict[str, Any]:
         },
         "PlayerPage": {
             "type": "object",
-            "description": "A Player with 'games' (id, rows, cols, mode, status, seat, names,"
-            " result, rating after it or null, rated: true, false or null while undecided)"
-            " and 'history' (game, at, rating, mu, sigma)",
+            "description": "A Player with 'games' (id, public, rows, cols, mode, status, seat,"
+            " names, result, rating after it or null, rated: true, false or null while"
+            " undecided) and 'history' (game, at, rating, mu, sigma); a private game's id and"
+            " game are null unless the player asks",
         },
         "Lobby": {
             "type": "object",
@@ -250,7 +255,8 @@ def openapi() -> dict[str, Any]:
             },
             "/api/games": {
                 "get": {
-                    "summary": "Games open for players, being played, or finished",
+                    "summary": "Public games open for players, being played, or finished"
+                    " (private games are listed nowhere)",
                     "parameters": [
                         {
                             "name": "list",
@@ -352,21 +358,25 @@ def openapi() -> dict[str, Any]:
                 "get": {
                     "summary": "Download the game as a sosgame-record/1 JSON record",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "The record"}, "404": _ERROR},
+                    "responses": {
+                        "200": {"description": "The record"},
+                        "404": _ERROR,
+                        "429": _READS,
+                    },
                 }
             },
             "/api/games/{game_id}/replay": {
                 "get": {
                     "summary": "The game ply by ply, every frame worked out by the engine",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "Frames"}, "404": _ERROR},
+                    "responses": {"200": {"description": "Frames"}, "404": _ERROR, "429": _READS},
                 }
             },
             "/api/games/{game_id}/moves": {
                 "get": {
                     "summary": "Every action with the seat that made it and the points it scored",
                     "parameters": [_game_id()],
-                    "responses": {"200": {"description": "Moves"}, "404": _ERROR},
+                    "responses": {"200": {"description": "Moves"}, "404": _ERROR, "429": _READS},
                 }
             },
             "/api/games/{game_id}/analysis": {
@@ -378,6 +388,11 @@ def openapi() -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "status queued, running, done or failed"},
                         "404": _ERROR,
+                        "429": _refused(
+                            "Too many requests from this address (rate_limited), another"
+                            " analysis of this address under way (analysis_busy) or too many"
+                            " waiting (analysis_queue_full)"
+                        ),
                     },
                 }
             },
@@ -387,7 +402,12 @@ def openapi() -> dict[str, Any]:
                     "requestBody": {
                         "content": {"application/json": {"schema": {"type": "object"}}}
                     },
-                    "responses": {"201": created, "400": _ERROR, "413": _TOO_LARGE},
+                    "responses": {
+                        "201": created,
+                        "400": _ERROR,
+                        "413": _TOO_LARGE,
+                        "429": _TOO_MANY,
+                    },
                 }
             },
             **_player_paths(),

@@ -296,6 +296,11 @@ class Players:
         for attempt in range(_TRIES):
             try:
                 with self._engine.begin() as db:
+                    if db.dialect.name == "sqlite":
+                        # Python's sqlite3 begins a transaction only at the first write, so
+                        # the counts read before it would come from no transaction at all:
+                        # take the write lock first, and rating processes take turns.
+                        db.exec_driver_sql("BEGIN IMMEDIATE")
                     return self._rate(db, game_id, now_ms)
             except IntegrityError:
                 return False  # rated meanwhile, by another process
@@ -407,16 +412,6 @@ class Players:
                 most = max(most, int(count))
         return most
 
-    def rated_flags(self, game_ids: list[str]) -> dict[str, bool]:
-        """Whether each of these games was rated, for those decided (finished and judged)."""
-        with self._engine.begin() as db:
-            rows = db.execute(
-                select(rated_games.c.game_id, rated_games.c.rated).where(
-                    rated_games.c.game_id.in_(game_ids)
-                )
-            ).all()
-        return {row.game_id: bool(row.rated) for row in rows}
-
     def unrated(self, limit: int = 1000) -> list[str]:
         """Finished games with a named player that are not rated yet (oldest first)."""
         query = (
@@ -450,9 +445,13 @@ class Players:
         with self._engine.begin() as db:
             return [_account(row) for row in db.execute(query).mappings()]
 
-    def history(self, player_id: int, limit: int = 200) -> list[dict[str, Any]]:
-        """The player's games, newest first: each with its seat, names, result and, if it
-        was rated, the rating after it."""
+    def history(
+        self, player_id: int, limit: int = 200, *, private_ids: bool = True
+    ) -> list[dict[str, Any]]:
+        """The player's games, newest first: each with its seat, names, result, whether it
+        was rated (``None`` until decided) and, if it was, the rating after it. A private
+        game's ``id`` (the link to watch it) is ``None`` unless ``private_ids`` (for the
+        player themselves)."""
         with self._engine.begin() as db:
             rows = (
                 db.execute(
@@ -482,9 +481,18 @@ class Players:
                     )
                 )
             }
+            judged = {
+                row.game_id: bool(row.rated)
+                for row in db.execute(
+                    select(rated_games.c.game_id, rated_games.c.rated).where(
+                        rated_games.c.game_id.in_(ids)
+                    )
+                )
+            }
         return [
             {
-                "id": row["id"],
+                "id": row["id"] if row["public"] or private_ids else None,
+                "public": bool(row["public"]),
                 "rows": row["rows"],
                 "cols": row["cols"],
                 "mode": row["mode"],
@@ -493,22 +501,31 @@ class Players:
                 "names": names[row["id"]],
                 "result": None if row["result"] is None else json.loads(row["result"]),
                 "rating": None if row["id"] not in after else after[row["id"]].to_json(),
+                "rated": judged.get(row["id"]),
                 "updated": row["updated_ms"],
             }
             for row in rows
         ]
 
-    def ratings_over_time(self, player_id: int, limit: int = 500) -> list[dict[str, Any]]:
-        """The player's rating after each rated game, oldest first."""
+    def ratings_over_time(
+        self, player_id: int, limit: int = 500, *, private_ids: bool = True
+    ) -> list[dict[str, Any]]:
+        """The player's rating after each rated game, oldest first (``game`` is ``None`` for
+        a private game, as in :meth:`history`)."""
         with self._engine.begin() as db:
             rows = db.execute(
-                select(rating_history)
+                select(rating_history, games.c.public)
+                .join(games, games.c.id == rating_history.c.game_id)
                 .where(rating_history.c.player_id == player_id)
                 .order_by(rating_history.c.rated_ms.desc(), rating_history.c.game_id)
                 .limit(limit)
             ).all()
         return [
-            {"game": row.game_id, "at": row.rated_ms, **Rating(row.mu, row.sigma).to_json()}
+            {
+                "game": row.game_id if row.public or private_ids else None,
+                "at": row.rated_ms,
+                **Rating(row.mu, row.sigma).to_json(),
+            }
             for row in reversed(rows)
         ]
 

@@ -57,7 +57,9 @@ class Room:
         self.public = stored.public
         self.rematch_id = stored.rematch
         self.version = stored.version
-        self.owner = owner or f"game:{stored.id}"
+        # Whose queue the game's computer moves join and whose caps it counts for: its
+        # creator's address, stored with the game (older games without one: the game's own).
+        self.owner = owner or stored.owner or f"game:{stored.id}"
         self.game = _replayed(stored)
         self.clock = stored.clock
         if self.clock is not None and self.clock.get("since") is not None:

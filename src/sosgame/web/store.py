@@ -21,6 +21,7 @@ from sqlalchemy import (
     Engine,
     and_,
     bindparam,
+    case,
     create_engine,
     event,
     func,
@@ -40,6 +41,7 @@ __all__ = [
     "Change",
     "GameSummary",
     "Job",
+    "Owned",
     "SeatRow",
     "Store",
     "StoredGame",
@@ -82,6 +84,21 @@ class StoredGame:
     public: bool = False
     rematch: str | None = None
     version: int = 0
+    owner: str | None = None
+    """The client address that created the game (``None`` for games stored before owners
+    were): the per-client caps and the computer players' fair queue go by it."""
+    owner_player: int | None = None
+    """The account (player id) that created the game, if logged in."""
+
+
+@dataclass(frozen=True)
+class Owned:
+    """What one client (an address, or an account) has made lately, for the per-client caps:
+    unfinished games, those with a computer seat, and public games waiting for players."""
+
+    unfinished: int = 0
+    computer: int = 0
+    lobby: int = 0
 
 
 @dataclass(frozen=True)
@@ -243,6 +260,8 @@ class Store:
                     created_ms=game.created_ms,
                     updated_ms=game.updated_ms,
                     public=game.public,
+                    owner=game.owner,
+                    owner_player=game.owner_player,
                 )
             )
             db.execute(
@@ -540,13 +559,15 @@ class Store:
                 public=bool(row["public"]),
                 rematch=row["rematch"],
                 version=row["version"],
+                owner=row["owner"],
+                owner_player=row["owner_player"],
             )
 
     def summaries(
         self, statuses: Sequence[str], *, limit: int = 50, public_only: bool = False
     ) -> list[GameSummary]:
         """The latest games whose status is one of ``statuses``, newest first (only public
-        games if ``public_only``)."""
+        games if ``public_only``, as every public list asks)."""
         query = select(games).where(games.c.status.in_(list(statuses)))
         if public_only:
             query = query.where(games.c.public.is_(True))
@@ -579,6 +600,28 @@ class Store:
                 )
                 for row in rows
             ]
+
+    def owned(self, *, owner: str, player: int | None, since_ms: int) -> tuple[Owned, Owned]:
+        """What the client address ``owner`` and the account ``player`` (if any) have made:
+        their unfinished games changed since ``since_ms`` (games abandoned long ago do not
+        count), those with a computer seat, and their public games waiting for players."""
+        computer = (
+            select(seats.c.game_id)
+            .where(seats.c.game_id == games.c.id, seats.c.player != HUMAN)
+            .exists()
+        )
+        lobby = and_(games.c.status == "open", games.c.public.is_(True))
+        counts = select(
+            func.count(),
+            func.coalesce(func.sum(case((computer, 1), else_=0)), 0),
+            func.coalesce(func.sum(case((lobby, 1), else_=0)), 0),
+        ).where(games.c.status != "finished", games.c.updated_ms >= since_ms)
+        with self._transaction() as db:
+            found = [db.execute(counts.where(games.c.owner == owner)).one()]
+            if player is not None:
+                found.append(db.execute(counts.where(games.c.owner_player == player)).one())
+        by = [Owned(int(row[0]), int(row[1]), int(row[2])) for row in found]
+        return by[0], by[1] if len(by) > 1 else Owned()
 
     def count(self) -> int:
         """How many games are stored."""

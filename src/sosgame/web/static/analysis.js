@@ -5,6 +5,10 @@
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
 const POLL_MS = 700;
+// Refusals that only mean "not now" (asked too often, another analysis of this address still
+// under way, the server's queue full): the page asks again a little later.
+const RETRY_MS = 3000;
+const NOT_NOW = ["rate_limited", "analysis_busy", "analysis_queue_full"];
 
 function formatCost(value) {
   return new Intl.NumberFormat(app.lang, { maximumFractionDigits: 2 }).format(value);
@@ -31,10 +35,13 @@ async function showAnalysis(id) {
 async function pollAnalysis(page, route) {
   while (route === app.route) {
     let answer;
+    let wait = POLL_MS;
     try {
       answer = await api("GET", `/api/games/${page.id}/analysis`);
     } catch (error) {
-      answer = { status: "failed", error: error.message };
+      answer = NOT_NOW.includes(error.code) ? { status: "queued", done: 0, total: 0 }
+        : { status: "failed", error: error.message };
+      if (NOT_NOW.includes(error.code)) wait = RETRY_MS;
     }
     if (route !== app.route) return;
     if (answer.status === "done") {
@@ -57,7 +64,7 @@ async function pollAnalysis(page, route) {
     }
     page.progress = answer;
     drawProgress(page);
-    await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
   }
 }
 

@@ -231,8 +231,9 @@ async function showPlayer(name) {
       el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
       el("span", { class: "meta", text: outcomeText(game) }),
       el("span", { class: "meta", text: game.rating ? t("web.rating_after", { rating: formatRating(game.rating.rating) }) : t("web.unrated") }),
-      el("a", { href: game.status === "finished" ? `#/replay/${game.id}` : `#/game/${game.id}`,
-        text: game.status === "finished" ? t("web.replay") : t("web.watch") }),
+      // A private game comes without its id (its link) unless this is the player's own page.
+      game.id ? el("a", { href: game.status === "finished" ? `#/replay/${game.id}` : `#/game/${game.id}`,
+        text: game.status === "finished" ? t("web.replay") : t("web.watch") }) : null,
     )) : [el("li", { text: t("web.no_games") })]);
   const own = app.player && app.player.name === data.name;
   view().replaceChildren(

@@ -1,0 +1,59 @@
+"""Token buckets: one per WebSocket connection for its messages, and one per client address
+for the requests that cost the server work (replays, records, move lists, analyses)."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Final
+
+__all__ = ["BURST", "RATE", "ClientRates", "RateLimit"]
+
+RATE: Final = 10.0
+"""Messages per second a connection may send on average ..."""
+BURST: Final = 30.0
+"""... and at most this many in a burst."""
+CLIENTS: Final = 10_000
+"""Client addresses whose buckets are kept; the least recently seen go first (a bucket
+left alone that long is full again anyway, unless the rate is very low)."""
+
+
+class RateLimit:
+    """A token bucket: ``allow()`` says whether one more message fits."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+
+class ClientRates:
+    """A :class:`RateLimit` per client address, made on its first request."""
+
+    def __init__(self, rate: float, burst: float, *, clients: int = CLIENTS) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clients = clients
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def allow(self, client: str) -> bool:
+        """Take one of ``client``'s tokens if it has one."""
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            bucket = self._buckets[client] = RateLimit(self.rate, self.burst)
+            while len(self._buckets) > self._clients:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(client)
+        return bucket.allow()
