@@ -7,6 +7,7 @@ outages through real ``sosgame serve`` processes on loopback, with a real Postgr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -16,6 +17,7 @@ import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,8 +33,12 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from sos_services import (  # noqa: F401 (fixtures)
+    new_postgres_database,
     postgres_server,
     postgres_url,
+    redis_server,
+    redis_url,
+    stoppable_postgres,
 )
 from sosgame.cli import main
 from sosgame.web import create_app
@@ -447,3 +453,147 @@ def test_serve_with_other_hosts_answers_for_them_only(tmp_path: Path) -> None:
         url = f"{server.http}/api/health"
         assert httpx.get(url, headers={"host": "sos.example.org"}, timeout=5).status_code == 200
         assert httpx.get(url, headers={"host": "localhost"}, timeout=5).status_code == 400
+
+
+# --------------------------------------------------------------------- storage down
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["one process", "with redis"])
+def test_while_postgresql_is_down_http_answers_503_and_the_health_check_says_so(
+    tmp_path: Path, shared: bool, request: pytest.FixtureRequest
+) -> None:
+    with stoppable_postgres() as postgres:
+        url = new_postgres_database(postgres.url, "sosgame_down")
+        options = ["--database", url]
+        if shared:
+            options += ["--redis", request.getfixturevalue("redis_url")]
+        with sosgame(tmp_path, "serve", *options) as server:
+            base = server.http
+            created = httpx.post(f"{base}/api/games", json=GAME, timeout=30)
+            assert created.status_code == 201
+            game = created.json()["id"]
+            health = httpx.get(f"{base}/api/health", timeout=30).json()
+            assert health["ok"] and health["database"] == "ok"
+            assert health["redis"] == ("ok" if shared else None)
+            with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game}") as watcher:
+                watcher.send(json.dumps({"v": 1, "type": "hello", "tokens": []}))
+                assert json.loads(watcher.recv(timeout=30))["type"] == "welcome"
+                postgres.stop()
+                for answer in (
+                    httpx.post(f"{base}/api/games", json=GAME, timeout=30),
+                    httpx.get(f"{base}/api/games?list=open", timeout=30),
+                    httpx.get(f"{base}/api/games/nothing", timeout=30),
+                    httpx.get(f"{base}/api/players", timeout=30),
+                ):
+                    _refused(answer, 503, "storage_unavailable")
+                down = httpx.get(f"{base}/api/health", timeout=30)
+                assert down.status_code == 503
+                assert down.json()["database"] == "unavailable"
+                assert not down.json()["ok"]
+                assert {"protocol", "rooms", "connections", "redis"} <= set(down.json())
+                # A game not in memory cannot be joined meanwhile: the client is told so.
+                with connect(f"ws://127.0.0.1:{server.port}/ws/games/another") as newcomer:
+                    told = json.loads(newcomer.recv(timeout=30))
+                    assert told["type"] == "error" and told["code"] == "storage_unavailable"
+                # The game in memory is still shown.
+                assert httpx.get(f"{base}/api/games/{game}", timeout=30).is_success
+                postgres.start()
+                deadline = time.monotonic() + 60
+                while httpx.get(f"{base}/api/health", timeout=30).status_code != 200:
+                    assert time.monotonic() < deadline, "PostgreSQL is back, the server says not"
+                    time.sleep(0.1)  # polling for an event (the database back)
+                assert httpx.post(f"{base}/api/games", json=GAME, timeout=30).status_code == 201
+        log = server.log.read_text()
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("the database is unreachable") == 1, log[-3000:]
+    assert log.count("the database answers again") == 1, log[-3000:]
+
+
+def _unreachable() -> Exception:
+    from sqlalchemy.exc import OperationalError
+
+    return OperationalError(
+        "SELECT 1", {}, ConnectionRefusedError("down"), connection_invalidated=True
+    )
+
+
+def test_calls_back_off_while_the_database_is_away_and_the_outage_is_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from sosgame.web.store import Store
+    from sosgame.web.writer import MAX_BACKOFF_SECONDS, Database, StorageUnavailableError
+
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    database = Database(store)
+    up = [False]
+
+    def call() -> str:
+        if not up[0]:
+            raise _unreachable()
+        return "answered"
+
+    async def scenario() -> tuple[list[float], str, float]:
+        waits = []
+        for _ in range(8):
+            with pytest.raises(StorageUnavailableError):
+                await database.run(call)
+            waits.append(database.backoff(1.0))
+        up[0] = True
+        answer = await database.run(call)
+        return waits, answer, database.backoff(1.0)
+
+    waits, answer, after = asyncio.run(scenario())
+    store.close()
+    assert waits == [2, 4, 8, MAX_BACKOFF_SECONDS, *[MAX_BACKOFF_SECONDS] * 4]
+    assert answer == "answered" and after == 1.0
+    lines = [record.getMessage() for record in caplog.records]
+    assert sum("the database is unreachable" in line for line in lines) == 1
+    assert sum("the database answers again" in line for line in lines) == 1
+
+
+def test_the_bus_reconnects_less_and_less_often_and_reloads_the_games_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from sosgame.web import bus as buses
+
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(buses.Backoff, "sleep", staticmethod(sleep))
+
+    class Away:
+        """A subscription whose server is away for five tries, then back."""
+
+        tries = 0
+
+        async def listen(self) -> Any:
+            if self.tries < 5:
+                raise ConnectionError("Redis is away")
+            await asyncio.Event().wait()
+            yield {}
+
+        async def subscribe(self, *_channels: str) -> None:
+            self.tries += 1
+            if self.tries < 5:
+                raise ConnectionError("Redis is away")
+
+    lost: list[int] = []
+
+    async def scenario() -> None:
+        bus = buses.RedisBus("redis://127.0.0.1:1/0")
+        bus._pubsub = Away()
+        bus._on_lost = lambda: lost.append(1)
+        reader = asyncio.get_running_loop().create_task(bus._read())
+        while not lost:
+            await real_sleep(0.01)  # polling for an event (the reconnection)
+        reader.cancel()
+
+    asyncio.run(scenario())
+    assert lost == [1]  # one reload of every game, once Redis is back
+    assert waits == [0.5, 1, 2, 4, 8, 15, 15, 15, 15][: len(waits)] and len(waits) >= 5
+    lines = [record.getMessage() for record in caplog.records]
+    assert sum("lost the connection to Redis" in line for line in lines) == 1

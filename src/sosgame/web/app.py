@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -52,6 +53,7 @@ from sosgame.web.protocol import (
 from sosgame.web.replay import move_list, replay_frames
 from sosgame.web.room import Room
 from sosgame.web.store import Store
+from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["RateLimit", "create_app", "host_name"]
 
@@ -76,6 +78,10 @@ _HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 _STATIC = resources.files("sosgame.web") / "static"
+_STORAGE_UNAVAILABLE: Final = (
+    "storage_unavailable",
+    "the games' storage cannot be reached now: try again soon",
+)
 _STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -481,13 +487,23 @@ def create_app(
         return JSONResponse(openapi())
 
     async def health(_request: Request) -> Response:
+        try:
+            await hub().db(hub().store.ping)
+        except StorageUnavailableError:
+            database = False
+        else:
+            database = True
+        redis = await hub().bus.reachable()
         return JSONResponse(
             {
-                "ok": True,
+                "ok": database,
                 "protocol": PROTOCOL_VERSION,
                 "rooms": len(hub().rooms),
                 "connections": hub().connections,
-            }
+                "database": "ok" if database else "unavailable",
+                "redis": None if redis is None else "ok" if redis else "unavailable",
+            },
+            status_code=200 if database else 503,
         )
 
     async def play(websocket: WebSocket) -> None:
@@ -514,6 +530,11 @@ def create_app(
             return
         try:
             await _serve_socket(websocket, game_id, address)
+        except StorageUnavailableError:
+            # The client tries again later (the outage itself is logged once).
+            with contextlib.suppress(Exception):
+                await websocket.send_text(dumps(error_message(*_STORAGE_UNAVAILABLE)))
+                await websocket.close(code=1013, reason="storage unavailable: try again later")
         finally:
             hub().release(game_id, address)
 
@@ -590,6 +611,9 @@ def create_app(
         }.get(error.code, 400)
         return _error(status, error.code, error.message)
 
+    async def storage_unavailable(_request: Request, _exception: Exception) -> Response:
+        return _error(503, *_STORAGE_UNAVAILABLE)
+
     async def server_error(_request: Request, _exception: Exception) -> Response:
         # Sent from outside every middleware, so it carries the security headers itself.
         response = _error(500, "internal", "the server failed to answer this request")
@@ -620,7 +644,11 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ProtocolError: protocol_error, 500: server_error},
+        exception_handlers={
+            ProtocolError: protocol_error,
+            StorageUnavailableError: storage_unavailable,
+            500: server_error,
+        },
     )
     hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))
     app.add_middleware(_RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)

@@ -256,6 +256,11 @@ class Store:
         """Release the database connections."""
         self._engine.dispose()
 
+    def ping(self) -> None:
+        """Reach the database (raises if it cannot be reached)."""
+        with self._engine.connect() as db:
+            db.exec_driver_sql("SELECT 1")
+
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
         with self._engine.begin() as connection:
