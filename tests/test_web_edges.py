@@ -43,7 +43,7 @@ from sos_services import (  # noqa: F401 (fixtures)
 from sosgame.cli import main
 from sosgame.web import create_app
 from sosgame.web.defaults import LOOPBACK_HOSTS
-from test_web_shared import sosgame
+from test_web_shared import at_ply, sosgame, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -475,10 +475,16 @@ def test_while_postgresql_is_down_http_answers_503_and_the_health_check_says_so(
             health = httpx.get(f"{base}/api/health", timeout=30).json()
             assert health["ok"] and health["database"] == "ok"
             assert health["redis"] == ("ok" if shared else None)
-            with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game}") as watcher:
-                watcher.send(json.dumps({"v": 1, "type": "hello", "tokens": []}))
-                assert json.loads(watcher.recv(timeout=30))["type"] == "welcome"
+            with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game}") as player:
+                token = created.json()["token"]
+                player.send(json.dumps({"v": 1, "type": "hello", "tokens": [token]}))
+                until(player, lambda message: message["type"] == "state", "the state")
                 postgres.stop()
+                # A move is refused, and the game goes on once the database is back.
+                for _ in range(3):
+                    player.send(json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": 0}))
+                    refused = until(player, lambda message: message["type"] == "error", "refusal")
+                    assert refused["code"] == "storage_failed"
                 for answer in (
                     httpx.post(f"{base}/api/games", json=GAME, timeout=30),
                     httpx.get(f"{base}/api/games?list=open", timeout=30),
@@ -503,10 +509,13 @@ def test_while_postgresql_is_down_http_answers_503_and_the_health_check_says_so(
                     assert time.monotonic() < deadline, "PostgreSQL is back, the server says not"
                     time.sleep(0.1)  # polling for an event (the database back)
                 assert httpx.post(f"{base}/api/games", json=GAME, timeout=30).status_code == 201
+                player.send(json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": 0}))
+                assert until(player, at_ply(1), "the move")["game"]["actions"] == ["Sa1"]
         log = server.log.read_text()
     assert "Traceback" not in log, log[-3000:]
     assert log.count("the database is unreachable") == 1, log[-3000:]
     assert log.count("the database answers again") == 1, log[-3000:]
+    assert "could not store" not in log
 
 
 def _unreachable() -> Exception:
@@ -597,3 +606,51 @@ def test_the_bus_reconnects_less_and_less_often_and_reloads_the_games_once(
     assert waits == [0.5, 1, 2, 4, 8, 15, 15, 15, 15][: len(waits)] and len(waits) >= 5
     lines = [record.getMessage() for record in caplog.records]
     assert sum("lost the connection to Redis" in line for line in lines) == 1
+
+
+def test_the_shared_sweep_backs_off_while_the_database_is_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from sosgame.web import hub as hubs
+    from sosgame.web.bus import LocalBus
+    from sosgame.web.store import Store
+    from sosgame.web.writer import MAX_BACKOFF_SECONDS
+
+    class Shared(LocalBus):
+        shared = True
+
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    tries: list[int] = []
+
+    def away(*_args: Any, **_kwargs: Any) -> Any:
+        tries.append(1)
+        raise _unreachable()
+
+    monkeypatch.setattr(store, "claim_due", away)
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(hubs, "asyncio", SimpleNamespace(**{**vars(asyncio), "sleep": sleep}))
+
+    async def scenario() -> None:
+        executor = ThreadPoolExecutor(max_workers=1)
+        hub = hubs.Hub(store, computer=executor, bus=Shared())
+        await hub.start()
+        hub._wake.set()  # sweep at once
+        deadline = time.monotonic() + 30
+        while len(waits) < 8 and time.monotonic() < deadline:
+            await real_sleep(0.01)  # polling for an event (the sweeps), not waiting out time
+        await hub.close()
+        executor.shutdown()
+
+    asyncio.run(scenario())
+    store.close()
+    # Each sweep tries once, and waits twice as long after each failure, up to the cap.
+    assert waits[:5] == [2, 4, 8, MAX_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS]
+    assert len(tries) in (len(waits), len(waits) + 1)

@@ -55,7 +55,7 @@ from sosgame.web.room import Room
 from sosgame.web.store import Store
 from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["RateLimit", "create_app", "host_name"]
+__all__ = ["RateLimit", "create_app"]
 
 MAX_BODY_BYTES: Final = 256 * 1024
 """The largest HTTP request body (an uploaded record) the server reads."""
@@ -131,7 +131,7 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def host_name(host: str) -> str:
+def _host_name(host: str) -> str:
     """A ``Host`` header's (or an allowed host's) name: lower case, without its port or
     an IPv6 address's brackets; ``""`` if it is not a host."""
     host = host.strip().lower()
@@ -149,7 +149,7 @@ def host_name(host: str) -> str:
 
 
 def _host_allowed(host: str, allowed: frozenset[str]) -> bool:
-    name = host_name(host)
+    name = _host_name(host)
     if not name:
         return False
     if "*" in allowed or name in allowed:
@@ -650,7 +650,7 @@ def create_app(
             500: server_error,
         },
     )
-    hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))
+    hosts = None if allowed_hosts is None else frozenset(map(_host_name, allowed_hosts))
     app.add_middleware(_RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)
     app.add_middleware(_SecurityHeaders)
     return app
