@@ -417,6 +417,43 @@ def test_processes_started_together_on_a_sqlite_file_all_start(
     _head_and_usable(url)
 
 
+def test_serve_processes_started_at_the_same_moment_on_a_new_database_all_serve(
+    tmp_path: Path,
+    postgres_url: str,  # noqa: F811 (a fixture)
+    redis_url: str,  # noqa: F811 (a fixture)
+) -> None:
+    from sos_services import free_port
+
+    ports = [free_port() for _ in range(3)]
+    logs = [tmp_path / f"serve-{port}.log" for port in ports]
+    options = ["--database", postgres_url, "--redis", redis_url]
+    processes = []
+    for port, log in zip(ports, logs, strict=True):
+        with log.open("wb") as output:
+            command = [sys.executable, "-m", "sosgame", "serve", "--port", str(port), *options]
+            processes.append(subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT))
+    try:
+        waiting = set(ports)
+        deadline = time.monotonic() + 120
+        while waiting and time.monotonic() < deadline:
+            for port, process, log in zip(ports, processes, logs, strict=True):
+                assert process.poll() is None, log.read_text()[-3000:]
+                if port in waiting:
+                    try:
+                        health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
+                    except httpx.HTTPError:
+                        continue
+                    if health.status_code == 200:
+                        waiting.discard(port)
+            time.sleep(0.1)  # polling for an event (each server up), not waiting out time
+        assert not waiting, [log.read_text()[-2000:] for log in logs]
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(60)
+
+
 # ------------------------------------------------------------------- the command line
 
 

@@ -193,7 +193,12 @@ class _RequestChecks:
         host = headers.get("host", "")
         refusal = None
         if self.allowed_hosts is not None and not _host_allowed(host, self.allowed_hosts):
-            refusal = _error(400, "bad_host", "this server does not answer for that host name")
+            refusal = _error(
+                400,
+                "bad_host",
+                "this server does not answer for that host name"
+                " (sosgame serve --allowed-hosts names the ones it does)",
+            )
         elif scope["type"] == "http" and scope["method"] in _STATE_CHANGING:
             origin = headers.get("origin")
             cross_site = headers.get("sec-fetch-site") == "cross-site"
