@@ -77,38 +77,81 @@ def _wait_until_accepting(port: int, server: subprocess.Popen[bytes]) -> None:
             time.sleep(0.05)  # polling for an event (the server ready), not waiting out time
 
 
+class PostgresServer:
+    """A PostgreSQL server in a temporary folder of its own, on a free port of 127.0.0.1;
+    :meth:`stop` and :meth:`start` again keep its port and its data."""
+
+    def __init__(self) -> None:
+        self.binaries = _postgres_bin()
+        self.folder = Path(tempfile.mkdtemp(prefix="sosgame-postgres-"))
+        self.data = self.folder / "data"
+        if os.geteuid() == 0:
+            server_user = pwd.getpwnam("postgres")
+            os.chown(self.folder, server_user.pw_uid, server_user.pw_gid)
+        initdb = [str(self.binaries / "initdb"), "-D", str(self.data), "-U", "postgres"]
+        subprocess.run(
+            _as_server_user(
+                [*initdb, "-A", "trust", "--no-sync", "-E", "UTF8", "--locale", "C.UTF-8"]
+            ),
+            check=True,
+            capture_output=True,
+            timeout=_START_SECONDS,
+        )
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+        """The server's URL, without a database."""
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the server; returns once it takes connections."""
+        options = [
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            f"unix_socket_directories={self.folder}",
+        ]
+        options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200"]
+        command = [str(self.binaries / "postgres"), "-D", str(self.data), "-p", str(self.port)]
+        self.process = subprocess.Popen(
+            _as_server_user([*command, *options]),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_until_listening(self.port, self.process, "PostgreSQL")
+        _wait_until_accepting(self.port, self.process)
+
+    def stop(self) -> None:
+        """Stop the server (a fast shutdown: open connections are cut)."""
+        if self.process is not None:
+            stop = [str(self.binaries / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast"]
+            subprocess.run(
+                _as_server_user(stop), check=True, capture_output=True, timeout=_START_SECONDS
+            )
+            self.process.wait(timeout=60)
+            self.process = None
+
+    def remove(self) -> None:
+        """Stop the server and delete its data."""
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def running_postgres() -> Iterator[str]:
     """A PostgreSQL server, running until the block ends: its URL, without a database."""
-    binaries = _postgres_bin()
-    folder = Path(tempfile.mkdtemp(prefix="sosgame-postgres-"))
-    data = folder / "data"
-    if os.geteuid() == 0:
-        server_user = pwd.getpwnam("postgres")
-        os.chown(folder, server_user.pw_uid, server_user.pw_gid)
-    initdb = [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
-    subprocess.run(
-        _as_server_user([*initdb, "--no-sync", "-E", "UTF8", "--locale", "C.UTF-8"]),
-        check=True,
-        capture_output=True,
-        timeout=_START_SECONDS,
-    )
-    port = free_port()
-    options = ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={folder}"]
-    options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200"]
-    server = subprocess.Popen(
-        _as_server_user([str(binaries / "postgres"), "-D", str(data), "-p", str(port), *options]),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with stoppable_postgres() as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def stoppable_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of its own, started, that the block may stop and start again."""
+    server = PostgresServer()
     try:
-        _wait_until_listening(port, server, "PostgreSQL")
-        _wait_until_accepting(port, server)
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+        server.start()
+        yield server
     finally:
-        server.terminate()
-        server.wait(timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
 
 
 def new_postgres_database(server_url: str, name: str) -> str:

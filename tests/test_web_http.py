@@ -217,6 +217,9 @@ def test_a_server_failure_is_answered_with_json(
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "internal"
     assert "fire" not in response.text
+    # Sent from outside the middleware, it carries the security headers all the same.
+    assert "default-src 'none'" in response.headers["content-security-policy"]
+    assert response.headers["x-frame-options"] == "DENY"
 
 
 def test_public_online_seats_are_taken_first_come_first_served(client: TestClient) -> None:

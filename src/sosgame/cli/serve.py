@@ -9,7 +9,7 @@ from typing import Any
 from sosgame.cli.language import subcommand, t
 from sosgame.errors import SosError
 from sosgame.extras import require
-from sosgame.web.defaults import DEFAULT_DATABASE
+from sosgame.web.defaults import DEFAULT_DATABASE, LOOPBACK_HOSTS
 
 __all__ = ["add_store_options", "check_store_options", "register"]
 
@@ -31,8 +31,9 @@ def check_store_options(arguments: argparse.Namespace) -> None:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        make_url(arguments.database)
-    except ArgumentError:
+        # Loading the dialect finds a URL of no database sosgame can use (bogus://x).
+        make_url(arguments.database).get_dialect()
+    except (ArgumentError, ImportError):
         raise SosError(t("cli.serve.bad_url", url=repr(arguments.database))) from None
     redis = arguments.redis
     if redis is None:
@@ -56,6 +57,12 @@ def register(commands: Any) -> None:
     parser = subcommand(commands, "serve")
     parser.add_argument("--host", default="127.0.0.1", help=t("cli.serve.host"))
     parser.add_argument("--port", type=int, default=8000, help=t("cli.serve.port"))
+    parser.add_argument(
+        "--allowed-hosts",
+        default=",".join(LOOPBACK_HOSTS),
+        metavar="HOSTS",
+        help=t("cli.serve.allowed_hosts", default=",".join(LOOPBACK_HOSTS)),
+    )
     add_store_options(parser)
     parser.add_argument("--workers", type=int, default=1, metavar="N", help=t("cli.serve.workers"))
     parser.add_argument(
@@ -80,12 +87,16 @@ def run(arguments: argparse.Namespace) -> int:
     require("web", "sosgame serve")
     import uvicorn
 
+    from sosgame.web.deadlines import http_protocol
     from sosgame.web.protocol import MAX_MESSAGE_BYTES
     from sosgame.web.serving import app_from_environment, serving_environment
 
     check_store_options(arguments)
+    hosts = [host.strip() for host in arguments.allowed_hosts.split(",") if host.strip()]
+    if not hosts:
+        raise SosError(t("cli.serve.no_hosts"))
     settings = serving_environment(
-        arguments.database, arguments.redis, computers=arguments.computers
+        arguments.database, arguments.redis, computers=arguments.computers, allowed_hosts=hosts
     )
     options: dict[str, Any] = {
         "host": arguments.host,
@@ -94,11 +105,13 @@ def run(arguments: argparse.Namespace) -> int:
         # Compressing small JSON messages costs more CPU than it saves on the wire.
         "ws_per_message_deflate": False,
         "log_level": "info",
+        # Cuts off clients that send their request headers too slowly.
+        "http": http_protocol(),
     }
+    _check_database(arguments.database)
     if arguments.workers > 1:
         # Each process builds its own app from the environment (uvicorn starts them).
         os.environ.update(settings)
-        _check_database(arguments.database)
         uvicorn.run(
             "sosgame.web.serving:app_from_environment",
             factory=True,
@@ -106,22 +119,17 @@ def run(arguments: argparse.Namespace) -> int:
             **options,
         )
         return 0
-    try:
-        app = app_from_environment(settings)
-    except Exception as error:
-        raise SosError(
-            t("cli.serve.bad_database", url=repr(arguments.database), error=error)
-        ) from None
-    uvicorn.run(app, **options)
+    uvicorn.run(app_from_environment(settings), **options)
     return 0
 
 
 def _check_database(url: str) -> None:
-    """Open the store once (migrating it) before the processes start, so a bad URL is
-    reported once, not by every process."""
+    """Open the store once (migrating it) before serving, so a database that cannot be
+    used is reported in one line (and once, not by every process)."""
     from sosgame.web.store import Store
 
     try:
         Store(url).close()
     except Exception as error:
-        raise SosError(t("cli.serve.bad_database", url=repr(url), error=error)) from None
+        first = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+        raise SosError(t("cli.serve.bad_database", url=repr(url), error=first)) from None

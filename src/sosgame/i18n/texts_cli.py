@@ -396,6 +396,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "hear of them through Redis",
     ),
     text("cli.serve.bad_redis", "--redis {url} is not a Redis URL (redis://HOST:PORT/N)"),
+    text(
+        "cli.serve.allowed_hosts",
+        "the host names the server answers for, comma-separated, any port (default {default};"
+        " *.example.org allows every name under example.org)",
+    ),
+    text("cli.serve.no_hosts", "--allowed-hosts needs at least one host name"),
     text("cli.serve.unreachable", "cannot start: {error}"),
     text(
         "cli.worker.need_redis",

@@ -129,6 +129,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.stale", "The board changed before your move arrived; look again."),
     text("web.error.waiting", "The game has not started: not every seat is taken."),
     text("web.error.rate_limited", "Too many actions at once; slow down."),
+    text(
+        "web.error.storage_unavailable",
+        "The games' storage cannot be reached just now; try again in a moment.",
+    ),
     text("web.error.unavailable", "The computer player is not available."),
     text("web.error.other", "Not done: {message}"),
     text("web.board_too_small", "A board needs at least {least} cells along one side."),

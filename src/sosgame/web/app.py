@@ -5,8 +5,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -16,6 +17,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -51,6 +53,7 @@ from sosgame.web.ratelimit import RATE, ClientRates, RateLimit
 from sosgame.web.replay import Answers, move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
 from sosgame.web.store import Store
+from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["RateLimit", "create_app"]
 
@@ -71,10 +74,17 @@ _HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 _STATIC = resources.files("sosgame.web") / "static"
+_STORAGE_UNAVAILABLE: Final = (
+    "storage_unavailable",
+    "the games' storage cannot be reached now: try again soon",
+)
+_STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class _SecurityHeaders:
-    """Adds the Content-Security-Policy and friends to every HTTP response."""
+    """Adds the Content-Security-Policy and friends to every HTTP response, and
+    ``Cache-Control: no-store`` to those that may carry a seat token or an invite (the
+    answers to state-changing requests, and the invite links)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -83,13 +93,101 @@ class _SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        no_store = scope["method"] in _STATE_CHANGING or scope["path"].endswith("/invites")
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *_HEADERS]
+                headers = message.get("headers", [])
+                if no_store:
+                    headers = [item for item in headers if item[0].lower() != b"cache-control"]
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = [*headers, *_HEADERS]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _host_name(host: str) -> str:
+    """A ``Host`` header's (or an allowed host's) name: lower case, without its port or
+    an IPv6 address's brackets; ``""`` if it is not a host."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        name, closed, rest = host[1:].partition("]")
+        if not closed or (rest and not (rest[0] == ":" and rest[1:].isdigit())):
+            return ""
+        return name
+    if host.count(":") > 1:
+        return host  # an IPv6 address as an allowed host, without brackets
+    name, colon, port = host.partition(":")
+    if colon and not port.isdigit():
+        return ""
+    return name.rstrip(".")
+
+
+def _host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    name = _host_name(host)
+    if not name:
+        return False
+    if "*" in allowed or name in allowed:
+        return True
+    # "*.example.org" allows every name under example.org.
+    return any(pattern.startswith("*.") and name.endswith(pattern[1:]) for pattern in allowed)
+
+
+def _origin_allowed(origin: str, host: str, allowed_origins: tuple[str, ...]) -> bool:
+    """Whether a request from a page at ``origin`` may act on the app at ``host``: the
+    app's own pages (the same host and port) and the allowed origins may."""
+    if origin in allowed_origins:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(netloc) and netloc.lower() == host.strip().lower()
+
+
+class _RequestChecks:
+    """Refuses a request for another host than the allowed ones (a page of another site
+    that made its name point at this server: DNS rebinding), and a state-changing HTTP
+    request from another site's page (cross-site request forgery)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_hosts: frozenset[str] | None,
+        allowed_origins: tuple[str, ...],
+    ) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+        self.allowed_origins = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        refusal = None
+        if self.allowed_hosts is not None and not _host_allowed(host, self.allowed_hosts):
+            refusal = _error(
+                400,
+                "bad_host",
+                "this server does not answer for that host name"
+                " (sosgame serve --allowed-hosts names the ones it does)",
+            )
+        elif scope["type"] == "http" and scope["method"] in _STATE_CHANGING:
+            origin = headers.get("origin")
+            cross_site = headers.get("sec-fetch-site") == "cross-site"
+            if (origin is not None and not _origin_allowed(origin, host, self.allowed_origins)) or (
+                cross_site and origin not in self.allowed_origins
+            ):
+                refusal = _error(403, "bad_origin", "requests from other sites' pages are refused")
+        if refusal is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+        else:
+            await refusal(scope, receive, send)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -168,11 +266,15 @@ def create_app(
     server_limits: ServerLimits | None = None,
     redis: str | None = None,
     computers: bool = True,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
     ``computer`` runs computer players' searches (by default a pool of worker processes);
-    ``allowed_origins`` are origins besides the app's own that may open WebSockets;
+    ``allowed_origins`` are origins besides the app's own whose pages may open WebSockets
+    and send state-changing requests; ``allowed_hosts`` are the host names (any port; a
+    ``*.`` prefix allows every name under a domain, ``*`` any) the app answers for, every
+    host if ``None`` (``sosgame serve`` passes the loopback names unless told others);
     ``server_limits`` caps connections and computer games (by default
     :meth:`ServerLimits.from_environment`). With ``redis`` (a Redis URL), any number of
     server processes serve the same games from the same database; ``computers=False``
@@ -408,23 +510,29 @@ def create_app(
         return JSONResponse(openapi())
 
     async def health(_request: Request) -> Response:
+        try:
+            await hub().db(hub().store.ping)
+        except StorageUnavailableError:
+            database = False
+        else:
+            database = True
+        redis = await hub().bus.reachable()
         return JSONResponse(
             {
-                "ok": True,
+                "ok": database,
                 "protocol": PROTOCOL_VERSION,
                 "rooms": len(hub().rooms),
                 "connections": hub().connections,
-            }
+                "database": "ok" if database else "unavailable",
+                "redis": None if redis is None else "ok" if redis else "unavailable",
+            },
+            status_code=200 if database else 503,
         )
 
     async def play(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
         host = websocket.headers.get("host", "")
-        if (
-            origin is not None
-            and urlsplit(origin).netloc != host
-            and origin not in (allowed_origins)
-        ):
+        if origin is not None and not _origin_allowed(origin, host, allowed_origins):
             await websocket.close(code=1008, reason="origin not allowed")
             return
         address = _address(websocket)
@@ -445,6 +553,11 @@ def create_app(
             return
         try:
             await _serve_socket(websocket, game_id, address)
+        except StorageUnavailableError:
+            # The client tries again later (the outage itself is logged once).
+            with contextlib.suppress(Exception):
+                await websocket.send_text(dumps(error_message(*_STORAGE_UNAVAILABLE)))
+                await websocket.close(code=1013, reason="storage unavailable: try again later")
         finally:
             hub().release(game_id, address)
 
@@ -526,8 +639,14 @@ def create_app(
         }.get(error.code, 400)
         return _error(status, error.code, error.message)
 
+    async def storage_unavailable(_request: Request, _exception: Exception) -> Response:
+        return _error(503, *_STORAGE_UNAVAILABLE)
+
     async def server_error(_request: Request, _exception: Exception) -> Response:
-        return _error(500, "internal", "the server failed to answer this request")
+        # Sent from outside every middleware, so it carries the security headers itself.
+        response = _error(500, "internal", "the server failed to answer this request")
+        response.raw_headers.extend(_HEADERS)
+        return response
 
     routes = [
         Route("/", index),
@@ -553,7 +672,13 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ProtocolError: protocol_error, 500: server_error},
+        exception_handlers={
+            ProtocolError: protocol_error,
+            StorageUnavailableError: storage_unavailable,
+            500: server_error,
+        },
     )
+    hosts = None if allowed_hosts is None else frozenset(map(_host_name, allowed_hosts))
+    app.add_middleware(_RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)
     app.add_middleware(_SecurityHeaders)
     return app

@@ -30,6 +30,11 @@ _log = logging.getLogger(__name__)
 
 PREFIX: Final = "sosgame"
 RETRY_SECONDS: Final = 0.5
+"""The first wait before trying Redis again; it doubles after each failure ..."""
+MAX_RETRY_SECONDS: Final = 15.0
+"""... up to this."""
+PING_SECONDS: Final = 2.0
+"""How long a health check waits for Redis to answer."""
 
 EventHandler = Callable[[str, dict[str, Any]], None]
 
@@ -75,6 +80,9 @@ class Bus(Protocol):
     def wake(self) -> None:
         """Tell processes that make computer moves that one waits."""
 
+    async def reachable(self) -> bool | None:
+        """Whether the bus's server answers now (``None``: there is none)."""
+
     async def close(self) -> None:
         """Send what is queued and disconnect."""
 
@@ -102,6 +110,9 @@ class LocalBus:
         return None
 
     def wake(self) -> None:
+        return None
+
+    async def reachable(self) -> bool | None:
         return None
 
     async def close(self) -> None:
@@ -179,7 +190,15 @@ class RedisBus:
         self._outbox.append((self._wake, self.origin))
         self._ready.set()
 
+    async def reachable(self) -> bool | None:
+        try:
+            await asyncio.wait_for(self._client.ping(), PING_SECONDS)
+        except Exception:
+            return False
+        return True
+
     async def _send(self) -> None:
+        retry = Backoff("could not publish to Redis")
         while True:
             await self._ready.wait()
             self._ready.clear()
@@ -192,26 +211,31 @@ class RedisBus:
                             pipe.publish(channel, text)
                         await pipe.execute()
                 except Exception as error:
-                    _log.warning("could not publish to Redis (%s); retrying", error)
-                    await asyncio.sleep(RETRY_SECONDS)
+                    await retry.failed(error)
                     continue
+                retry.succeeded()
                 for _ in batch:
                     self._outbox.popleft()
 
     async def _read(self) -> None:
+        retry = Backoff("lost the connection to Redis")
         while True:
             try:
                 async for message in self._pubsub.listen():
+                    retry.succeeded()
                     self._dispatch(message)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                _log.warning("lost the connection to Redis (%s); reconnecting", error)
-                await asyncio.sleep(RETRY_SECONDS)
+                await retry.failed(error)
                 # The subscriptions are renewed on reconnection, but events sent meanwhile
-                # are gone: the hub reads its games again.
-                with contextlib.suppress(Exception):
+                # are gone: once they are, the hub reads its games again (once, not at
+                # every try while Redis is away).
+                try:
                     await self._pubsub.subscribe(self._wake, *self._subscribed)
+                except Exception as again:
+                    await retry.failed(again)
+                    continue
                 self._on_lost()
 
     def _dispatch(self, message: dict[str, Any]) -> None:
@@ -257,6 +281,32 @@ class RedisBus:
         with contextlib.suppress(Exception):
             await self._client.aclose()
         self._client = None
+
+
+class Backoff:
+    """Waits between tries at something that fails: :data:`RETRY_SECONDS`, then twice as
+    long after each failure, up to :data:`MAX_RETRY_SECONDS`; logs the first failure of
+    a series (one line), not every one."""
+
+    sleep = staticmethod(asyncio.sleep)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.failures = 0
+
+    async def failed(self, error: Exception) -> None:
+        """Note a failure and wait before the next try."""
+        if not self.failures:
+            _log.warning("%s (%s); trying again, less often while it fails", self.what, error)
+        wait = min(MAX_RETRY_SECONDS, RETRY_SECONDS * 2.0 ** min(self.failures, 16))
+        self.failures += 1
+        await self.sleep(wait)
+
+    def succeeded(self) -> None:
+        """It worked: the next failure starts a new series."""
+        if self.failures:
+            _log.warning("%s: back after %d tries", self.what, self.failures)
+            self.failures = 0
 
 
 def _text(value: Any) -> str:

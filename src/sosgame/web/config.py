@@ -59,6 +59,9 @@ class ServerLimits:
     """New WebSocket sessions let in at once before the pace above applies."""
     admission_max_wait: float = 10.0
     """Seconds of queue past which a new WebSocket session is refused (close code 1013)."""
+    header_timeout: float = 10.0
+    """Seconds a client may take to send a request's headers, from its connection (or the
+    request's first byte) on, before ``sosgame serve`` closes the connection."""
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""

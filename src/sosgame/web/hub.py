@@ -28,7 +28,7 @@ from sosgame.web.room import HUMAN, Room
 from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.workers import ComputerPool
-from sosgame.web.writer import Database, StaleWriteError
+from sosgame.web.writer import Database, StaleWriteError, StorageUnavailableError
 
 __all__ = ["LEASE_MS", "Hub", "TooManyError"]
 
@@ -171,13 +171,20 @@ class Hub:
         if self.bus.shared:
             period = min(period, SHARED_SWEEP_SECONDS)
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), period)
+            if self.database.available:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), period)
+            else:
+                # While the database is away, try less and less often (calls are made
+                # anyway when someone asks; the first that gets through ends the back-off).
+                await asyncio.sleep(self.database.backoff(period))
             self._wake.clear()
             self.drop_idle()
             if self.bus.shared:
                 try:
                     await self._share_computer_moves()
+                except StorageUnavailableError:
+                    pass  # logged once by the database, for the whole outage
                 except Exception as error:  # the database may be back on the next sweep
                     _log.warning("sweep of the shared computer moves failed: %s", error)
 

@@ -240,7 +240,12 @@ def openapi() -> dict[str, Any]:
             " /ws/games/{game_id} described in docs/protocol.md.",
         },
         "paths": {
-            "/api/health": {"get": {"summary": "Is the server up", "responses": {"200": {}}}},
+            "/api/health": {
+                "get": {
+                    "summary": "Is the server up, and do its database and Redis answer",
+                    "responses": {"200": {}, "503": {"description": "the database is away"}},
+                }
+            },
             "/api/i18n": {
                 "get": {
                     "summary": "Every interface text in every language",

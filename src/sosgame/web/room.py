@@ -23,7 +23,7 @@ from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
 from sosgame.web.store import HUMAN, Change, Job, StoredGame
 from sosgame.web.tokens import seats_opened
-from sosgame.web.writer import StaleWriteError
+from sosgame.web.writer import StaleWriteError, StorageUnavailableError
 
 if TYPE_CHECKING:
     from sosgame.web.hub import Hub
@@ -367,7 +367,8 @@ class Room:
         except Exception as error:
             game.undo()
             self.clock = before
-            _log.error("game %s: could not store %s: %s", self.id, text, error)
+            if not isinstance(error, StorageUnavailableError):  # an outage is logged once
+                _log.error("game %s: could not store %s: %s", self.id, text, error)
             raise ProtocolError(
                 "storage_failed", f"{text} could not be stored, so it was not played"
             ) from None

@@ -3,7 +3,8 @@
 
 ``serve --workers N`` hands uvicorn an import string, so each process builds its app here
 from environment variables the command sets: ``SOSGAME_DATABASE``, ``SOSGAME_REDIS`` (may be
-unset) and ``SOSGAME_COMPUTERS`` (``0`` leaves computer moves to workers).
+unset), ``SOSGAME_COMPUTERS`` (``0`` leaves computer moves to workers) and
+``SOSGAME_ALLOWED_HOSTS`` (comma-separated; the loopback names if unset).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from sosgame.web.defaults import DEFAULT_DATABASE
+from sosgame.web.defaults import DEFAULT_DATABASE, LOOPBACK_HOSTS
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -23,9 +24,19 @@ if TYPE_CHECKING:
 __all__ = ["app_from_environment", "run_worker", "serving_environment"]
 
 
-def serving_environment(database: str, redis: str | None, *, computers: bool) -> dict[str, str]:
+def serving_environment(
+    database: str,
+    redis: str | None,
+    *,
+    computers: bool,
+    allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+) -> dict[str, str]:
     """The variables :func:`app_from_environment` reads, for these settings."""
-    variables = {"SOSGAME_DATABASE": database, "SOSGAME_COMPUTERS": "1" if computers else "0"}
+    variables = {
+        "SOSGAME_DATABASE": database,
+        "SOSGAME_COMPUTERS": "1" if computers else "0",
+        "SOSGAME_ALLOWED_HOSTS": ",".join(allowed_hosts),
+    }
     if redis is not None:
         variables["SOSGAME_REDIS"] = redis
     return variables
@@ -36,10 +47,12 @@ def app_from_environment(environ: Mapping[str, str] | None = None) -> Starlette:
     from sosgame.web.app import create_app
 
     source = os.environ if environ is None else environ
+    hosts = source.get("SOSGAME_ALLOWED_HOSTS", ",".join(LOOPBACK_HOSTS))
     return create_app(
         source.get("SOSGAME_DATABASE", DEFAULT_DATABASE),
         redis=source.get("SOSGAME_REDIS") or None,
         computers=source.get("SOSGAME_COMPUTERS", "1") != "0",
+        allowed_hosts=[host.strip() for host in hosts.split(",") if host.strip()],
     )
 
 

@@ -29,6 +29,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 from sosgame.web.defaults import DEFAULT_DATABASE
 from sosgame.web.group_commit import dump_json as _dump
@@ -172,27 +173,59 @@ def _game_values(change: Change) -> dict[str, Any]:
     }
 
 
+MIGRATION_LOCK: Final = 0x505F_6D69_6772_6174
+"""The PostgreSQL advisory lock a process holds while it migrates the schema."""
+CONNECT_SECONDS: Final = 10
+"""How long opening a connection to a database server may take before it counts as down."""
+LOCK_WAIT_SECONDS: Final = 300
+"""How long a process waits for another one's migration of a SQLite file."""
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database's schema up to date with the migrations shipped in the package."""
+    """Bring the database's schema up to date with the migrations shipped in the package.
+
+    The migrations run in one transaction that holds a lock on the database (a
+    PostgreSQL advisory lock; SQLite's exclusive lock), so processes started together
+    take turns: the first migrates, the others then find the schema up to date.
+    """
     config = Config()
-    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
-        config.set_main_option("script_location", str(folder))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+    # A database in memory is this process's own: nobody to take turns with.
+    sqlite = engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
+    if sqlite:
+        engine = _exclusive_engine(engine)
+    try:
+        with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+            config.set_main_option("script_location", str(folder))
+            with engine.begin() as connection:
+                if engine.dialect.name == "postgresql":
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+    finally:
+        if sqlite:
+            engine.dispose()
 
 
-def _engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        # No ping before each use: it would double the round trips of every commit, and a
-        # connection the server dropped fails its first statement, after which the pool
-        # opens a new one (the writer retries the change once on its own).
-        return create_engine(url)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
+def _exclusive_engine(engine: Engine) -> Engine:
+    """An engine on the same SQLite database whose transactions begin with an exclusive
+    lock, DDL included (the driver on its own begins none before DDL)."""
+    exclusive = create_engine(
+        engine.url, poolclass=NullPool, connect_args={"timeout": LOCK_WAIT_SECONDS}
+    )
+    _sqlite_pragmas(exclusive)
 
+    @event.listens_for(exclusive, "connect")
+    def _no_implicit_transactions(connection: Any, _record: Any) -> None:
+        connection.isolation_level = None
+
+    @event.listens_for(exclusive, "begin")
+    def _begin_exclusive(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN EXCLUSIVE")
+
+    return exclusive
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
         # WAL with synchronous=NORMAL: a commit survives the process being killed (the OS
@@ -203,6 +236,21 @@ def _engine(url: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
+
+def _engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        # No ping before each use: it would double the round trips of every commit, and a
+        # connection the server dropped fails its first statement, after which the pool
+        # opens a new one (the writer retries the change once on its own).
+        arguments = {"connect_timeout": CONNECT_SECONDS}
+        if parsed.get_backend_name() != "postgresql":
+            arguments = {}
+        return create_engine(url, connect_args=arguments)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    _sqlite_pragmas(engine)
     return engine
 
 
@@ -224,6 +272,11 @@ class Store:
     def close(self) -> None:
         """Release the database connections."""
         self._engine.dispose()
+
+    def ping(self) -> None:
+        """Reach the database (raises if it cannot be reached)."""
+        with self._engine.connect() as db:
+            db.exec_driver_sql("SELECT 1")
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:

@@ -5,21 +5,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from sosgame.web.store import Change, Store
 
-__all__ = ["Database", "StaleWriteError"]
+__all__ = ["MAX_BACKOFF_SECONDS", "Database", "StaleWriteError", "StorageUnavailableError"]
 
 _T = TypeVar("_T")
+_log = logging.getLogger(__name__)
+
+MAX_BACKOFF_SECONDS: Final = 15.0
+"""The longest a background loop waits between tries while the database is unreachable."""
 
 
 class StaleWriteError(Exception):
     """The change was made for a version of the game that is no longer the latest: another
     change (from another server process) came first, and nothing was written."""
+
+
+class StorageUnavailableError(Exception):
+    """The database cannot be reached now (HTTP answers 503 ``storage_unavailable``)."""
 
 
 class Database:
@@ -32,11 +46,58 @@ class Database:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sosgame-db")
         self._pending: list[tuple[Change, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._server = make_url(store.url).get_backend_name() != "sqlite"
+        self.down_since: float | None = None
+        """When calls began to fail for want of the database (``None`` while it answers)."""
+        self._failures = 0
 
     async def run(self, function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run a store call on the one database thread."""
+        """Run a store call on the one database thread.
+
+        A call that fails because the database cannot be reached raises
+        :class:`StorageUnavailableError`; the outage is logged once, in one line, and its
+        end too.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, partial(function, *args, **kwargs))
+        try:
+            result = await loop.run_in_executor(self._thread, partial(function, *args, **kwargs))
+        except Exception as error:
+            if not self._unreachable(error):
+                raise
+            self._failures += 1
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                _log.warning("the database is unreachable: %s", _first_line(error))
+            raise StorageUnavailableError("the database cannot be reached now") from None
+        if self.down_since is not None:
+            _log.warning(
+                "the database answers again (after %.1f s)", time.monotonic() - self.down_since
+            )
+            self.down_since = None
+            self._failures = 0
+        return result
+
+    @property
+    def available(self) -> bool:
+        """Whether the last call reached the database."""
+        return self.down_since is None
+
+    def backoff(self, period: float) -> float:
+        """How long a background loop that runs every ``period`` seconds waits before its
+        next try: ``period`` while the database answers, then twice as long after every
+        failure, up to :data:`MAX_BACKOFF_SECONDS`."""
+        if self.down_since is None:
+            return period
+        return min(MAX_BACKOFF_SECONDS, period * 2.0 ** min(self._failures, 16))
+
+    def _unreachable(self, error: Exception) -> bool:
+        if isinstance(error, PoolTimeoutError):
+            return True
+        if isinstance(error, DBAPIError) and error.connection_invalidated:
+            return True
+        # A database server's operational errors are about reaching it (SQLite's, about
+        # the file and the statements, are the program's).
+        return self._server and isinstance(error, OperationalError | InterfaceError)
 
     async def write(self, change: Change) -> None:
         """Commit one change; returns once it is in the database.
@@ -82,3 +143,8 @@ def _settle(done: asyncio.Future[None], refused: set[str]) -> None:
         done.set_exception(StaleWriteError(f"game {next(iter(refused))} changed meanwhile"))
     else:
         done.set_result(None)
+
+
+def _first_line(error: Exception) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
