@@ -51,7 +51,8 @@ def escaped_quotes(kib: int) -> bytes:
     return ('"' + '\\"' * (kib * 512 - 1)).encode()
 
 
-def _rss_mb(pid: int) -> float:
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return round(int(line.split()[1]) / 1024, 1)
@@ -113,12 +114,12 @@ async def _until(socket: Any, check: Callable[[dict[str, Any]], bool]) -> dict[s
 @contextmanager
 def _memory(pid: int) -> Iterator[dict[str, float]]:
     """The server's resident memory before and at its peak while the block runs."""
-    figures = {"before_mb": _rss_mb(pid), "peak_mb": 0.0}
+    figures = {"before_mb": rss_mb(pid), "peak_mb": 0.0}
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.05):
-            figures["peak_mb"] = max(figures["peak_mb"], _rss_mb(pid))
+            figures["peak_mb"] = max(figures["peak_mb"], rss_mb(pid))
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -127,7 +128,7 @@ def _memory(pid: int) -> Iterator[dict[str, float]]:
     finally:
         done.set()
         sampler.join()
-        figures["peak_mb"] = max(figures["peak_mb"], _rss_mb(pid))
+        figures["peak_mb"] = max(figures["peak_mb"], rss_mb(pid))
 
 
 async def _loop(

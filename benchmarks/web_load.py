@@ -244,14 +244,6 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of a process (Linux), in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return 0.0
-
-
 def percentiles(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     if not ordered:
@@ -303,7 +295,7 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
             )
         ).json()
     moves = prepared_moves(15, random.Random(arguments.seed))
-    before = _rss_mb(pid)
+    before = web_attacks.rss_mb(pid)
     joined: list[float] = []
     got_move: list[float] = []
     all_joined = asyncio.Event()
@@ -345,7 +337,7 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
             None, answers.get, True, 60
         )
         prober.join(30)
-        peak = _rss_mb(pid)
+        peak = web_attacks.rss_mb(pid)
         move_sent[0] = time.perf_counter()
         await mover.send(json.dumps({"v": 1, "type": "move", "move": "Sh8", "ply": 0}))
         while len(got_move) < arguments.spectators and time.monotonic() < deadline:
@@ -359,7 +351,7 @@ async def crowd(arguments: argparse.Namespace, url: str, pid: int) -> dict[str, 
             if time.monotonic() > deadline + 30:
                 break
     await asyncio.sleep(1.0)  # let the server finish closing the sockets it has let go
-    after = _rss_mb(pid)
+    after = web_attacks.rss_mb(pid)
     return {
         "spectators": arguments.spectators,
         "received_the_move": len(got_move),

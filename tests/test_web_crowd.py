@@ -21,11 +21,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sos_web import app_client
 from sosgame import Game
 from sosgame.position import Position
 from sosgame.record import Record
-from sosgame.web import create_app
-from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Connection, LocalChannel
 from sosgame.web.workers import ComputerPool
 
@@ -35,22 +34,10 @@ Message = dict[str, Any]
 TWO = [{"name": "Ann"}, {"name": "Bao"}]
 
 
-def make_client(tmp_path: Path, **limits: Any) -> Iterator[TestClient]:
-    executor = ThreadPoolExecutor(max_workers=1)
-    app = create_app(
-        f"sqlite:///{tmp_path / 'games.sqlite3'}",
-        computer=executor,
-        computer_pause=0.01,
-        server_limits=ServerLimits(**limits),
-    )
-    with TestClient(app) as test_client:
-        yield test_client
-    executor.shutdown()
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    yield from make_client(tmp_path)
+    with app_client(tmp_path / "games.sqlite3") as test_client:
+        yield test_client
 
 
 def create(client: TestClient, **settings: Any) -> Message:
@@ -176,7 +163,9 @@ def test_one_browser_may_hold_several_seats_of_a_game(client: TestClient) -> Non
 
 
 def test_connections_are_capped_per_game_and_per_address(tmp_path: Path) -> None:
-    for client in make_client(tmp_path, max_connections_per_game=2, max_connections_per_address=3):
+    with app_client(
+        tmp_path / "games.sqlite3", max_connections_per_game=2, max_connections_per_address=3
+    ) as client:
         first, second = create(client), create(client)
         url = f"/ws/games/{first['id']}"
         with client.websocket_connect(url) as one, client.websocket_connect(url) as two:
@@ -205,7 +194,9 @@ def test_games_with_computer_seats_are_limited_per_address_and_in_total(
     tmp_path: Path,
 ) -> None:
     bots = [{"name": "Ann"}, {"name": "Bot", "player": "easy"}]
-    for client in make_client(tmp_path, computer_games_per_address=2, computer_games_total=9):
+    with app_client(
+        tmp_path / "games.sqlite3", computer_games_per_address=2, computer_games_total=9
+    ) as client:
         create(client, seats=bots)
         create(client, seats=bots)
         refused = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": bots})
@@ -213,7 +204,9 @@ def test_games_with_computer_seats_are_limited_per_address_and_in_total(
         assert refused.json()["error"]["code"] == "too_many_games"
         assert "2 unfinished games" in refused.json()["error"]["message"]
         create(client)  # people only: not limited
-    for client in make_client(tmp_path, computer_games_per_address=9, computer_games_total=1):
+    with app_client(
+        tmp_path / "games.sqlite3", computer_games_per_address=9, computer_games_total=1
+    ) as client:
         create(client, seats=bots)
         refused = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": bots})
         assert refused.status_code == 429
@@ -270,7 +263,7 @@ def test_the_computer_queue_serves_people_first_and_owners_in_turn() -> None:
 
 
 def test_idle_rooms_are_dropped_and_come_back_from_the_database(tmp_path: Path) -> None:
-    for client in make_client(tmp_path, idle_seconds=0.2):
+    with app_client(tmp_path / "games.sqlite3", idle_seconds=0.2) as client:
         created = create(client)
         with client.websocket_connect(f"/ws/games/{created['id']}") as socket:
             hello(socket, created["token"])
