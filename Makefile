@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test lint typecheck unit system browser bench catalogs book clean
+.PHONY: install run test check fast lint typecheck unit system browser bench catalogs book clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,14 @@ unit: $(STAMP) system
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# The fast loop: lint, types and the tests that need no browser, database or Redis server, no C
+# compiler and no compiled kernels (they run as plain Python); tests/conftest.py marks the rest
+# "slow". `make test` still runs everything.
+fast: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow" -n 2
+
+check: lint typecheck fast
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
