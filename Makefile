@@ -87,10 +87,10 @@ catalogs: $(STAMP)
 # certificate, and the second player's first move from the pieces of its split solve; the
 # second player's walk stops at 20 empty cells, where the solver is quick at a second a move.
 book: $(STAMP)
-	nice $(BIN)/python -m sosgame.ai.book_build
-	nice $(BIN)/python -m sosgame.ai.book_build --boards 5x5 --modes simple --seats first \
+	nice $(BIN)/python -m sosgame.research.book_build
+	nice $(BIN)/python -m sosgame.research.book_build --boards 5x5 --modes simple --seats first \
 	  --certificate data/certificates/5x5-simple.json.gz
-	nice $(BIN)/python -m sosgame.ai.book_build --boards 5x5 --modes simple --seats second \
+	nice $(BIN)/python -m sosgame.research.book_build --boards 5x5 --modes simple --seats second \
 	  --pieces 2 --until 20 --memory 2048
 
 clean:
