@@ -1,4 +1,5 @@
-"""The layout of src/sosgame: no import cycle, research apart, a core on the standard library.
+"""The layout of src/sosgame: no import cycle, research apart, a core on the standard library,
+and extras that name what pyproject.toml gives them.
 
 The import graph is read from the source with :mod:`ast`. Its edges are the imports a module
 runs when it is first imported (at module level, in class bodies, under ``try`` or ``if``, but
@@ -10,12 +11,17 @@ is just as tangled.
 from __future__ import annotations
 
 import ast
+import re
 import sys
+import tomllib
 from collections.abc import Iterator
 from functools import cache
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
+
+from sosgame.extras import EXTRAS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sosgame"
 
@@ -222,3 +228,22 @@ def test_the_core_needs_only_the_standard_library() -> None:
         for name in CORE
     }
     assert {name: targets for name, targets in outside.items() if targets} == {}
+
+
+# The packages of an extra that the code never imports by name.
+NOT_IMPORTED_BY_NAME = {"psycopg"}  # SQLAlchemy loads it for a postgresql:// URL
+
+
+def _package(requirement: str) -> str:
+    return re.split(r"[\[<>=!~; ]", requirement)[0].lower().replace("_", "-")
+
+
+def test_the_extras_name_the_modules_of_the_packages_pyproject_gives_them() -> None:
+    pyproject = tomllib.loads((PACKAGE.parent.parent / "pyproject.toml").read_text("utf-8"))
+    declared = pyproject["project"]["optional-dependencies"]
+    assert set(EXTRAS) == set(declared) - {"all", "dev"}
+    providers = packages_distributions()
+    for extra, modules in EXTRAS.items():
+        packages = {_package(requirement) for requirement in declared[extra]}
+        brought = {_package(package) for module in modules for package in providers[module]}
+        assert brought == packages - NOT_IMPORTED_BY_NAME, extra
