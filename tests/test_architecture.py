@@ -230,6 +230,15 @@ def test_the_core_needs_only_the_standard_library() -> None:
     assert {name: targets for name, targets in outside.items() if targets} == {}
 
 
+MOST_LINES = 650
+"""A module longer than this does more than one job: split it."""
+
+
+def test_no_module_is_too_long_to_read() -> None:
+    lines = {name: len(path.read_text("utf-8").splitlines()) for name, path in modules().items()}
+    assert {name: count for name, count in lines.items() if count > MOST_LINES} == {}
+
+
 # The packages of an extra that the code never imports by name.
 NOT_IMPORTED_BY_NAME = {"psycopg"}  # SQLAlchemy loads it for a postgresql:// URL
 
