@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test lint typecheck unit system browser bench catalogs book clean
+.PHONY: install run test check fast lint typecheck unit system browser bench catalogs book clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,14 @@ unit: $(STAMP) system
 
 test: lint typecheck unit
 
+# The fast loop: lint, types and the tests that need no browser, database or Redis server, no C
+# compiler and no compiled kernels (they run as plain Python); tests/conftest.py marks the rest
+# "slow". `make test` still runs everything.
+fast: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow" -n 2
+
+check: lint typecheck fast
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/envs.py
@@ -79,10 +87,10 @@ catalogs: $(STAMP)
 # certificate, and the second player's first move from the pieces of its split solve; the
 # second player's walk stops at 20 empty cells, where the solver is quick at a second a move.
 book: $(STAMP)
-	nice $(BIN)/python -m sosgame.ai.book_build
-	nice $(BIN)/python -m sosgame.ai.book_build --boards 5x5 --modes simple --seats first \
+	nice $(BIN)/python -m sosgame.research.book_build
+	nice $(BIN)/python -m sosgame.research.book_build --boards 5x5 --modes simple --seats first \
 	  --certificate data/certificates/5x5-simple.json.gz
-	nice $(BIN)/python -m sosgame.ai.book_build --boards 5x5 --modes simple --seats second \
+	nice $(BIN)/python -m sosgame.research.book_build --boards 5x5 --modes simple --seats second \
 	  --pieces 2 --until 20 --memory 2048
 
 clean:

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from sosgame import Game
-from sosgame.solver import pieces, split, warm_up
-from sosgame.solver.bounded import solve_bounded
-from sosgame.solver.pieces import PieceStore
+from sosgame.research import pieces, split
+from sosgame.research.bounded import solve_bounded
+from sosgame.research.pieces import PieceStore
+from sosgame.solver import warm_up
 
 BOARDS = (((4, 4), 1), ((4, 4), 2), ((3, 6), 1), ((4, 5), 1), ((2, 8), 1))
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from sosgame import Game, Move
 from sosgame.ai import make_player
 from sosgame.game import MODES
-from sosgame.kernel import JIT, warm_up
-from sosgame.solver import TranspositionTable, solve
+from sosgame.kernel import JIT
+from sosgame.solver import TranspositionTable, solve, warm_up
 
 CACHE = Path(__file__).with_name("quality_values.json")
 SETS = ((4, 4, (10, 12)), (4, 5, (14, 18)), (5, 5, (16, 20)))

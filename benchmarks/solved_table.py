@@ -24,9 +24,9 @@ from pathlib import Path
 
 from sosgame import Game, Move, __version__
 from sosgame.certify import load
-from sosgame.kernel import JIT, warm_up
-from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve
-from sosgame.solver.distribute import split_status
+from sosgame.kernel import JIT
+from sosgame.research.distribute import split_status
+from sosgame.solver import NodeLimitError, Solution, TranspositionTable, solve, warm_up
 from sosgame.solver.mirror import mirror_bounds
 
 MODES = ("general", "simple")
@@ -175,7 +175,7 @@ entries, 10,335 claims, 51 KB, 1,539 s with a 4096 MiB table (4.4 GB resident); 
 60 walks, 1,251 entries, 7,149 claims, 32 KB, 1,098 s with a 3072 MiB table (3.3 GB
 resident), written when its pieces settled the value but not yet every best first move, by
 `walk_certificate(Game(4, 6), walks=60, memory_mb=3072, depth=1, store="data/solves")` (from
-`sosgame.solver.walk`: the command would have tested the pieces for the best moves first);
+`sosgame.research.walk`: the command would have tested the pieces for the best moves first);
 2x11 general, 10 walks, 201 entries, 1,702 claims, 6 KB, 68 minutes with a 3072 MiB table
 (about seven minutes a walk: each one's first tests search below a piece of 21 empty cells;
 the run was stopped after the tenth, and they started from 5 of its 12 pieces).

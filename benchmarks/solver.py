@@ -11,8 +11,8 @@ import random
 import time
 
 from sosgame import Game
-from sosgame.kernel import JIT, warm_up
-from sosgame.solver import TranspositionTable, solve
+from sosgame.kernel import JIT
+from sosgame.solver import TranspositionTable, solve, warm_up
 
 TARGETS = {(4, 4): 10.0, (4, 5): 300.0}
 

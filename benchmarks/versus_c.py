@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sosgame import Game
-from sosgame.kernel import JIT, warm_up
-from sosgame.solver import available_threads, solve
+from sosgame.kernel import JIT
+from sosgame.solver import available_threads, solve, warm_up
 
 SOURCE = Path(__file__).resolve().parent / "reference" / "sos_solve.c"
 DEFAULT_CASES = ("4x4:general", "4x4:simple", "4x5:simple", "4x5:general")

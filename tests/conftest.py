@@ -1,10 +1,26 @@
-"""Settings for the whole suite: nothing may depend on how fast this machine is today."""
+"""Settings for the whole suite: nothing may depend on how fast this machine is today.
+
+The tests are sorted into tiers here, by what they need, so that no test file has to say it:
+
+* ``postgres``, ``redis``: a real server of that kind (the fixtures of ``sos_services``);
+* ``browser``: chromium, or a live server process the browser tests drive;
+* ``compiled``: the numba kernels compiled (their own tests, the solver's) or a C compiler;
+* ``slow``: all of the above, and the modules whose searches take minutes.
+
+``make check`` runs ``pytest -m "not slow"`` with ``NUMBA_DISABLE_JIT=1``: the fast loop, which
+needs none of those; ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# The real PostgreSQL and Redis servers' fixtures, for every test module.
+pytest_plugins = ["sos_services"]
 
 # The interfaces speak the locale's language: the suite runs in English whatever the machine's
 # locale is, and the tests that check other languages say so themselves.
@@ -17,16 +33,119 @@ os.environ["LANG"] = "C.UTF-8"
 settings.register_profile("sosgame", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("sosgame")
 
+MARKS = {
+    "postgres": "needs a real PostgreSQL server",
+    "redis": "needs a real Redis server",
+    "browser": "needs chromium or a live server process",
+    "compiled": "needs the numba kernels compiled, or a C compiler",
+    "slow": "left out of the fast loop (make check): any mark above, or minutes of search",
+}
 
-def pytest_sessionstart(session: object) -> None:
+# Marks by the fixtures a test uses (directly or through other fixtures).
+FIXTURE_MARKS = {
+    "postgres_server": "postgres",
+    "postgres_url": "postgres",
+    "redis_server": "redis",
+    "redis_url": "redis",
+    "server": "browser",
+    "browser": "browser",
+    "page": "browser",
+    "context": "browser",
+    "desktop": "browser",
+    "phone": "browser",
+}
+
+# Marks by a fixture's parameter: the databases a test runs on, one parameter each.
+PARAMETER_MARKS = {"postgresql": "postgres", "redis": "redis"}
+
+# Marks by module: what a whole file needs. The modules marked only "slow" search for minutes
+# (split solves, certificates, the opening book, subprocess runs of every extra).
+MODULE_MARKS = {
+    "test_kernel": "compiled",
+    "test_solver": "compiled",
+    "test_solver_split": "compiled",
+    "test_solver_threads": "compiled",
+    "test_cli_solve": "compiled",
+    "test_ai_prove": "compiled",
+    "test_ai_search": "compiled",
+    "test_ai_book": "slow",
+    "test_certify": "slow",
+    "test_certify_walk": "slow",
+    "test_envs_research": "slow",
+    "test_extras": "slow",
+    "test_tui_terminal": "slow",
+    "test_web_shared": "slow",
+}
+
+# Single tests of the fast modules that search for many seconds as plain Python (by name, all
+# their parameters).
+SLOW_TESTS = {
+    "test_a_big_board_scrolls_with_its_labels_and_keeps_the_cursor_and_new_line_in_view",
+    "test_hard_and_perfect_play_the_solved_move_whatever_the_budget",
+    "test_hard_never_loses_in_the_mirror_seat",
+    "test_no_reply_beats_the_mirror_strategy",
+    "test_perfect_plays_one_of_the_solver_best_moves",
+    "test_the_mirror_interval_holds_the_exact_value",
+    "test_the_solved_table_and_its_json_agree",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, meaning in MARKS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+def marks_of(item: pytest.Item) -> set[str]:
+    """The tier marks ``item`` gets from its fixtures, parameters, module and folder."""
+    fixtures = getattr(item, "fixturenames", ())
+    marks = {FIXTURE_MARKS[name] for name in fixtures if name in FIXTURE_MARKS}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        marks |= {
+            PARAMETER_MARKS[value]
+            for value in callspec.params.values()
+            if isinstance(value, str) and value in PARAMETER_MARKS
+        }
+    path = Path(str(item.path))
+    if path.stem in MODULE_MARKS:
+        marks.add(MODULE_MARKS[path.stem])
+    if path.parent.name == "browser":
+        marks.add("browser")
+    if marks or getattr(item, "originalname", item.name) in SLOW_TESTS:
+        marks.add("slow")
+    return marks
+
+
+# Before the mark plugin deselects by -m, so that the marks given here count.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(marks_of(item)):
+            item.add_marker(name)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the kernels once, before any test, into the disk cache.
 
     The servers and worker processes that tests start then load them instead of each
     compiling its own (about a minute of CPU) under a test's timeouts, which on a busy
-    machine ran out.
+    machine ran out. The fast tier runs them as plain Python (``NUMBA_DISABLE_JIT=1``), so
+    there is nothing to compile.
     """
+    from sosgame.kernel import JIT
+
+    if not JIT:
+        return
     from sosgame.ai.alphabeta import warm_up as search_warm_up
     from sosgame.solver import warm_up as solver_warm_up
 
     search_warm_up()  # the move kernels too
     solver_warm_up()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # A file whose every test belongs to a tier left out (say `pytest -m "not slow"
+    # tests/test_kernel.py`) has run all it was asked to: that is no failure.
+    chosen = session.config.option.markexpr or session.config.option.keyword
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and chosen:
+        session.exitstatus = pytest.ExitCode.OK

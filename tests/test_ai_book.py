@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from sosgame import Game
 from sosgame.ai import make_player
 from sosgame.ai.book import _book, book_entry, book_key, canonical_board, read_book
-from sosgame.ai.book_build import BOOK_BOARDS, main
 from sosgame.game import Mode
+from sosgame.research.book_build import BOOK_BOARDS, main
 from sosgame.solver import solve
 from sosgame.solver.symmetry import symmetries
 
@@ -181,7 +181,7 @@ def test_the_builder_goes_level_by_level_so_a_stopped_build_keeps_the_openings(
 ) -> None:
     # Every solve, entry or quick test, is of a position with no more empty cells than the
     # one before: a build stopped anywhere has all the entries above that level, both seats'.
-    from sosgame.ai import book_build
+    from sosgame.research import book_build
 
     levels: list[int] = []
     real = book_build.solve
@@ -201,7 +201,7 @@ def test_a_save_during_a_build_keeps_the_known_entries_not_reached_yet(
 ) -> None:
     from pathlib import Path
 
-    from sosgame.ai import book_build
+    from sosgame.research import book_build
 
     shipped = dict(BOOK["general 3x5"])
     deep = {letters: entry for letters, entry in shipped.items() if letters.count(".") == 13}
@@ -228,7 +228,7 @@ def _certificate_file(tmp_path: Any, rows: int, cols: int, mode: str) -> Any:
     from pathlib import Path
 
     from sosgame.certify import write
-    from sosgame.solver.certificate import certificate
+    from sosgame.research.certificate import certificate
 
     path = Path(str(tmp_path)) / f"{rows}x{cols}-{mode}.json.gz"
     write(certificate(Game(rows, cols, mode=mode)), path)  # type: ignore[arg-type]
@@ -237,8 +237,8 @@ def _certificate_file(tmp_path: Any, rows: int, cols: int, mode: str) -> Any:
 
 @pytest.mark.parametrize("mode", ["simple", "general"])
 def test_certified_moves_are_exact_values_with_best_moves(tmp_path: Any, mode: str) -> None:
-    from sosgame.ai.book_build import certified_moves
     from sosgame.certify import load
+    from sosgame.research.book_build import certified_moves
 
     found = certified_moves(load(_certificate_file(tmp_path, 3, 4, mode)))
     assert "." * 12 in found
@@ -258,7 +258,7 @@ def test_a_build_from_a_certificate_needs_no_solve_for_one_seat(
 ) -> None:
     from pathlib import Path
 
-    from sosgame.ai import book_build
+    from sosgame.research import book_build
 
     source = _certificate_file(tmp_path, 3, 4, "simple")
     out = Path(str(tmp_path)) / "book.json"
@@ -300,9 +300,9 @@ def test_positions_above_the_pieces_of_a_split_solve_need_no_solve(
 ) -> None:
     from pathlib import Path
 
-    from sosgame.ai import book_build
-    from sosgame.solver.distribute import solve_split
-    from sosgame.solver.pieces import PieceStore
+    from sosgame.research import book_build
+    from sosgame.research.distribute import solve_split
+    from sosgame.research.pieces import PieceStore
 
     store = Path(str(tmp_path)) / "solves"
     empty = Game(3, 4, mode=mode)
@@ -342,7 +342,7 @@ def test_positions_above_the_pieces_of_a_split_solve_need_no_solve(
 def test_a_walk_until_some_empty_cells_has_the_entries_above_them(tmp_path: Any) -> None:
     from pathlib import Path
 
-    from sosgame.ai import book_build
+    from sosgame.research import book_build
 
     shipped = BOOK["general 3x5"]
     above = {letters: entry for letters, entry in shipped.items() if letters.count(".") >= 14}

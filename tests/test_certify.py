@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from sosgame import Game
 from sosgame.certify import CertificateError, check, load
-from sosgame.certify.sample import extract
 from sosgame.cli import main
 from sosgame.game import Mode
+from sosgame.research.certificate import CertificateTooLargeError, certificate, write
+from sosgame.research.distribute import solve_split, split_status
+from sosgame.research.sample import extract
+from sosgame.research.split import canonical
 from sosgame.solver import solve
-from sosgame.solver.certificate import CertificateTooLargeError, certificate, write
-from sosgame.solver.distribute import solve_split, split_status
-from sosgame.solver.split import canonical
 
 
 @cache

@@ -16,10 +16,10 @@ from sosgame.certify import CertificateError, check, load
 from sosgame.cli import main
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Mode
+from sosgame.research.distribute import solve_split
+from sosgame.research.split import canonical
+from sosgame.research.walk import walk_certificate
 from sosgame.solver import solve
-from sosgame.solver.distribute import solve_split
-from sosgame.solver.split import canonical
-from sosgame.solver.walk import walk_certificate
 
 BOARDS = [((3, 3), "general"), ((3, 4), "general"), ((3, 4), "simple"), ((1, 9), "general")]
 
@@ -174,7 +174,7 @@ def test_each_walk_hands_over_the_certificate_of_the_walks_so_far() -> None:
 def test_a_walked_certificate_stopped_early_keeps_the_walks_it_finished(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sosgame.solver import walk
+    from sosgame.research import walk
 
     finished = walk._Walker.walk
     calls = []

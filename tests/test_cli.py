@@ -10,20 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from sos_cli import run
 from sosgame import Game
-from sosgame.cli import main
 from sosgame.cli.plain import PlainGame
 from sosgame.i18n import translator
 from sosgame.record import Record, load, save
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.fixture

@@ -7,20 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from sos_cli import run
 from sosgame import Game
 from sosgame.ai.analysis import analyze
-from sosgame.cli import main
 from sosgame.record import Record, save
 from sosgame.solver import solve
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.fixture

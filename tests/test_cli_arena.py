@@ -8,18 +8,9 @@ import sys
 
 import pytest
 
+from sos_cli import run
 from sosgame.ai.arena import GameResult, MatchResult, elo, play_game, play_match
 from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seat_game, play_seats
-from sosgame.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_elo_follows_the_logistic_formula() -> None:

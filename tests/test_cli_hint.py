@@ -6,18 +6,9 @@ import json
 
 import pytest
 
+from sos_cli import run
 from sosgame import Game
 from sosgame.ai import make_player
-from sosgame.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_the_hint_is_the_move_the_level_plays(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,18 +10,10 @@ import sys
 
 import pytest
 
+from sos_cli import run
 from sosgame import Game
 from sosgame.cli import main
 from sosgame.solver import solve
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.mark.parametrize("mode", ["general", "simple"])

@@ -13,9 +13,9 @@ MODULES = [
     "sosgame.game",
     "sosgame.record",
     "sosgame.i18n",
-    "sosgame.solver.split",
-    "sosgame.solver.distribute",
-    "sosgame.solver.certificate",
+    "sosgame.research.split",
+    "sosgame.research.distribute",
+    "sosgame.research.certificate",
 ]
 
 
@@ -65,7 +65,7 @@ def test_the_solved_table_and_its_json_agree() -> None:
         assert entry["nodes"] == int(nodes.replace(",", ""))
     # The bounds it gives for solves under way are what their pieces settle.
     from sosgame import Game
-    from sosgame.solver.distribute import split_status
+    from sosgame.research.distribute import split_status
 
     going = re.findall(
         r"^\| (\d+)x(\d+) \| (\w+) \| (\d+) \| .* \| ([-+\d]+) \| ([-+\d]+) \|$", unfinished, re.M

@@ -16,11 +16,11 @@ from sosgame import Game, InvalidSettingsError
 from sosgame.cli import main
 from sosgame.extras import MissingExtraError
 from sosgame.game import Mode
+from sosgame.research.distribute import solve_split, split_status
+from sosgame.research.goals import Goal, needed, status
+from sosgame.research.pieces import PieceStore, interval
+from sosgame.research.split import Plan, canonical, combine, plan_split
 from sosgame.solver import solve
-from sosgame.solver.distribute import solve_split, split_status
-from sosgame.solver.goals import Goal, needed, status
-from sosgame.solver.pieces import PieceStore, interval
-from sosgame.solver.split import Plan, canonical, combine, plan_split
 from sosgame.solver.symmetry import symmetries
 
 
@@ -383,7 +383,7 @@ def test_the_progress_counts_each_tests_own_work(
     # test's own nodes, not the running sum, or it counts the first test twice.
     from concurrent.futures import ThreadPoolExecutor
 
-    from sosgame.solver.bounded import solve_bounded
+    from sosgame.research.bounded import solve_bounded
 
     game = Game(*size, mode=mode)
     plan = plan_split(game, 2)
@@ -427,7 +427,7 @@ def test_a_bounded_solve_asks_no_piece_what_the_mirror_strategy_answers(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from sosgame.solver import bounded
+    from sosgame.research import bounded
     from sosgame.solver.mirror import mirror_interval
 
     asked: list[tuple[str, int]] = []

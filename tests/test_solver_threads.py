@@ -141,11 +141,26 @@ def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
     # thread waits. The solve must not return while the helper still searches.
     searching: list[threading.Thread] = []
     stopped: list[threading.Thread] = []
+    waiting = threading.Event()
+
+    class WaitingClock:
+        """The solver's clock, noting when the main thread starts waiting for its helpers."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(time, name)
+
+        def sleep(self, seconds: float) -> None:
+            if threading.current_thread() is threading.main_thread():
+                waiting.set()
+            time.sleep(seconds)
 
     def test_move(run: object, move: tuple[int, int, int], bound: int) -> int:
         if threading.current_thread() is threading.main_thread():
             return 0
         searching.append(threading.current_thread())
+        # The Ctrl-C, once the main thread waits for this helper.
+        if waiting.wait(30):
+            os.kill(os.getpid(), signal.SIGINT)
         deadline = time.monotonic() + 30
         try:
             while time.monotonic() < deadline:
@@ -157,18 +172,17 @@ def test_an_interrupt_while_waiting_for_a_helper_stops_it_before_returning(
         return 0
 
     monkeypatch.setattr(sosgame.solver, "_test", test_move)
+    monkeypatch.setattr(sosgame.solver, "time", WaitingClock())
     pool = sosgame.solver._Pool(2, None, None)
     runs = [sosgame.solver.Search(Game(3, 3), None, None, None, SharedTable(1), pool)] * 2
     # Ctrl-C raises KeyboardInterrupt here even if this run inherited it ignored.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             sosgame.solver._run_round(runs, pool, [((0, 1, 0), 0), ((1, 1, 0), 0)])
     finally:
-        timer.join()
         signal.signal(signal.SIGINT, previous)
+    assert waiting.is_set()
     assert len(searching) == 1 and searching[0] is not threading.current_thread()
     assert stopped == searching
 

@@ -18,7 +18,7 @@ __all__ = ["EXTRAS", "Extra", "MissingExtraError", "install_command", "missing",
 Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster"]
 
 EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
-    "fast": ("numba", "numpy"),
+    "fast": ("numba", "numpy", "tqdm", "openskill"),
     "tui": ("textual",),
     "web": (
         "starlette",
@@ -30,10 +30,11 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
         "confusable_homoglyphs",
         "openskill",
     ),
-    "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "PIL"),
     "cluster": ("distributed",),
 }
-"""The modules each extra brings that the code imports by name."""
+"""The modules each extra brings that the code imports by name: one for each package of the
+extra in ``pyproject.toml`` but psycopg, which SQLAlchemy loads for a ``postgresql://`` URL."""
 
 
 class MissingExtraError(SosError):

@@ -37,6 +37,8 @@ from sosgame.notation import (
     parse_position,
 )
 from sosgame.outcome import Line, Outcome, Termination
+from sosgame.svg import svg
+from sosgame.text import draw
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "MODES", "Action", "Game", "LegalMoves", "Mode"]
 
@@ -622,11 +624,7 @@ class Game:
         return f"Game({', '.join([str(self._rows), str(self._cols), *options])})"
 
     def __str__(self) -> str:
-        from sosgame.text import draw
-
         return draw(self)
 
     def _repr_svg_(self) -> str:
-        from sosgame.svg import svg
-
         return svg(self)

@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final, overload
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Final, Protocol, overload
 
 from sosgame.errors import InvalidMoveError
-from sosgame.notation import EMPTY, Move, O, S
-
-if TYPE_CHECKING:
-    from sosgame.game import Game
+from sosgame.notation import EMPTY, Cell, Move, O, S
+from sosgame.outcome import Outcome
 
 __all__ = ["LegalMoves"]
 
 _NONE: Final[list[Move]] = []
+
+
+class _Board(Protocol):
+    """What the view reads of its :class:`~sosgame.game.Game` (which imports this module)."""
+
+    @property
+    def _outcome(self) -> Outcome | None: ...
+
+    @property
+    def _empty(self) -> int: ...
+
+    @property
+    def _index_of(self) -> Mapping[Cell, int]: ...
+
+    @property
+    def _board(self) -> Sequence[str]: ...
+
+    def _current_legal(self) -> list[Move]: ...
 
 
 class LegalMoves(Sequence[Move]):
@@ -26,7 +42,7 @@ class LegalMoves(Sequence[Move]):
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: _Board) -> None:
         self._game = game
 
     def __iter__(self) -> Iterator[Move]:

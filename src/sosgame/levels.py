@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Final, Literal, TypeAlias, get_args
 
-__all__ = ["LEVELS", "Level"]
+__all__ = ["HINT_LEVEL", "LEVELS", "Level"]
 
 Level: TypeAlias = Literal["random", "easy", "medium", "hard", "perfect"]
 LEVELS: Final[tuple[Level, ...]] = get_args(Level)
 """Every level, weakest first (the names :func:`sosgame.ai.make_player` takes)."""
+HINT_LEVEL: Final[Level] = "medium"
+"""The level whose move a hint shows, in every interface."""

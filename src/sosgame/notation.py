@@ -27,7 +27,6 @@ __all__ = [
     "EMPTY",
     "LETTERS",
     "MAX_SIDE",
-    "MIN_LONG_SIDE",
     "MIN_SIDE",
     "Cell",
     "Letter",
@@ -47,10 +46,10 @@ S: Final = "S"
 O: Final = "O"  # noqa: E741 (the letter O is the name the game gives it)
 EMPTY: Final = "."
 LETTERS: Final[tuple[Letter, Letter]] = (S, O)
-# The board limits under their earlier names; they live in sosgame.limits.
+# The sides a board may have, as the package exports them (sosgame.MAX_SIDE); sosgame.limits
+# holds every limit.
 MAX_SIDE: Final = BOARD_MAX_SIDE
 MIN_SIDE: Final = BOARD_MIN_SIDE
-MIN_LONG_SIDE: Final = BOARD_MIN_LONG_SIDE
 
 _CELL_RE: Final = re.compile(r"([a-zA-Z])([1-9][0-9]?)")
 _SIZE_RE: Final = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")

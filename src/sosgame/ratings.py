@@ -4,22 +4,50 @@ A rating is OpenSkill's (full-pairing Bradley-Terry) ``mu`` (skill) and ``sigma`
 unsure that is); the one number shown is the cautious ``mu - 3 sigma``, which starts at 0 for
 a new player. The model takes any number of seats (3 to 8 players, too) and ties (draws).
 The server rates people with it (:mod:`sosgame.web.ratings`), ``sosgame arena`` the
-computer levels. Needs the ``openskill`` package (in the ``fast`` and ``web`` extras).
+computer levels. Rating a game needs the ``openskill`` package (in the ``fast`` and ``web``
+extras), imported on first use: this module itself needs the standard library alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Final
-
-from openskill.models import BradleyTerryFull
 
 __all__ = ["MODEL", "NEW_PLAYER", "Rating", "new_ratings", "places"]
 
-MODEL: Final = BradleyTerryFull()
-"""Every seat compared with every other: Plackett-Luce, OpenSkill's default, gives a seat
-just behind a tie for first the winners' gain in games of four."""
+
+class _Model:
+    """OpenSkill's full-pairing Bradley-Terry model, made when a game is first rated.
+
+    Every seat compared with every other: Plackett-Luce, OpenSkill's default, gives a seat
+    just behind a tie for first the winners' gain in games of four.
+    """
+
+    mu: Final = 25.0
+    sigma: Final = 25.0 / 3
+    """OpenSkill's defaults for a new player."""
+
+    @cached_property
+    def model(self) -> Any:
+        """The OpenSkill model itself."""
+        from openskill.models import BradleyTerryFull
+
+        return BradleyTerryFull(mu=self.mu, sigma=self.sigma)
+
+    def rating(self, *, mu: float, sigma: float) -> Any:
+        """An OpenSkill rating of this model."""
+        return self.model.rating(mu=mu, sigma=sigma)
+
+    def rate(self, teams: list[list[Any]], *, ranks: list[float]) -> list[list[Any]]:
+        """The teams' new ratings after a game in which they took ``ranks``."""
+        rated: list[list[Any]] = self.model.rate(teams, ranks=ranks)
+        return rated
+
+
+MODEL: Final = _Model()
+"""The rating model."""
 
 
 @dataclass(frozen=True)

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 from xml.sax.saxutils import escape
 
 from sosgame.seats import SEAT_COLOURS, UNOWNED_COLOUR
+from sosgame.text import Drawable
 
-if TYPE_CHECKING:
-    from sosgame.game import Game
+__all__ = ["SEAT_COLOURS", "UNOWNED_COLOUR", "Pictured", "svg"]
 
-__all__ = ["SEAT_COLOURS", "UNOWNED_COLOUR", "svg"]
+
+class Pictured(Drawable, Protocol):
+    """What the picture reads of a board: a :class:`~sosgame.game.Game`, which imports this."""
+
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
 
 _CELL: Final = 40
 _MARGIN: Final = 24
 
 
-def svg(game: Game, *, size: int | None = None, coordinates: bool = True) -> str:
+def svg(game: Pictured, *, size: int | None = None, coordinates: bool = True) -> str:
     """Draw ``game`` as an SVG document; ``size`` is its width in pixels (by default natural)."""
     margin = _MARGIN if coordinates else 4
     width = game.cols * _CELL + 2 * margin
@@ -74,6 +83,6 @@ def _centre(row: int, col: int, margin: int) -> tuple[int, int]:
     return margin + col * _CELL + _CELL // 2, margin + row * _CELL + _CELL // 2
 
 
-def _title(game: Game) -> str:
+def _title(game: Pictured) -> str:
     scores = ", ".join(f"seat {seat}: {score}" for seat, score in enumerate(game.scores))
     return f"SOS {game.rows}x{game.cols}, {game.mode} mode; {scores}"

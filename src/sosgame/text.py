@@ -13,18 +13,34 @@ the diagonals, and ``X`` where two diagonals cross::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from sosgame.game import Game
+from sosgame.outcome import Line
 
-__all__ = ["draw"]
+__all__ = ["Drawable", "draw"]
+
+
+class Drawable(Protocol):
+    """What a drawing reads of a board: a :class:`~sosgame.game.Game`, which imports this."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def cols(self) -> int: ...
+
+    @property
+    def lines(self) -> Sequence[Line]: ...
+
+    def position(self) -> str: ...
+
 
 _CELL_WIDTH = 4
 _MARGIN = 3
 
 
-def draw(game: Game, *, coordinates: bool = True) -> str:
+def draw(game: Drawable, *, coordinates: bool = True) -> str:
     """Draw ``game``'s board as text, with its lines and (by default) the cell names."""
     rows, cols = game.rows, game.cols
     canvas = [[" "] * ((cols - 1) * _CELL_WIDTH + 1) for _ in range(2 * rows - 1)]

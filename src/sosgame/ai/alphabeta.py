@@ -20,11 +20,11 @@ from sosgame.kernel import JIT, IntArray, tables, to_array
 from sosgame.kernel import warm_up as kernel_warm_up
 from sosgame.notation import EMPTY, S
 from sosgame.search.keys import Keys, hashed_keys
+from sosgame.search.leaves import INFINITY
 from sosgame.search.negamax import (
     BEST,
     DONE,
     FULL_WIDTH,
-    INFINITY,
     LIMIT,
     NODES,
     PARITY,

@@ -2,7 +2,7 @@
 
 The exact solver needs seconds to minutes for the opening of a 4x4 or 4x5 board and a blink
 a few moves later. The book (``book.json``, shipped with the package, built by
-``python -m sosgame.ai.book_build``) holds, for the positions ``perfect`` can meet before
+``python -m sosgame.research.book_build``) holds, for the positions ``perfect`` can meet before
 then, one proven best move (a letter and a cell index, in the stored orientation) and the
 position's value: a position where ``perfect`` moves is
 in the book when the solver cannot settle it quickly on its own, and then so is every

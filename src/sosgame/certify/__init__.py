@@ -22,10 +22,10 @@ when every entry passes, every claim holds by induction, and with them the root'
 upper = value``. Checking a random sample of entries instead gives confidence, not proof:
 :class:`Report` says which.
 
-A proof too large to keep can be kept as a sample (:func:`sosgame.certify.sample.extract`):
+A proof too large to keep can be kept as a sample (:func:`sosgame.research.sample.extract`):
 random entries of the whole proof, with the claims they use as ``assumed``, and
 ``sampled_from``, the number of entries of the whole proof. A proof too large even to write
-is sampled by random walks down it (:func:`sosgame.solver.walk.walk_certificate`): the
+is sampled by random walks down it (:func:`sosgame.research.walk.walk_certificate`): the
 entries met on the way, the claims they use as ``assumed``, and ``walks``, how many walks
 drew them.
 

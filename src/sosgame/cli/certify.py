@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from sosgame.certify import check, load, write
-from sosgame.certify.sample import extract
 from sosgame.cli.language import subcommand, t
 from sosgame.errors import InvalidSettingsError
 
@@ -57,6 +56,8 @@ def run(arguments: argparse.Namespace) -> int:
 
 def _extract(arguments: argparse.Namespace) -> int:
     """Write a kept sample of the certificate, after checking its entries against the whole."""
+    from sosgame.research.sample import extract
+
     sample = extract(load(arguments.file), arguments.extract, seed=arguments.seed)
     write(sample, arguments.out)
     report = check(sample)

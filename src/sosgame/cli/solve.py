@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sosgame.certify import load
 from sosgame.cli.language import subcommand, t
@@ -16,9 +16,9 @@ from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
-from sosgame.solver.certificate import certificate, write
-from sosgame.solver.distribute import SplitSolution, SplitStatus, solve_split, split_status
-from sosgame.solver.walk import check_walks, walk_certificate
+
+if TYPE_CHECKING:
+    from sosgame.research.distribute import SplitSolution, SplitStatus
 
 __all__ = ["register"]
 
@@ -76,6 +76,8 @@ def _earlier(path: Path | None) -> dict[str, Any]:
 def _saving(path: Path, walks: int, show: bool) -> Iterator[Callable[[dict[str, Any]], None]]:
     # Save the certificate after each walk (a run stopped early keeps what it walked), under a
     # bar of the walks done and left: the first walks of a large board take minutes each.
+    from sosgame.research.certificate import write
+
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
@@ -132,6 +134,8 @@ def run(arguments: argparse.Namespace) -> int:
     if walks is not None and arguments.max_entries is not None:
         raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
     if walks is not None:
+        from sosgame.research.walk import check_walks
+
         check_walks(walks)  # before a solve that may take hours
     if arguments.add and walks is None:
         raise InvalidSettingsError(t("cli.solve.add_needs_walks"))
@@ -139,9 +143,14 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))
+        from sosgame.research.distribute import split_status
+
         return _status(split_status(game, arguments.split, arguments.store), arguments.json)
     try:
         if split:
+            from sosgame.research.distribute import solve_split
+            from sosgame.research.walk import walk_certificate
+
             split_solution = solve_split(
                 game,
                 arguments.split,
@@ -171,6 +180,9 @@ def run(arguments: argparse.Namespace) -> int:
                         earlier=earlier,
                     )
         elif arguments.certificate is not None:
+            from sosgame.research.certificate import certificate, write
+            from sosgame.research.walk import walk_certificate
+
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
             solution = solve(game, table=table)
             if walks is None:
@@ -198,7 +210,7 @@ def run(arguments: argparse.Namespace) -> int:
             "nodes": solution.nodes,
             "seconds": round(solution.seconds, 3),
         }
-        if isinstance(solution, SplitSolution):
+        if not isinstance(solution, Solution):  # a split solve's
             answer |= {
                 "pieces": solution.pieces,
                 "solved_now": solution.solved_now,

@@ -1,6 +1,6 @@
 """The compiled search kernel: flat-array SOS primitives and playouts for search code.
 
-Stable API (other modules build on it; names and signatures will not change):
+What the players and the solver build on:
 
 * :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
   cached on disk where a folder is writable, :func:`plan_cache`, under a digest of the
@@ -122,10 +122,10 @@ __all__ = [
 
 @cache
 def warm_up() -> None:
-    """Compile (or load from the disk cache) every kernel, the solver's too, once per process.
+    """Compile (or load from the disk cache) every kernel of this package, once per process.
 
     Call it before a game starts; later calls return at once. Without numba it only says,
-    once, what to install.
+    once, what to install. The solver's kernels warm up with :func:`sosgame.solver.warm_up`.
     """
     if not JIT:
         notice_if_slow()
@@ -156,6 +156,3 @@ def warm_up() -> None:
                 board, scores, table, state.next_seat, 0, state.simple, policy, 1, make_rng(0),
                 wins, points,
             )  # fmt: skip
-    from sosgame.solver import warm_up as warm_solver
-
-    warm_solver()

@@ -26,33 +26,18 @@ the mover's instead of being negated. The same loop has two modes, each compiled
   is ``WIN``; away from the end only the sensible moves; killer moves; the best root move in
   ``registers[BEST]``.
 
-Both share the stack, the transposition table (:mod:`.table`), the keys (:mod:`.keys`) and
-the move lists (:mod:`.ordering`).
+Both share the stack, the transposition table (:mod:`.table`), the keys (:mod:`.keys`), the
+move lists (:mod:`.ordering`) and the positions valued without a search (:mod:`.leaves`).
 """
 
 from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from sosgame.kernel import (
-    EMPTY,
-    IntArray,
-    O,
-    S,
-    count_lines,
-    jit_borrowed,
-    jit_inline,
-    letter_lines,
-    new_array,
-)
+from sosgame.kernel import EMPTY, IntArray, O, S, jit_borrowed, jit_inline, letter_lines, new_array
 from sosgame.search.keys import Keys, canonical, rekey
-from sosgame.search.ordering import (
-    generate,
-    listed,
-    reward_history,
-    reward_killer,
-    sort,
-)
+from sosgame.search.leaves import INFINITY, endgame, known_cut
+from sosgame.search.ordering import generate, listed, reward_history, reward_killer, sort
 from sosgame.search.table import (
     DEPTH,
     EXACT,
@@ -75,7 +60,6 @@ __all__ = [
     "DONE",
     "ETC_EMPTY",
     "FULL_WIDTH",
-    "INFINITY",
     "LEAF_EMPTY",
     "LIMIT",
     "LIVE",
@@ -89,7 +73,6 @@ __all__ = [
     "Position",
     "Work",
     "begin",
-    "count_live",
     "new_work",
     "search_exact",
     "search_exact_shared",
@@ -103,7 +86,6 @@ Work: TypeAlias = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArr
 
 UNIT: Final = 4
 WIN: Final = 1 << 20
-INFINITY: Final = 1 << 30
 DONE: Final = 1
 """What a search call returns when it has finished (0: it paused at ``LIMIT``)."""
 # Registers: the search's scalar state between calls, and its settings.
@@ -170,7 +152,7 @@ def new_work(size: int, plies: int) -> Work:
 def begin(work: Work, alpha: int, beta: int, depth: int, empty: int, live: int = 0) -> None:
     """Set up a search of the root with the window ``(alpha, beta)`` (keeps the settings).
 
-    ``live`` is the root's :func:`count_live` (exact mode only).
+    ``live`` is the root's :func:`~.leaves.count_live` (exact mode only).
     """
     frames, registers = work[0], work[5]
     for register in (NODES, _SP, _PHASE, VALUE_OUT):
@@ -180,22 +162,6 @@ def begin(work: Work, alpha: int, beta: int, depth: int, empty: int, live: int =
     frames[_ALPHA] = alpha
     frames[_BETA] = beta
     frames[_DEPTH] = depth
-
-
-@jit_borrowed
-def count_live(board: IntArray, line_cells: IntArray) -> int:
-    """How many lines can still become SOS: no letter in them is wrong, one cell is empty."""
-    live = 0
-    for line in range(len(line_cells) // 3):
-        start = board[line_cells[3 * line]]
-        middle = board[line_cells[3 * line + 1]]
-        end = board[line_cells[3 * line + 2]]
-        # Plain comparisons: a tuple test would cost the compiled loop an allocation.
-        if start == O or end == O or middle == S:  # noqa: PLR1714
-            continue
-        if start == EMPTY or middle == EMPTY or end == EMPTY:  # noqa: PLR1714
-            live += 1
-    return live
 
 
 @jit_inline
@@ -237,7 +203,7 @@ def _enter(
     keyed = True
     if shared:
         if empty <= LEAF_EMPTY:
-            frames[frame + _BEST] = _endgame(board, table, size, empty, simple)
+            frames[frame + _BEST] = endgame(board, table, size, empty, simple)
             return True
         # The cheap bound first: it needs no memory beyond the stack.
         if live <= alpha or live == 0:
@@ -305,7 +271,7 @@ def _enter(
     if shared and empty >= ETC_EMPTY:
         # Enhanced transposition cut-off: far from the end, a child the table already knows
         # well enough may cut this node off before any move is searched.
-        cut = _known_cut(board, table, weights, keys, tt_keys, size, beta, simple)
+        cut = known_cut(board, table, weights, keys, tt_keys, size, beta, simple)
         if cut > -INFINITY:
             frames[frame + _BEST] = cut
             return True
@@ -421,84 +387,6 @@ def _enter(
     frames[frame + _N_SAFE] = n_safe
     frames[frame + _N_UNSAFE] = n_unsafe
     return False
-
-
-@jit_inline
-def _known_cut(
-    board: IntArray,
-    table: IntArray,
-    weights: IntArray,
-    keys: IntArray,
-    words: IntArray,
-    size: int,
-    beta: int,
-    simple: int,
-) -> int:
-    """A move's value of at least ``beta`` that the table's entry for its child proves, or
-    ``-INFINITY``."""
-    for cell in range(size):
-        if board[cell] != EMPTY:
-            continue
-        for letter in range(S, O + 1):
-            lines = count_lines(board, table, cell, letter)
-            if lines and simple:
-                continue  # it wins at once: the move lists see that
-            # The child's key, read off the keys without writing them (canonical's rule).
-            child = keys[0] + letter * weights[cell]
-            for sym in range(1, len(keys)):
-                other = keys[sym] + letter * weights[sym * size + cell]
-                child = min(child, other)
-            word = probe_word(words, child + 1)
-            if not word:
-                continue
-            stored = word_value(word)
-            kind = word_kind(word)
-            if lines:
-                # The mover moves again: the child's lower bound is the move's, plus its lines.
-                if kind != UPPER and lines + stored >= beta:
-                    return lines + stored
-            elif kind != LOWER and -stored >= beta:
-                return -stored
-    return -INFINITY
-
-
-@jit_inline
-def _last_cell(board: IntArray, table: IntArray, cell: int, simple: int) -> int:
-    """The value of filling the one empty ``cell``: the most lines a letter there completes."""
-    on_s = count_lines(board, table, cell, S)
-    on_o = count_lines(board, table, cell, O)
-    best = max(on_s, on_o)
-    return 1 if simple and best > 0 else best
-
-
-@jit_inline
-def _endgame(board: IntArray, table: IntArray, size: int, empty: int, simple: int) -> int:
-    """The exact value of a position with one or two empty cells."""
-    first = -1
-    second = -1
-    for cell in range(size):
-        if board[cell] == EMPTY:
-            if first < 0:
-                first = cell
-            else:
-                second = cell
-                break
-    if empty == 1:
-        return _last_cell(board, table, first, simple)
-    best = -INFINITY
-    for turn in range(2):
-        cell = first if turn == 0 else second
-        other = second if turn == 0 else first
-        for letter in range(S, O + 1):
-            lines = count_lines(board, table, cell, letter)
-            if lines and simple:
-                return 1
-            board[cell] = letter
-            after = _last_cell(board, table, other, simple)
-            board[cell] = EMPTY
-            value = lines + after if lines else -after
-            best = max(best, value)
-    return best
 
 
 @jit_borrowed

@@ -55,6 +55,7 @@ from sosgame.kernel import (
 )
 from sosgame.notation import Move
 from sosgame.search.keys import canonical, exact_keys, rekey
+from sosgame.search.leaves import count_live
 from sosgame.search.negamax import (
     DONE,
     LIMIT,
@@ -62,7 +63,6 @@ from sosgame.search.negamax import (
     SIMPLE,
     VALUE_OUT,
     begin,
-    count_live,
     new_work,
     search_exact,
     search_exact_shared,

@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from sosgame.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from sosgame.levels import HINT_LEVEL
 from sosgame.record import Record
 from sosgame.tui.cells import measure_spacing_marks
 from sosgame.tui.screens.base import Translates
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["SosApp"]
 
 _NAMES: Final[dict[str, str]] = {code: name for code, name in LANGUAGES.items()}
-HINT_LEVEL: Final = "medium"
-"""The computer level that gives hints."""
 
 
 class SosApp(App[int]):

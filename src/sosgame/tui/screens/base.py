@@ -2,23 +2,55 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.screen import ModalScreen, Screen
 
-if TYPE_CHECKING:
-    from sosgame.tui.app import SosApp
+from sosgame.record import Record
+from sosgame.tui.session import Session
 
-__all__ = ["TranslatedModal", "TranslatedScreen", "Translates"]
+if TYPE_CHECKING:
+    from sosgame.ai import Player
+    from sosgame.game import Action
+
+__all__ = ["GameApp", "TranslatedModal", "TranslatedScreen", "Translates"]
+
+
+class GameApp(Protocol):
+    """What the screens ask of the game's app, :class:`sosgame.tui.app.SosApp` (which imports
+    every screen)."""
+
+    language: str
+    last_path: str | None
+    computer_delay: float
+    hint_level: str
+    t: Callable[..., str]
+
+    def replace_session(self, session: Session, message: str = "") -> None: ...
+
+    def open_setup(self, session: Session | None = None) -> None: ...
+
+    def open_replay(
+        self, record: Record, *, at_end: bool = False, saved: list[Action] | None = None
+    ) -> None: ...
+
+    def close_screen(self) -> None: ...
+
+    def set_language(self, language: str) -> None: ...
+
+    def player(self, level: str) -> Player: ...
+
+    def check_level(self, level: str) -> str: ...
 
 
 class Translates:
     """A screen that shows text in the app's language and redraws it when that changes."""
 
     @property
-    def sos(self) -> SosApp:
+    def sos(self) -> GameApp:
         """The game's app."""
-        return cast("SosApp", cast(Screen[Any], self).app)
+        return cast(GameApp, cast(Screen[Any], self).app)
 
     def t(self, key: str, **values: object) -> str:
         """The text of ``key`` in the app's language."""

@@ -24,11 +24,8 @@ from sosgame.tui.seats import seat_key
 from sosgame.tui.session import LEVELS, PERSON, Seat, Session
 from sosgame.tui.widgets.keybar import KeyBar
 
-__all__ = ["MAX_BOARD", "MIN_BOARD", "SETUP_KEYS", "Settings", "SetupScreen"]
+__all__ = ["SETUP_KEYS", "Settings", "SetupScreen"]
 
-MIN_BOARD: Final = BOARD_MIN_SIDE
-MAX_BOARD: Final = BOARD_MAX_SIDE
-"""The sides the new-game screen offers: every size the rules allow."""
 SETUP_KEYS: Final = (
     ("Tab", "tui.key.next_field"),
     ("Enter", "tui.key.start_game"),

@@ -4,7 +4,7 @@ Solving every piece exactly costs far more than one alpha-beta search of the roo
 proves most moves good or bad enough with null-window tests and never needs their exact
 values. :func:`solve_bounded` runs that search over the moves above the pieces (MTD(f): is the
 root worth at least ``t``? then ``t + 1``? ...), with each piece test ("is this piece worth at
-least ``t``?", :func:`~sosgame.solver.pieces.bound_piece`) sent to an executor and its bound
+least ``t``?", :func:`~sosgame.research.pieces.bound_piece`) sent to an executor and its bound
 kept in the store at once. Run again, it reads the bounds back and goes on; as the bounds only
 narrow, no test is ever repeated. Up to ``parallel`` tests run at a time: the one the search
 needs next, and those it needs if that one does not cut it short (:func:`.goals.needed`).
@@ -19,9 +19,9 @@ from typing import Any, NamedTuple, cast
 
 from sosgame.game import Mode
 from sosgame.notation import Move
-from sosgame.solver.goals import Goal, needed, status
-from sosgame.solver.pieces import PieceStore, bound_piece, interval
-from sosgame.solver.split import Interval, Plan, root_interval
+from sosgame.research.goals import Goal, needed, status
+from sosgame.research.pieces import PieceStore, bound_piece, interval
+from sosgame.research.split import Interval, Plan, root_interval
 
 __all__ = ["BoundedResult", "Progress", "solve_bounded"]
 

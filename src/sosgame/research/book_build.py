@@ -1,6 +1,6 @@
 """Building the opening book of ``perfect`` with the exact solver.
 
-Run ``python -m sosgame.ai.book_build`` (``--help`` for the options; ``make book`` runs it) to
+Run ``python -m sosgame.research.book_build`` (``--help`` for the options; ``make book`` runs it) to
 rebuild ``src/sosgame/ai/book.json``. For each board and mode it walks the positions
 ``perfect`` can meet, from the empty board, as either seat:
 
@@ -57,9 +57,9 @@ from sosgame.ai.state import State
 from sosgame.certify import CertificateError, check, load
 from sosgame.game import MODES, Game, Mode
 from sosgame.notation import Move
+from sosgame.research.pieces import PieceStore
+from sosgame.research.split import combine, plan_split
 from sosgame.solver import NodeLimitError, TranspositionTable, solve
-from sosgame.solver.pieces import PieceStore
-from sosgame.solver.split import combine, plan_split
 
 __all__ = [
     "BOOK_BOARDS",

@@ -27,8 +27,8 @@ from typing import Any
 from sosgame import __version__
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
+from sosgame.research.split import Interval, widest
 from sosgame.search.table import TranspositionTable
-from sosgame.solver.split import Interval, widest
 
 __all__ = ["PieceStore", "bound_piece", "interval", "solve_piece"]
 
@@ -52,11 +52,11 @@ def solve_piece(
     """The exact value of position ``board`` for the side to move, as a piece's result.
 
     With ``proof_limit``, the result's ``entries`` also prove it (see
-    :mod:`sosgame.solver.certificate`), or ``proof_over`` says they would be more than that.
+    :mod:`sosgame.research.certificate`), or ``proof_over`` says they would be more than that.
     A plain function of plain arguments, so a process pool or a Dask worker can run it.
     """
+    from sosgame.research.certificate import CertificateTooLargeError, prove
     from sosgame.solver import Search, warm_up
-    from sosgame.solver.certificate import CertificateTooLargeError, prove
 
     warm_up()
     game = Game.from_position(board, mode=mode)
@@ -124,8 +124,8 @@ def prove_piece(
     "entries"}``, or ``proof_over`` instead of ``entries`` if they would be more than
     ``proof_limit``. A plain function of plain arguments, like :func:`solve_piece`.
     """
+    from sosgame.research.certificate import CertificateTooLargeError, prove_bounds
     from sosgame.solver import Search, warm_up
-    from sosgame.solver.certificate import CertificateTooLargeError, prove_bounds
 
     warm_up()
     run = Search(Game.from_position(board, mode=mode), _table(memory_mb), None)
@@ -139,7 +139,7 @@ def prove_piece(
 
 def interval(result: dict[str, Any]) -> Interval:
     """The least and most a piece's result says it is worth (a side with no bound: anything
-    a position can be worth, :func:`~sosgame.solver.split.widest`)."""
+    a position can be worth, :func:`~sosgame.research.split.widest`)."""
     if "value" in result:
         return result["value"], result["value"]
     low, high = widest(result["board"], result["mode"] == "simple")

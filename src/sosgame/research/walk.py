@@ -29,11 +29,11 @@ from typing import Any
 from sosgame.certify import CertificateError, check
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
+from sosgame.research.certificate import Prover, claims_above, document, merge
+from sosgame.research.pieces import PieceStore, interval
+from sosgame.research.split import canonical, plan_split, root_interval
 from sosgame.search.table import TranspositionTable
 from sosgame.solver import Search, _check, warm_up
-from sosgame.solver.certificate import Prover, claims_above, document, merge
-from sosgame.solver.pieces import PieceStore, interval
-from sosgame.solver.split import canonical, plan_split, root_interval
 
 __all__ = ["check_walks", "walk_certificate"]
 

@@ -1,6 +1,6 @@
 """What a split solve still has to learn: null-window questions over the moves above the pieces.
 
-A bounded split solve (:func:`sosgame.solver.distribute.solve_split`) does not solve every
+A bounded split solve (:func:`sosgame.research.distribute.solve_split`) does not solve every
 piece exactly. It asks yes-or-no questions, as one alpha-beta search with null windows
 (MTD(f)) would: a :class:`Goal` "is the best of these moves worth at least ``target``?" is
 settled by the bounds known of the pieces, or it names the piece tests ("is this piece worth
@@ -9,7 +9,7 @@ at least ``t``?") that would settle it, in the order a sequential search would n
 ever narrow, and a test is never run twice.
 
 >>> from sosgame import Game
->>> from sosgame.solver.split import plan_split
+>>> from sosgame.research.split import plan_split
 >>> plan = plan_split(Game(3, 3), 1)
 >>> goal = Goal(plan.root, 0)  # is the first player's best worth at least 0?
 >>> status(plan, {}, goal) is None, len(list(needed(plan, {}, goal)))
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from sosgame.solver.split import Interval, Plan, Step, node_bounds, step_bounds
+from sosgame.research.split import Interval, Plan, Step, node_bounds, step_bounds
 
 __all__ = ["Goal", "needed", "status"]
 

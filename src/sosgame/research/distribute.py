@@ -30,10 +30,10 @@ from sosgame.errors import InvalidSettingsError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
-from sosgame.solver.bounded import solve_bounded
-from sosgame.solver.certificate import claims_above, document, merge, top_entries, write
-from sosgame.solver.pieces import PieceStore, interval, prove_piece, solve_piece
-from sosgame.solver.split import Interval, Plan, combine, plan_split, root_interval
+from sosgame.research.bounded import solve_bounded
+from sosgame.research.certificate import claims_above, document, merge, top_entries, write
+from sosgame.research.pieces import PieceStore, interval, prove_piece, solve_piece
+from sosgame.research.split import Interval, Plan, combine, plan_split, root_interval
 
 __all__ = ["SplitSolution", "SplitStatus", "executor", "solve_split", "split_status"]
 
@@ -130,7 +130,7 @@ def solve_split(
     """Solve ``game``'s position from its pieces ``depth`` moves deep, kept under ``store``.
 
     By default the pieces are tested with null windows, each for the bound the search of the
-    moves above them needs (:mod:`sosgame.solver.bounded`; ``guess`` is the first value
+    moves above them needs (:mod:`sosgame.research.bounded`; ``guess`` is the first value
     tried); with ``exact_pieces`` every piece is solved exactly.
     What the store holds is read, not computed again; each new result is written there as
     soon as it is finished, so a run stopped at any point goes on where it was when run again.

@@ -24,9 +24,7 @@ from sosgame.errors import SosError
 from sosgame.game import Game
 from sosgame.kernel import EMPTY, count_lines, decode_move, encode_move, letter_lines
 from sosgame.notation import Move
-from sosgame.search.table import TranspositionTable
-from sosgame.solver import Search, _check, warm_up
-from sosgame.solver.split import (
+from sosgame.research.split import (
     Interval,
     Plan,
     Step,
@@ -36,6 +34,8 @@ from sosgame.solver.split import (
     node_bounds,
     step_bounds,
 )
+from sosgame.search.table import TranspositionTable
+from sosgame.solver import Search, _check, warm_up
 
 Namer = Callable[[Move], str]
 

@@ -6,7 +6,7 @@ piece, named by their :func:`canonical` text. Pieces solved for their exact valu
 independent: they can run in any order, on any machine, and the root's value and best moves
 follow from them by negamax over the few moves above them (:func:`combine`). Exact values cost
 more than the null-window tests one alpha-beta search makes of most moves, so a split solve
-tests pieces for bounds instead (:mod:`sosgame.solver.bounded`); what is known of a piece is
+tests pieces for bounds instead (:mod:`sosgame.research.bounded`); what is known of a piece is
 then an :data:`Interval`, and :func:`node_bounds` and :func:`root_interval` say what those
 settle above it.
 
