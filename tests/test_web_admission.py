@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 import test_web_store
-from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.web.admission import Admission, BusyError
 from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
 

@@ -32,14 +32,7 @@ import httpx
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
-from sos_services import (  # noqa: F401 (fixtures)
-    new_postgres_database,
-    postgres_server,
-    postgres_url,
-    redis_server,
-    redis_url,
-    stoppable_postgres,
-)
+from sos_services import new_postgres_database, stoppable_postgres
 from sosgame.cli import main
 from sosgame.web import create_app
 from sosgame.web.defaults import LOOPBACK_HOSTS
@@ -391,7 +384,7 @@ def _head_and_usable(url: str) -> None:
 
 def test_processes_started_together_on_a_new_postgresql_database_all_start(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811 (a fixture)
+    postgres_url: str,
 ) -> None:
     _open_at_once(postgres_url, tmp_path)
     _head_and_usable(postgres_url)
@@ -399,7 +392,7 @@ def test_processes_started_together_on_a_new_postgresql_database_all_start(
 
 def test_processes_started_together_on_an_older_postgresql_database_all_start(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811 (a fixture)
+    postgres_url: str,
 ) -> None:
     _migrate_to(postgres_url, "0003")
     _open_at_once(postgres_url, tmp_path)
@@ -419,8 +412,8 @@ def test_processes_started_together_on_a_sqlite_file_all_start(
 
 def test_serve_processes_started_at_the_same_moment_on_a_new_database_all_serve(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811 (a fixture)
-    redis_url: str,  # noqa: F811 (a fixture)
+    postgres_url: str,
+    redis_url: str,
 ) -> None:
     from sos_services import free_port
 

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 import test_web_store
-from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.position import Position
 from sosgame.web.players import NameConfusableError, NameTakenError, Players
 from sosgame.web.ratings import (

@@ -29,14 +29,7 @@ pytest.importorskip("websockets")
 import httpx
 from websockets.sync import client as websockets_sync
 
-from sos_services import (  # noqa: F401 (fixtures)
-    free_port,
-    postgres_server,
-    postgres_url,
-    redis_server,
-    redis_url,
-    running_redis,
-)
+from sos_services import free_port, running_redis
 from sosgame.cli import main
 from sosgame.web.store import Store
 
@@ -149,7 +142,7 @@ def create(server: Server, **settings: Any) -> Message:
 
 
 @pytest.fixture
-def shared(postgres_url: str, redis_url: str) -> list[str]:  # noqa: F811
+def shared(postgres_url: str, redis_url: str) -> list[str]:
     """The options that make processes share games: one database, one Redis."""
     return ["--database", postgres_url, "--redis", redis_url]
 
@@ -273,7 +266,7 @@ def test_a_change_whose_announcement_was_lost_is_caught_up_from_the_database(
 
 def test_the_processes_carry_on_when_redis_comes_back(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811 (a fixture)
+    postgres_url: str,
 ) -> None:
     port = free_port()
     first: Any = running_redis(port)

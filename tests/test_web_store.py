@@ -12,7 +12,6 @@ pytest.importorskip("alembic")
 
 from sqlalchemy import create_engine, inspect
 
-from sos_services import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from sosgame.cli import main
 from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
 

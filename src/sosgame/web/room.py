@@ -11,10 +11,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.game import Game, Mode
+from sosgame.levels import HINT_LEVEL
 from sosgame.notation import Move
 from sosgame.position import Position, build_game
 from sosgame.web import clock as clocks
@@ -28,10 +29,9 @@ from sosgame.web.writer import StaleWriteError, StorageUnavailableError
 if TYPE_CHECKING:
     from sosgame.web.hub import Hub
 
-__all__ = ["HINT_LEVEL", "HUMAN", "Room"]
+__all__ = ["HUMAN", "Room"]
 
 _log = logging.getLogger(__name__)
-HINT_LEVEL: Final = "medium"
 
 
 def _replayed(stored: StoredGame) -> Game:
