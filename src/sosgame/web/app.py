@@ -17,6 +17,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -32,6 +33,7 @@ from sosgame.web import limits
 from sosgame.web.accounts import Accounts
 from sosgame.web.admission import BusyError
 from sosgame.web.analysis import Analyses
+from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit, read_body
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
@@ -54,8 +56,6 @@ from sosgame.web.store import Store
 
 __all__ = ["RateLimit", "create_app"]
 
-MAX_BODY_BYTES: Final = 256 * 1024
-"""The largest HTTP request body (an uploaded record) the server reads."""
 RATE: Final = 10.0
 """Messages per second a connection may send on average ..."""
 BURST: Final = 30.0
@@ -75,6 +75,8 @@ _HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 _STATIC = resources.files("sosgame.web") / "static"
+# Codes for the errors routing and static files raise (an unknown path, a wrong method).
+_HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed"}
 
 
 class RateLimit:
@@ -121,16 +123,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def _body(request: Request, *, optional: bool = False) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ProtocolError(
-                "too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes"
-            )
+    body = await read_body(request)
     if optional and not body.strip():
         return {}
     return parse_json(body, "the request body")
@@ -309,7 +302,8 @@ def create_app(
     async def take_seat(request: Request) -> Response:
         room = await room_or_404(request)
         seat_text = str(request.path_params["seat"])
-        if not seat_text.isdigit():
+        # ASCII digits only: "²".isdigit() is true but int() refuses it.
+        if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 3):
             raise ProtocolError("bad_field", "the seat must be a seat number")
         body = await _body(request, optional=True)
         if not isinstance(body, dict) or set(body) - {"name", "invite"}:
@@ -503,6 +497,11 @@ def create_app(
         }.get(error.code, 400)
         return _error(status, error.code, error.message)
 
+    async def http_error(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        code = _HTTP_CODES.get(error.status_code, "bad_request")
+        return _error(error.status_code, code, str(error.detail).lower())
+
     async def server_error(_request: Request, _exception: Exception) -> Response:
         return _error(500, "internal", "the server failed to answer this request")
 
@@ -530,7 +529,12 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ProtocolError: protocol_error, 500: server_error},
+        exception_handlers={
+            ProtocolError: protocol_error,
+            HTTPException: http_error,
+            500: server_error,
+        },
     )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(_SecurityHeaders)
     return app
