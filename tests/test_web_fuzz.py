@@ -225,6 +225,14 @@ def test_any_path_and_method_gets_a_json_answer(site: Site, path: list[str], met
         assert_clear_error(response)
 
 
+def test_an_unknown_path_or_method_is_a_json_error(site: Site) -> None:
+    response = site.client.get("/api/nothing/here")
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found")
+    response = site.client.put("/api/games")
+    assert (response.status_code, response.json()["error"]["code"]) == (405, "method_not_allowed")
+    assert "GET" in response.headers["allow"]
+
+
 def exchange(socket: Any, text: str, *, greeted: bool) -> list[dict[str, Any]]:
     """Send ``text`` and a ping; everything the server answers before the pong.
 

@@ -500,7 +500,9 @@ def create_app(
     async def http_error(_request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         code = _HTTP_CODES.get(error.status_code, "bad_request")
-        return _error(error.status_code, code, str(error.detail).lower())
+        response = _error(error.status_code, code, str(error.detail).lower())
+        response.headers.update(error.headers or {})  # such as a 405's Allow
+        return response
 
     async def server_error(_request: Request, _exception: Exception) -> Response:
         return _error(500, "internal", "the server failed to answer this request")
