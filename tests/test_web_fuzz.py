@@ -250,6 +250,14 @@ def exchange(socket: Any, text: str, *, greeted: bool) -> list[dict[str, Any]]:
         answers.append(message)
 
 
+def answer(socket: Any) -> dict[str, Any]:
+    """The next message that answers this connection (not news of who is connected)."""
+    while True:
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] != "presence":
+            return message
+
+
 def greet(socket: Any, token: str | None) -> None:
     socket.send_text(json.dumps({"v": 1, "type": "hello", "token": token}))
     while socket.receive_json()["type"] != "state":
@@ -298,10 +306,10 @@ def test_every_message_type_answers_hostile_fields_with_an_error(
     # The one message here that may change the game: the seat holder resigning for real.
     assume(not (holder == site.token and is_resignation(site, text)))
     before = site.snapshot()
-    for answer in send_hostile(site, holder, text):
-        assert answer["type"] in ("error", "welcome", "state", "presence", "hint"), answer
-        if answer["type"] == "error":
-            assert answer["code"] and answer["message"]
+    for reply in send_hostile(site, holder, text):
+        assert reply["type"] in ("error", "welcome", "state", "presence", "hint"), reply
+        if reply["type"] == "error":
+            assert reply["code"] and reply["message"]
     assert site.snapshot() == before
 
 
@@ -309,12 +317,24 @@ def test_every_message_type_answers_hostile_fields_with_an_error(
 @given(text=st.one_of(json_text, hostile_text, st.binary(max_size=40).map(repr)))
 def test_any_text_frame_gets_an_error_not_a_dropped_connection(site: Site, text: str) -> None:
     before = site.snapshot()
+    # What a WebSocket carries is UTF-8, so a frame cannot hold a lone surrogate itself.
+    frame = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
     for holder in (None, site.token):
-        for answer in send_hostile(
-            site, holder, text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        ):
-            assert answer["type"] in ("error", "welcome", "state", "presence"), answer
+        for reply in send_hostile(site, holder, frame):
+            assert reply["type"] in ("error", "welcome", "state", "presence"), reply
     assert site.snapshot() == before
+
+
+@FUZZ
+@given(frame=st.binary(max_size=64))
+def test_a_binary_frame_gets_an_error_not_a_dropped_connection(site: Site, frame: bytes) -> None:
+    with site.client.websocket_connect(f"/ws/games/{site.playing}") as socket:
+        greet(socket, site.token)
+        socket.send_bytes(frame)
+        error = answer(socket)
+        assert (error["type"], error["code"]) == ("error", "bad_message")
+        socket.send_text(json.dumps({"v": 1, "type": "ping"}))
+        assert answer(socket)["type"] == "pong"
 
 
 # ------------------------------------------------------------------- known hostile inputs
@@ -384,8 +404,8 @@ def test_a_websocket_message_with_a_lone_surrogate_or_huge_number_is_bad_json(
             if holder is not None:
                 greet(socket, holder)
             socket.send_text(text)
-            answer = socket.receive_json()
-            assert (answer["type"], answer["code"]) == ("error", "bad_json")
+            error = answer(socket)
+            assert (error["type"], error["code"]) == ("error", "bad_json")
             # The connection stays open.
             socket.send_text(json.dumps({"v": 1, "type": "hello", "token": holder}))
             socket.send_text(json.dumps({"v": 1, "type": "ping"}))
