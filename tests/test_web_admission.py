@@ -142,6 +142,7 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("sqlalchemy")
+    from sosgame.web import creation
     from sosgame.web.hub import Hub
     from sosgame.web.protocol import parse_new_game
     from sosgame.web.store import Store
@@ -149,8 +150,9 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     async def scenario() -> tuple[bool, bool]:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"))
         try:
-            first, _token, _seats = await hub.create(
-                parse_new_game({"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]})
+            first, _token, _seats = await creation.create(
+                hub,
+                parse_new_game({"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}),
             )
             checks = []
 
@@ -283,7 +285,8 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
 
 
 def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
-    from sosgame.web.store import Owned, SeatRow, Store, StoredGame
+    from sosgame.web.rows import Owned, SeatRow, StoredGame
+    from sosgame.web.store import Store
 
     store = Store(url)
     seats = [SeatRow(0, "Ann", "human", "h" * 64), SeatRow(1, "Bot", "easy")]

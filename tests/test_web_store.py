@@ -13,7 +13,8 @@ pytest.importorskip("alembic")
 from sqlalchemy import create_engine, inspect
 
 from sosgame.cli import main
-from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
+from sosgame.web.rows import Change, Job, SeatRow, StoredGame
+from sosgame.web.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -29,7 +29,7 @@ from sosgame.errors import RecordError
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.position import Position, build_game
 from sosgame.record import Record
-from sosgame.web import limits
+from sosgame.web import creation, limits
 from sosgame.web.accounts import Accounts
 from sosgame.web.admission import BusyError
 from sosgame.web.analysis import Analyses
@@ -373,8 +373,8 @@ def create_app(
             settings = replace(
                 settings, seats=(*settings.seats[:mine], named, *settings.seats[mine + 1 :])
             )
-        room, token, seats = await hub().create(
-            settings, owner=_address(request), player=None if account is None else account.id
+        room, token, seats = await creation.create(
+            hub(), settings, owner=_address(request), player=None if account is None else account.id
         )
         if mine is not None:
             await accounts.link(room.id, mine, player)
@@ -407,7 +407,7 @@ def create_app(
         player = await accounts.current(request)
         if player is not None:
             name = player.name
-        token = await hub().take_seat(room, int(seat_text), name, invite)
+        token = await creation.take_seat(hub(), room, int(seat_text), name, invite)
         await accounts.link(room.id, int(seat_text), player)
         return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
 
@@ -417,8 +417,12 @@ def create_app(
         if token is None or not room.controlled(token):
             raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
         account = await accounts.current(request)
-        new, mine, fresh = await hub().rematch(
-            room, token, owner=_address(request), player=None if account is None else account.id
+        new, mine, fresh = await creation.rematch(
+            hub(),
+            room,
+            token,
+            owner=_address(request),
+            player=None if account is None else account.id,
         )
         if fresh:
             await accounts.copy_links(room.id, new.id)
@@ -501,8 +505,8 @@ def create_app(
             raise ProtocolError("bad_record", str(error)) from None
         loaded.players = players
         account = await accounts.current(request)
-        room, token, seats = await hub().create_from_record(
-            loaded, owner=_address(request), player=None if account is None else account.id
+        room, token, seats = await creation.create_from_record(
+            hub(), loaded, owner=_address(request), player=None if account is None else account.id
         )
         return _created(request, room, token, seats)
 

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.game import Game, Mode
@@ -21,15 +21,13 @@ from sosgame.position import Position, build_game
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
 from sosgame.web.fanout import Connection, dumps
+from sosgame.web.host import RoomHost
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
-from sosgame.web.store import HUMAN, Change, Job, StoredGame
+from sosgame.web.rows import HUMAN, Change, Job, StoredGame
 from sosgame.web.tokens import seats_opened
 from sosgame.web.writer import StaleWriteError, StorageUnavailableError
 
-if TYPE_CHECKING:
-    from sosgame.web.hub import Hub
-
-__all__ = ["HUMAN", "Room"]
+__all__ = ["Room"]
 
 _log = logging.getLogger(__name__)
 
@@ -46,7 +44,7 @@ def _replayed(stored: StoredGame) -> Game:
 class Room:
     """One game with its seats, clock, channel of followers and pending computer move."""
 
-    def __init__(self, hub: Hub, stored: StoredGame, *, owner: str = "") -> None:
+    def __init__(self, hub: RoomHost, stored: StoredGame, *, owner: str = "") -> None:
         self.hub = hub
         self.id = stored.id
         self.kind = stored.kind
@@ -71,7 +69,7 @@ class Room:
         self.checking: asyncio.Task[None] | None = None
         self.checked = time.monotonic()
         """When the room's version was last known to be the database's."""
-        self.computer = ComputerTurns(self)
+        self.computer = ComputerTurns(self, hub)
         self.touched = time.monotonic()
         self._state_text: str | None = None
         self._announcement: dict[str, Any] | None = None
@@ -358,7 +356,7 @@ class Room:
         except StaleWriteError:
             game.undo()
             self.clock = before
-            await self.hub.reload(self)
+            await self.reload()
             self.changed()
             raise ProtocolError(
                 "stale",
@@ -385,8 +383,10 @@ class Room:
             return None
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             return None
-        return self.hub.job(
-            self, clocks.now_ms() if now is None else now, pause=self.hub.computer_pause
+        return self.hub.jobs.job(
+            clocks.now_ms() if now is None else now,
+            watched=self.computers_only,
+            pause=self.hub.computer_pause,
         )
 
     def _stored(self, change: Change) -> None:
@@ -424,7 +424,7 @@ class Room:
             if isinstance(version, int) and version <= self.version:
                 return  # this process made the change, or caught up already
             if event.get("reload") or version != self.version + 1 or not self._replay(event):
-                await self.hub.reload(self)
+                await self.reload()
                 self.changed()
                 return
             state = event.get("state")
@@ -452,6 +452,13 @@ class Room:
         if keep is None:
             self.redo.clear()
         return True
+
+    async def reload(self) -> None:
+        """Read the game again from the store (after another process changed it)."""
+        stored = await self.hub.db(self.hub.store.load, self.id)
+        if stored is not None:
+            self.refresh(stored)
+            self.checked = time.monotonic()
 
     def refresh(self, stored: StoredGame) -> None:
         """Take the stored game as it now is (another process changed it)."""
@@ -503,7 +510,7 @@ class Room:
         try:
             await self.hub.database.write(change)
         except StaleWriteError:
-            await self.hub.reload(self)
+            await self.reload()
             self.changed()
             raise ProtocolError(
                 "stale", "the game changed meanwhile (through another server); nothing was undone"
