@@ -125,6 +125,16 @@ def test_general_mode_tie_for_the_most_is_a_draw_between_the_tied_seats() -> Non
     assert game.outcome.is_draw and game.outcome.winner is None
 
 
+def test_a_line_and_an_outcome_read_as_the_json_every_interface_sends() -> None:
+    game = Game(3, 3, mode="simple", moves=["Sa1", "Ob1"])
+    game.play("Sc1")
+    assert game.outcome is not None
+    assert [line.to_dict() for line in game.lines] == [
+        {"owner": 0, "ply": 3, "cells": ["a1", "b1", "c1"]}
+    ]
+    assert game.outcome.to_dict() == {"termination": "sos", "winners": [0]}
+
+
 def test_simple_mode_first_sos_wins_at_once() -> None:
     game = Game(3, 3, mode="simple", moves=["Sa1", "Ob1"])
     game.play("Sc1")

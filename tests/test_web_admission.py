@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import test_web_store
 from sosgame.web.admission import Admission, BusyError
+from sosgame.web.fairqueue import FairQueue
 from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
 
 pytestmark = pytest.mark.timeout(60)
@@ -60,6 +63,31 @@ def test_waiting_sessions_take_turns_between_addresses() -> None:
     order = asyncio.run(scenario())
     # The newcomer from another address goes second, not behind the whole crowd.
     assert order == ["crowd 0", "newcomer", "crowd 1", "crowd 2", "crowd 3"]
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.booleans()), max_size=30))
+def test_the_fair_queue_serves_owners_in_turn_and_skips_what_was_given_up(
+    pushes: list[tuple[str, bool]],
+) -> None:
+    queue: FairQueue[tuple[int, str, bool]] = FairQueue(lambda item: item[2])
+    for number, (owner, live) in enumerate(pushes):
+        queue.push(owner, (number, owner, live))
+    served = []
+    while (item := queue.pop()) is not None:
+        served.append(item)
+    assert len(queue) == 0
+    # Round k serves each owner's k-th item, the owners in the order they first came; the
+    # items given up (not live) are skipped.
+    owners = list(dict.fromkeys(owner for owner, _live in pushes))
+    rank = {
+        number: sum(o == owner for o, _ in pushes[:number])
+        for number, (owner, _) in enumerate(pushes)
+    }
+    expected = sorted(
+        ((number, owner, live) for number, (owner, live) in enumerate(pushes) if live),
+        key=lambda item: (rank[item[0]], owners.index(item[1])),
+    )
+    assert served == expected
 
 
 def test_a_queue_longer_than_the_longest_wait_is_refused_with_a_reason() -> None:

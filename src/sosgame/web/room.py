@@ -139,12 +139,7 @@ class Room:
         if outcome is None:
             return None
         flagged = [] if self.clock is None else list(self.clock.get("flagged", []))
-        return {
-            "termination": outcome.termination.value,
-            "winners": list(outcome.winners),
-            "scores": list(self.game.scores),
-            "flagged": flagged,
-        }
+        return {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
 
     def clock_view(self) -> dict[str, Any] | None:
         """The clocks as of now: each seat's time left and whose clock is running."""
@@ -181,14 +176,7 @@ class Room:
                 "turn": game.turn,
                 "ply": len(game.actions),
                 "actions": [str(action) for action in game.actions],
-                "lines": [
-                    {
-                        "owner": line.owner,
-                        "ply": line.ply,
-                        "cells": [str(cell) for cell in line.cells],
-                    }
-                    for line in game.lines
-                ],
+                "lines": [line.to_dict() for line in game.lines],
                 "extra_turn": game.extra_turn,
                 "result": self.result(),
                 "clock": self.clock_view(),
