@@ -494,8 +494,7 @@ def create_app(
         try:
             loaded = Record.from_dict(body)
             # The same limits as a new game: board sides, seat count and names.
-            limits.check_side(loaded.rows, "rows")
-            limits.check_side(loaded.cols, "cols")
+            limits.check_board(loaded.rows, loaded.cols)
             limits.check_seat_count(len(loaded.players), "players")
             players = [
                 limits.check_name(name, f"players[{number}]")
