@@ -1,8 +1,9 @@
 """The computer moves of one game: when to make one, who makes it, and playing it.
 
-With one server process the room's own task makes every computer move. With several, a
-move is made by whichever process takes the game's shared job (:mod:`sosgame.web.store`'s
-queue); the others show the seat as thinking and hear the move when it is made.
+The room's own task asks the queue of computer moves (:mod:`sosgame.web.jobs`) whether it
+makes the move: with one server process it always does; with several, whichever process
+takes the game's job makes it, and the others show the seat as thinking and hear the move
+when it is made.
 """
 
 from __future__ import annotations
@@ -112,8 +113,7 @@ class ComputerTurns:
         if not room.playable or room.seats[room.game.turn].player == HUMAN:
             self.thinking = None
             return
-        if room.computers_only and not len(room.channel) and not self.host.bus.shared:
-            # (With other processes, the shared job knows whether anyone watches anywhere.)
+        if room.computers_only and not self.host.jobs.watched(len(room.channel)):
             self.thinking = None
             return
         self.thinking = room.game.turn
@@ -153,10 +153,8 @@ class ComputerTurns:
             self._holding = False
 
     async def _take(self) -> bool:
-        """Whether this process makes the computer move the room waits for now: always
-        when it is the only process; otherwise only if it takes the game's shared job."""
-        if not self.host.bus.shared:
-            return True
+        """Whether this process makes the computer move the room waits for now (with
+        other processes, only if it takes the game's job)."""
         room = self.room
         return await self.host.jobs.take(room.id, room.version, watched=room.computers_only)
 

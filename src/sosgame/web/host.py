@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from sosgame.web.bus import Bus
 from sosgame.web.fanout import LocalChannel
-from sosgame.web.jobs import SharedJobs
+from sosgame.web.jobs import ComputerJobs
 from sosgame.web.store import Store
 from sosgame.web.workers import ComputerPool
 from sosgame.web.writer import Database
@@ -32,7 +32,7 @@ class RoomHost(Protocol):
     def computers(self) -> ComputerPool: ...
 
     @property
-    def jobs(self) -> SharedJobs: ...
+    def jobs(self) -> ComputerJobs: ...
 
     @property
     def computer_pause(self) -> float:

@@ -22,7 +22,7 @@ from sosgame.web.bus import Bus, LocalBus
 from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
-from sosgame.web.jobs import SharedJobs
+from sosgame.web.jobs import ComputerJobs, LocalJobs, SharedJobs
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.room import Room
 from sosgame.web.rows import StoredGame
@@ -78,7 +78,10 @@ class Hub:
         """Paces new WebSocket sessions (see :mod:`sosgame.web.admission`)."""
         self.computer_pause = computer_pause
         self.database = Database(store, on_finished=self._finished)
-        self.jobs = SharedJobs(store, self.database, self.bus, makes_moves=computers)
+        self.jobs: ComputerJobs = LocalJobs()
+        if self.bus.shared:
+            self.jobs = SharedJobs(store, self.database, self.bus, makes_moves=computers)
+        self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""
         self.computers = ComputerPool(self.limits.computer_workers, computer)
@@ -97,10 +100,8 @@ class Hub:
     # ------------------------------------------------------------------------ the seams
 
     def channel(self, game_id: str, seats: int) -> LocalChannel:
-        """Where a room's messages go (with other processes, it announces its followers
-        to them on the bus)."""
-        if not self.bus.shared:
-            return LocalChannel(game_id, seats)
+        """Where a room's messages go; it announces its followers on the bus (to the other
+        processes, if there are any)."""
         bus = self.bus
         return LocalChannel(
             game_id, seats, lambda presence: bus.publish(game_id, {"presence": presence})
@@ -216,7 +217,7 @@ class Hub:
         for room in list(self.rooms.values()):
             if room.waits_for_computer:
                 room.computer.retry()
-        if not self.jobs.makes_moves:
+        if not self._makes_moves:
             return
         room_for = max(0, 2 * self.computers.workers - len(held))
         if not room_for:
@@ -299,10 +300,9 @@ class Hub:
         """Forget a room (its game stays in the store) and stop following its channel."""
         room.close()
         del self.rooms[room.id]
-        if self.bus.shared:
-            task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def room(self, game_id: str) -> Room | None:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""

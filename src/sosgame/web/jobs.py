@@ -1,14 +1,16 @@
-"""The shared computer moves: who makes a game's next computer move when several server
-processes serve it.
+"""Who makes a game's next computer move: the queue of computer moves, as one protocol with
+two implementations, so that a room's computer turns run the same code either way.
 
-Each move a computer seat owes is a job in the store's queue (:mod:`sosgame.web.store`): the
+With one server process, :class:`LocalJobs`: this process makes every move, and a game with
+only computer seats moves while someone here watches it. With several, :class:`SharedJobs`:
+each move a computer seat owes is a job in the store's queue (:mod:`sosgame.web.store`); the
 process that left it holds it under a lease while it thinks, renews the lease every sweep,
 and any process that makes computer moves takes over a job whose lease ran out.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
 from sosgame.web import clock as clocks
 from sosgame.web.bus import Bus
@@ -16,15 +18,77 @@ from sosgame.web.rows import Job
 from sosgame.web.store import Store
 from sosgame.web.writer import Database
 
-__all__ = ["LEASE_MS", "SharedJobs"]
+__all__ = ["LEASE_MS", "ComputerJobs", "LocalJobs", "SharedJobs"]
 
 LEASE_MS: Final = 5000
 """How long a process holds a computer move before others may take it, unless it renews
 the lease (it does so every sweep, about once a second, while it thinks)."""
 
 
+class ComputerJobs(Protocol):
+    """The queue of computer moves, as a room's computer turns and the hub's sweep use it."""
+
+    @property
+    def hands_over(self) -> bool:
+        """Whether a change hands the move it leaves over to the store's queue."""
+        ...
+
+    def watched(self, here: int) -> bool:
+        """Whether a game with only computer seats, followed by ``here`` connections in this
+        process, may move now (it moves only while someone watches it)."""
+        ...
+
+    def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job | None:
+        """The job a change leaves for the computer move a game waits for, if queued."""
+        ...
+
+    async def take(self, game_id: str, version: int, *, watched: bool) -> bool:
+        """Whether this process makes the computer move a game waits for at ``version``."""
+        ...
+
+    async def release(self, game_id: str) -> None:
+        """Give back a job this process took but will not do (the game moved on)."""
+        ...
+
+    async def renew(self, held: list[str], watched: list[str], now: int) -> None:
+        """Renew the leases of the jobs this process works on (and the computer-only games
+        watched here)."""
+        ...
+
+    async def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
+        """Take up to ``limit`` jobs nobody holds: each game and its version."""
+        ...
+
+
+class LocalJobs:
+    """The queue of the only server process: it makes every computer move itself, so there
+    is nothing to store, hold or take over."""
+
+    hands_over = False
+
+    def watched(self, here: int) -> bool:
+        return here > 0
+
+    def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job | None:
+        return None
+
+    async def take(self, game_id: str, version: int, *, watched: bool) -> bool:
+        return True
+
+    async def release(self, game_id: str) -> None:
+        return None
+
+    async def renew(self, held: list[str], watched: list[str], now: int) -> None:
+        return None
+
+    async def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
+        return []
+
+
 class SharedJobs:
     """This process's side of the store's queue of computer moves."""
+
+    hands_over = True
 
     def __init__(self, store: Store, database: Database, bus: Bus, *, makes_moves: bool) -> None:
         self.store = store
@@ -32,6 +96,10 @@ class SharedJobs:
         self.bus = bus
         self.makes_moves = makes_moves
         """Whether this process makes computer moves (or only leaves them to others)."""
+
+    def watched(self, here: int) -> bool:
+        # The job's watch time knows whether anyone watches, in any process.
+        return True
 
     def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job:
         """The job for the computer move a game waits for, held by this process if it

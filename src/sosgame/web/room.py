@@ -108,7 +108,7 @@ class Room:
     @property
     def queues_computer_moves(self) -> bool:
         """Whether the room's computer moves go through the store's shared queue."""
-        return self.hub.bus.shared and self.has_computer
+        return self.hub.jobs.hands_over and self.has_computer
 
     @property
     def idle(self) -> bool:
@@ -365,10 +365,8 @@ class Room:
         self.changed()
 
     def next_job(self, now: int | None = None) -> Job | None:
-        """The shared job a change leaves behind when a computer seat is to move next
-        (only when other server processes share the game)."""
-        if not self.hub.bus.shared:
-            return None
+        """The job a change leaves behind when a computer seat is to move next (only when
+        the moves are queued in the store, for other server processes)."""
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             return None
         return self.hub.jobs.job(
