@@ -47,6 +47,106 @@ def test_bad_json_is_a_json_error(data: str | bytes) -> None:
         jsonsafe.loads(data)
 
 
+def reference_depth(text: str) -> int:
+    """The nesting depth by a plain scan, one character at a time."""
+    deepest = level = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif char in "]}":
+            level -= 1
+    return deepest
+
+
+@given(st.text(alphabet='[]{}"\\a\n'))
+def test_the_depth_is_what_a_plain_scan_finds(text: str) -> None:
+    assert jsonsafe.depth(text) == reference_depth(text)
+
+
+@given(st.text(alphabet='"\\[{a'), st.integers(min_value=0, max_value=50))
+def test_an_unclosed_string_runs_to_the_end_of_the_text(tail: str, brackets: int) -> None:
+    # An unclosed string is read once to the end: the scan never starts again from a quote
+    # inside it (which made ``"\"\"\"...`` take quadratic time), so nothing after counts.
+    body = tail.replace("\\", "\\\\").replace('"', '\\"')
+    text = '"' + body + '\\"' * 10 + "[" * brackets
+    assert jsonsafe.depth(text) == 0
+    assert jsonsafe.depth(text + "\\") == 0
+
+
+def test_a_body_of_escaped_quotes_is_refused_as_unterminated() -> None:
+    with pytest.raises(jsonsafe.JsonError, match="Unterminated string"):
+        jsonsafe.loads('"' + '\\"' * 4096 + "[" * 40)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1" * 4301,
+        "-" + "9" * 5000,
+        '{"ply": ' + "1" * 101 + "}",
+        "[0." + "0" * 200 + "1]",
+        "1e" + "0" * 200,
+    ],
+    ids=["4301 digits", "-5000 digits", "in an object", "a long fraction", "a long exponent"],
+)
+def test_numbers_longer_than_the_limit_are_refused(text: str) -> None:
+    with pytest.raises(jsonsafe.JsonError, match="at most 100 characters"):
+        jsonsafe.loads(text)
+
+
+def test_numbers_up_to_the_limit_and_long_digit_strings_parse() -> None:
+    assert jsonsafe.loads("1" * 100) == int("1" * 100)
+    assert jsonsafe.loads(json.dumps(["1" * 5000, -0.5, 1e300])) == ["1" * 5000, -0.5, 1e300]
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', "1e999", "-1E400"])
+def test_nan_infinity_and_numbers_beyond_a_float_are_refused(text: str) -> None:
+    with pytest.raises(jsonsafe.JsonError, match=r"not a number JSON allows|too large"):
+        jsonsafe.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"\\ud800"',
+        '{"invite": "ab\\uDBFFcd"}',
+        '{"\\udc00": 1}',
+        '["ok", ["\\ude00\\ud83d"]]',
+        '"\\ud83d\\ud83d\\ude00"',
+        '"\ud800"',
+    ],
+)
+def test_lone_surrogates_are_refused(text: str) -> None:
+    with pytest.raises(jsonsafe.JsonError, match="lone surrogates"):
+        jsonsafe.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [('"\\ud83d\\ude00"', "\U0001f600"), ('"\\\\ud800"', "\\ud800"), ('"\\u00e9"', "\u00e9")],
+)
+def test_surrogate_pairs_and_escaped_backslashes_are_kept(text: str, value: str) -> None:
+    assert jsonsafe.loads(text) == value
+
+
+@given(st.text())
+def test_any_string_parses_to_itself(value: str) -> None:
+    # st.text() never yields lone surrogates: every string it makes is valid Unicode.
+    assert jsonsafe.loads(json.dumps(value)) == value
+    assert jsonsafe.loads(json.dumps(value, ensure_ascii=False).encode("utf-8")) == value
+
+
 def test_server_limits_come_from_the_environment() -> None:
     limits = ServerLimits.from_environment(
         {"SOSGAME_MAX_CONNECTIONS_PER_GAME": "5", "SOSGAME_IDLE_SECONDS": "0.5"}

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from sosgame.web import clock as clocks
 from sosgame.web import limits
+from sosgame.web.bodies import read_body
 from sosgame.web.hub import Hub
 from sosgame.web.names import normal_name
 from sosgame.web.players import Account, NameConfusableError, NameTakenError, Players
@@ -156,9 +157,7 @@ class Accounts:
         return [data[name] for name in names]
 
     async def _credentials(self, request: Request) -> tuple[str, str]:
-        body = await request.body()
-        if len(body) > _MAX_BODY:
-            raise ProtocolError("too_large", f"the body may be at most {_MAX_BODY} bytes")
+        body = await read_body(request, _MAX_BODY)
         data = parse_json(body, "the request body")
         if not isinstance(data, dict) or set(data) != {"name", "password"}:
             raise ProtocolError(

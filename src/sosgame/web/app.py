@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -33,6 +34,7 @@ from sosgame.web import creation, limits
 from sosgame.web.accounts import Accounts
 from sosgame.web.admission import BusyError
 from sosgame.web.analysis import Analyses
+from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit, read_body
 from sosgame.web.browser import browser_config
 from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
@@ -57,8 +59,6 @@ from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["RateLimit", "create_app"]
 
-MAX_BODY_BYTES: Final = 256 * 1024
-"""The largest HTTP request body (an uploaded record) the server reads."""
 FLOOD_LIMIT: Final = 200
 """A connection that goes on past this many refused messages is closed."""
 TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
@@ -79,6 +79,8 @@ _STORAGE_UNAVAILABLE: Final = (
     "the games' storage cannot be reached now: try again soon",
 )
 _STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Codes for the errors routing and static files raise (an unknown path, a wrong method).
+_HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed"}
 
 
 class _SecurityHeaders:
@@ -195,16 +197,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def _body(request: Request, *, optional: bool = False) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise ProtocolError("too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ProtocolError(
-                "too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes"
-            )
+    body = await read_body(request)
     if optional and not body.strip():
         return {}
     return parse_json(body, "the request body")
@@ -393,7 +386,8 @@ def create_app(
     async def take_seat(request: Request) -> Response:
         room = await room_or_404(request)
         seat_text = str(request.path_params["seat"])
-        if not seat_text.isdigit():
+        # ASCII digits only: "²".isdigit() is true but int() refuses it.
+        if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 3):
             raise ProtocolError("bad_field", "the seat must be a seat number")
         body = await _body(request, optional=True)
         if not isinstance(body, dict) or set(body) - {"name", "invite"}:
@@ -645,6 +639,13 @@ def create_app(
     async def storage_unavailable(_request: Request, _exception: Exception) -> Response:
         return _error(503, *_STORAGE_UNAVAILABLE)
 
+    async def http_error(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        code = _HTTP_CODES.get(error.status_code, "bad_request")
+        response = _error(error.status_code, code, str(error.detail).lower())
+        response.headers.update(error.headers or {})  # such as a 405's Allow
+        return response
+
     async def server_error(_request: Request, _exception: Exception) -> Response:
         # Sent from outside every middleware, so it carries the security headers itself.
         response = _error(500, "internal", "the server failed to answer this request")
@@ -678,10 +679,12 @@ def create_app(
         exception_handlers={
             ProtocolError: protocol_error,
             StorageUnavailableError: storage_unavailable,
+            HTTPException: http_error,
             500: server_error,
         },
     )
     hosts = None if allowed_hosts is None else frozenset(map(_host_name, allowed_hosts))
     app.add_middleware(_RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(_SecurityHeaders)
     return app
