@@ -398,10 +398,10 @@ def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
 ) -> None:
     import asyncio
 
-    from sosgame.web import app as web_app
+    from sosgame.web.endpoints import records
 
     made: list[bool] = []
-    frames = web_app.replay_frames
+    frames = records.replay_frames
 
     def noting(*args: Any) -> Any:
         try:
@@ -412,7 +412,7 @@ def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
             made.append(False)  # on the event loop
         return frames(*args)
 
-    monkeypatch.setattr(web_app, "replay_frames", noting)
+    monkeypatch.setattr(records, "replay_frames", noting)
     created = new_game(client)
     game_id = created["id"]
     paths = [f"/api/games/{game_id}/{kind}" for kind in ("replay", "record", "moves")]

@@ -9,6 +9,7 @@ from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.protocol import COMPUTER_LEVELS
+from sosgame.web.rows import HUMAN
 
 __all__ = ["openapi"]
 
@@ -463,7 +464,7 @@ def openapi() -> dict[str, Any]:
                                 "required": ["name"],
                                 "properties": {
                                     "name": {"type": "string", "maxLength": WEB_MAX_NAME},
-                                    "player": {"enum": ["human", *COMPUTER_LEVELS]},
+                                    "player": {"enum": [HUMAN, *COMPUTER_LEVELS]},
                                 },
                             },
                         },

@@ -12,6 +12,7 @@ from typing import Any, Final, Literal, TypeAlias
 from sosgame.game import MAX_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
 from sosgame.web import jsonsafe, limits
+from sosgame.web.rows import HUMAN
 
 __all__ = [
     "COMPUTER_LEVELS",
@@ -169,9 +170,9 @@ def parse_new_game(data: object) -> NewGame:
         where = f"seats[{number}]"
         seat = _object(raw, f"field {where!r}")
         _known(seat, ("name", "player"), f"field {where!r}")
-        player = seat.get("player", "human")
-        if player != "human" and player not in COMPUTER_LEVELS:
-            known = ", ".join(("human", *COMPUTER_LEVELS))
+        player = seat.get("player", HUMAN)
+        if player != HUMAN and player not in COMPUTER_LEVELS:
+            known = ", ".join((HUMAN, *COMPUTER_LEVELS))
             raise ProtocolError("bad_field", f"field '{where}.player' must be one of {known}")
         seats.append(SeatSettings(check_name(seat.get("name"), f"{where}.name"), player))
     clock = None
