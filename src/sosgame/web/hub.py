@@ -80,7 +80,7 @@ class Hub:
         self.database = Database(store, on_finished=self._finished)
         self.jobs: ComputerJobs = LocalJobs()
         if self.bus.shared:
-            self.jobs = SharedJobs(store, self.database, self.bus, makes_moves=computers)
+            self.jobs = SharedJobs(store.queue, self.database, self.bus, makes_moves=computers)
         self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""

@@ -3,7 +3,7 @@ two implementations, so that a room's computer turns run the same code either wa
 
 With one server process, :class:`LocalJobs`: this process makes every move, and a game with
 only computer seats moves while someone here watches it. With several, :class:`SharedJobs`:
-each move a computer seat owes is a job in the store's queue (:mod:`sosgame.web.store`); the
+each move a computer seat owes is a job in the database's queue (:mod:`sosgame.web.jobqueue`); the
 process that left it holds it under a lease while it thinks, renews the lease every sweep,
 and any process that makes computer moves takes over a job whose lease ran out.
 """
@@ -14,8 +14,8 @@ from typing import Final, Protocol
 
 from sosgame.web import clock as clocks
 from sosgame.web.bus import Bus
+from sosgame.web.jobqueue import JobQueue
 from sosgame.web.rows import Job
-from sosgame.web.store import Store
 from sosgame.web.writer import Database
 
 __all__ = ["LEASE_MS", "ComputerJobs", "LocalJobs", "SharedJobs"]
@@ -90,8 +90,8 @@ class SharedJobs:
 
     hands_over = True
 
-    def __init__(self, store: Store, database: Database, bus: Bus, *, makes_moves: bool) -> None:
-        self.store = store
+    def __init__(self, queue: JobQueue, database: Database, bus: Bus, *, makes_moves: bool) -> None:
+        self.queue = queue
         self.database = database
         self.bus = bus
         self.makes_moves = makes_moves
@@ -119,33 +119,29 @@ class SharedJobs:
         now = clocks.now_ms()
         origin = self.bus.origin
         mine = self.makes_moves
-        store = self.store
-        if mine and await self.database.run(
-            store.claim_job, game_id, version, origin, now, LEASE_MS
-        ):
+        queue = self.queue
+        if mine and await self.database.run(queue.claim, game_id, version, origin, now, LEASE_MS):
             return True
         job = self.job(now, watched=watched)
-        offered = await self.database.run(store.offer_job, game_id, version, job)
+        offered = await self.database.run(queue.offer, game_id, version, job)
         if not mine:
             self.bus.wake()  # the job is up (offered now, or left by the change): take it
         return bool(offered) and mine
 
     async def release(self, game_id: str) -> None:
         """Give back a job this process took but will not do (the game moved on)."""
-        await self.database.run(self.store.release_job, game_id, self.bus.origin)
+        await self.database.run(self.queue.release, game_id, self.bus.origin)
 
     async def renew(self, held: list[str], watched: list[str], now: int) -> None:
         """Renew the leases of the jobs this process works on, and mark the computer-only
         games watched here as watched."""
         if held or watched:
-            await self.database.run(
-                self.store.renew_jobs, self.bus.origin, held, watched, now, LEASE_MS
-            )
+            await self.database.run(self.queue.renew, self.bus.origin, held, watched, now, LEASE_MS)
 
     async def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
         """Take up to ``limit`` jobs that are due and nobody holds: each game and the
         version its move is for."""
         claimed: list[tuple[str, int]] = await self.database.run(
-            self.store.claim_due, self.bus.origin, now, LEASE_MS, limit
+            self.queue.claim_due, self.bus.origin, now, LEASE_MS, limit
         )
         return claimed

@@ -24,7 +24,6 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
-    or_,
     select,
 )
 from sqlalchemy.engine import make_url
@@ -33,8 +32,9 @@ from sqlalchemy.pool import NullPool
 from sosgame.web.defaults import DEFAULT_DATABASE
 from sosgame.web.group_commit import dump_json as _dump
 from sosgame.web.group_commit import update_checked_at_once, write_moves_at_once
-from sosgame.web.rows import HUMAN, Change, GameSummary, Job, Owned, SeatRow, StoredGame
-from sosgame.web.schema import actions, games, jobs, seats
+from sosgame.web.jobqueue import JobQueue, hand_over
+from sosgame.web.rows import HUMAN, Change, GameSummary, Owned, SeatRow, StoredGame
+from sosgame.web.schema import actions, games, seats
 
 __all__ = ["Store", "migrate"]
 
@@ -146,6 +146,8 @@ class Store:
         self._server_database = self._engine.dialect.name == "postgresql"
         self._autocommit = self._engine.execution_options(isolation_level="AUTOCOMMIT")
         migrate(self._engine)
+        self.queue = JobQueue(self._engine)
+        """The computer moves waiting for a process to make them (with several processes)."""
 
     @property
     def engine(self) -> Engine:
@@ -268,7 +270,7 @@ class Store:
             ]
             if rows:
                 db.execute(actions.insert(), rows)
-            self._hand_over(db, [change for change in changes if change.hands_over])
+            hand_over(db, [change for change in changes if change.hands_over])
         return refused
 
     @staticmethod
@@ -304,126 +306,6 @@ class Store:
             if moved.rowcount != 1:
                 refused.add(change.game_id)
         return refused
-
-    @staticmethod
-    def _hand_over(db: Connection, changes: Sequence[Change]) -> None:
-        """Replace the jobs of the changed games by the ones the changes bring."""
-        if not changes:
-            return
-        db.execute(jobs.delete().where(jobs.c.game_id.in_([c.game_id for c in changes])))
-        rows = [
-            {
-                "game_id": change.game_id,
-                "version": (change.version or 0) + 1,
-                "ready_ms": change.job.ready_ms,
-                "holder": change.job.holder,
-                "lease_ms": change.job.lease_ms,
-                "watched_ms": change.job.watched_ms,
-            }
-            for change in changes
-            if change.job is not None
-        ]
-        if rows:
-            db.execute(jobs.insert(), rows)
-
-    # ------------------------------------------------------------------ computer moves
-
-    def offer_job(self, game_id: str, version: int, job: Job) -> bool:
-        """Put up the computer move of a game at ``version`` (if it has none and is still
-        at that version); ``False`` if the game has changed or already has its job."""
-        with self._transaction() as db:
-            current = db.execute(
-                select(games.c.version).where(games.c.id == game_id)
-            ).scalar_one_or_none()
-            if current != version:
-                return False
-            if db.execute(select(jobs.c.game_id).where(jobs.c.game_id == game_id)).first():
-                return False
-            db.execute(
-                jobs.insert().values(
-                    game_id=game_id,
-                    version=version,
-                    ready_ms=job.ready_ms,
-                    holder=job.holder,
-                    lease_ms=job.lease_ms,
-                    watched_ms=job.watched_ms,
-                )
-            )
-            return True
-
-    def claim_job(self, game_id: str, version: int, holder: str, now: int, lease_ms: int) -> bool:
-        """Take the computer move of a game at ``version`` for ``holder`` until ``now +
-        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be."""
-        with self._transaction() as db:
-            taken = db.execute(
-                jobs.update()
-                .where(
-                    jobs.c.game_id == game_id,
-                    jobs.c.version == version,
-                    or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
-                    or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
-                )
-                .values(holder=holder, lease_ms=now + lease_ms)
-            )
-            return taken.rowcount == 1
-
-    def claim_due(self, holder: str, now: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
-        """Take up to ``limit`` computer moves that are due and that nobody holds (or whose
-        holder stopped renewing its lease): each game's id and version, games with a person
-        in them first. On PostgreSQL, rows another process is taking are skipped."""
-        due = and_(
-            jobs.c.ready_ms <= now,
-            jobs.c.lease_ms < now,
-            or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
-        )
-        query = (
-            select(jobs.c.game_id, jobs.c.version)
-            .where(due)
-            .order_by(jobs.c.watched_ms.is_(None).desc(), jobs.c.ready_ms)
-            .limit(limit)
-        )
-        if self._engine.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        with self._transaction() as db:
-            found = [(row.game_id, row.version) for row in db.execute(query)]
-            taken = []
-            for game_id, version in found:
-                claimed = db.execute(
-                    jobs.update()
-                    .where(jobs.c.game_id == game_id, jobs.c.version == version, due)
-                    .values(holder=holder, lease_ms=now + lease_ms)
-                )
-                if claimed.rowcount == 1:
-                    taken.append((game_id, version))
-            return taken
-
-    def renew_jobs(
-        self, holder: str, held: Sequence[str], watched: Sequence[str], now: int, lease_ms: int
-    ) -> None:
-        """Extend ``holder``'s leases on the ``held`` games' jobs, and mark the ``watched``
-        games (with only computer seats) as watched until ``now + lease_ms``."""
-        with self._transaction() as db:
-            if held:
-                db.execute(
-                    jobs.update()
-                    .where(jobs.c.holder == holder, jobs.c.game_id.in_(list(held)))
-                    .values(lease_ms=now + lease_ms)
-                )
-            if watched:
-                db.execute(
-                    jobs.update()
-                    .where(jobs.c.game_id.in_(list(watched)), jobs.c.watched_ms.is_not(None))
-                    .values(watched_ms=now + lease_ms)
-                )
-
-    def release_job(self, game_id: str, holder: str) -> None:
-        """Give back ``holder``'s lease on a game's job (another process may take it)."""
-        with self._transaction() as db:
-            db.execute(
-                jobs.update()
-                .where(jobs.c.game_id == game_id, jobs.c.holder == holder)
-                .values(holder=None, lease_ms=0)
-            )
 
     def take_seat(self, game_id: str, seat: int, name: str | None, token_hash: str) -> bool:
         """Give a free seat its token (and a name); ``False`` if it was taken already.
