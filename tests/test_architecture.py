@@ -19,8 +19,6 @@ from functools import cache
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
-import pytest
-
 from sosgame.extras import EXTRAS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sosgame"
@@ -43,13 +41,6 @@ CORE = (
     "sosgame.text",
 )
 """The rules core: it needs nothing beyond the standard library."""
-
-# The cycles of the stricter graph among the browser server's modules (through imports for
-# the type checker and inside functions), left for the reorganisation of sosgame.web.
-WEB_CYCLES_LEFT = [
-    {"sosgame.web.autoplay", "sosgame.web.hub", "sosgame.web.room"},
-    {"sosgame.web.group_commit", "sosgame.web.store"},
-]
 
 
 def module_name(path: Path) -> str:
@@ -151,10 +142,6 @@ def cycles(*, anywhere: bool = False) -> list[set[str]]:
     return found
 
 
-def _in_web(component: set[str]) -> bool:
-    return all(name.startswith("sosgame.web.") for name in component)
-
-
 def test_the_graph_is_read_from_the_source() -> None:
     edges = graph()
     assert "sosgame.game" in edges["sosgame"]
@@ -170,13 +157,8 @@ def test_no_import_cycle() -> None:
     assert [sorted(cycle) for cycle in cycles()] == []
 
 
-def test_no_import_cycle_outside_the_web_server_even_inside_functions() -> None:
-    assert [sorted(cycle) for cycle in cycles(anywhere=True) if not _in_web(cycle)] == []
-
-
-@pytest.mark.xfail(reason="the cycles of WEB_CYCLES_LEFT", strict=False)
-def test_no_import_cycle_in_the_web_server_even_inside_functions() -> None:
-    assert [sorted(cycle) for cycle in cycles(anywhere=True) if _in_web(cycle)] == []
+def test_no_import_cycle_even_inside_functions() -> None:
+    assert [sorted(cycle) for cycle in cycles(anywhere=True)] == []
 
 
 ROOMS = {"kernel": 2, "search": 2, "solver": 2, "ai": 2, "research": 3}

@@ -125,6 +125,16 @@ def test_general_mode_tie_for_the_most_is_a_draw_between_the_tied_seats() -> Non
     assert game.outcome.is_draw and game.outcome.winner is None
 
 
+def test_a_line_and_an_outcome_read_as_the_json_every_interface_sends() -> None:
+    game = Game(3, 3, mode="simple", moves=["Sa1", "Ob1"])
+    game.play("Sc1")
+    assert game.outcome is not None
+    assert [line.to_dict() for line in game.lines] == [
+        {"owner": 0, "ply": 3, "cells": ["a1", "b1", "c1"]}
+    ]
+    assert game.outcome.to_dict() == {"termination": "sos", "winners": [0]}
+
+
 def test_simple_mode_first_sos_wins_at_once() -> None:
     game = Game(3, 3, mode="simple", moves=["Sa1", "Ob1"])
     game.play("Sc1")
@@ -276,20 +286,23 @@ def test_play_all_rolls_back_when_an_entry_fails() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "words"),
+    ("kwargs", "words", "field"),
     [
-        ({"rows": 2, "cols": 2}, "too small"),
-        ({"rows": 0, "cols": 3}, "rows must be from 1 to 26"),
-        ({"rows": 3, "cols": 27}, "cols must be from 1 to 26"),
-        ({"rows": 3.0, "cols": 3}, "rows must be a whole number"),
-        ({"rows": 3, "cols": 3, "players": 1}, "players must be from 2 to 8"),
-        ({"rows": 3, "cols": 3, "players": 9}, "players must be from 2 to 8"),
-        ({"rows": 3, "cols": 3, "mode": "misere"}, "mode must be 'general' or 'simple'"),
+        ({"rows": 2, "cols": 2}, "too small", "rows"),
+        ({"rows": 0, "cols": 3}, "rows must be from 1 to 26", "rows"),
+        ({"rows": 3, "cols": 27}, "cols must be from 1 to 26", "cols"),
+        ({"rows": 3.0, "cols": 3}, "rows must be a whole number", "rows"),
+        ({"rows": 3, "cols": 3, "players": 1}, "players must be from 2 to 8", "players"),
+        ({"rows": 3, "cols": 3, "players": 9}, "players must be from 2 to 8", "players"),
+        ({"rows": 3, "cols": 3, "mode": "misere"}, "mode must be 'general' or 'simple'", "mode"),
     ],
 )
-def test_bad_settings_are_rejected(kwargs: dict[str, object], words: str) -> None:
-    with pytest.raises(InvalidSettingsError, match=words):
+def test_bad_settings_are_rejected_naming_the_field(
+    kwargs: dict[str, object], words: str, field: str | None
+) -> None:
+    with pytest.raises(InvalidSettingsError, match=words) as caught:
         Game(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.field == field
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sos_play import QUIET_MOVES, play_then_resign
+from sosgame.limits import WEB_MAX_NAME
 from sosgame.web import create_app
 from sosgame.web.accounts import COOKIE
 from sosgame.web.config import ServerLimits
-from sosgame.web.limits import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
+from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.ratings import COMPUTER_RATINGS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -136,7 +137,12 @@ def test_a_forged_or_foreign_cookie_is_a_guest(client: TestClient) -> None:
         ({"name": "Ann", "password": "x" * (MAX_PASSWORD + 1)}, 400, "weak_password", "too long"),
         ({"name": "Annabelle", "password": "ANNABELLE"}, 400, "weak_password", "the name"),
         ({"name": "Ann", "password": "aaaaaaaaaa"}, 400, "weak_password", "repeated"),
-        ({"name": "A" * (MAX_NAME + 1), "password": "a good password"}, 400, "bad_field", "name"),
+        (
+            {"name": "A" * (WEB_MAX_NAME + 1), "password": "a good password"},
+            400,
+            "bad_field",
+            "name",
+        ),
         ({"name": "", "password": "a good password"}, 400, "bad_field", "name"),
         ({"name": "An\u202en", "password": "a good password"}, 400, "bad_field", "control"),
         ({"name": "Ann"}, 400, "bad_field", "password"),

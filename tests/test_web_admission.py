@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import test_web_store
 from sosgame.web.admission import Admission, BusyError
+from sosgame.web.fairqueue import FairQueue
 from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
 
 pytestmark = pytest.mark.timeout(60)
@@ -60,6 +63,31 @@ def test_waiting_sessions_take_turns_between_addresses() -> None:
     order = asyncio.run(scenario())
     # The newcomer from another address goes second, not behind the whole crowd.
     assert order == ["crowd 0", "newcomer", "crowd 1", "crowd 2", "crowd 3"]
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.booleans()), max_size=30))
+def test_the_fair_queue_serves_owners_in_turn_and_skips_what_was_given_up(
+    pushes: list[tuple[str, bool]],
+) -> None:
+    queue: FairQueue[tuple[int, str, bool]] = FairQueue(lambda item: item[2])
+    for number, (owner, live) in enumerate(pushes):
+        queue.push(owner, (number, owner, live))
+    served = []
+    while (item := queue.pop()) is not None:
+        served.append(item)
+    assert len(queue) == 0
+    # Round k serves each owner's k-th item, the owners in the order they first came; the
+    # items given up (not live) are skipped.
+    owners = list(dict.fromkeys(owner for owner, _live in pushes))
+    rank = {
+        number: sum(o == owner for o, _ in pushes[:number])
+        for number, (owner, _) in enumerate(pushes)
+    }
+    expected = sorted(
+        ((number, owner, live) for number, (owner, live) in enumerate(pushes) if live),
+        key=lambda item: (rank[item[0]], owners.index(item[1])),
+    )
+    assert served == expected
 
 
 def test_a_queue_longer_than_the_longest_wait_is_refused_with_a_reason() -> None:
@@ -142,6 +170,7 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("sqlalchemy")
+    from sosgame.web import creation
     from sosgame.web.hub import Hub
     from sosgame.web.protocol import parse_new_game
     from sosgame.web.store import Store
@@ -149,8 +178,9 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     async def scenario() -> tuple[bool, bool]:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"))
         try:
-            first, _token, _seats = await hub.create(
-                parse_new_game({"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]})
+            first, _token, _seats = await creation.create(
+                hub,
+                parse_new_game({"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}),
             )
             checks = []
 
@@ -283,7 +313,8 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
 
 
 def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
-    from sosgame.web.store import Owned, SeatRow, Store, StoredGame
+    from sosgame.web.rows import Owned, SeatRow, StoredGame
+    from sosgame.web.store import Store
 
     store = Store(url)
     seats = [SeatRow(0, "Ann", "human", "h" * 64), SeatRow(1, "Bot", "easy")]

@@ -658,7 +658,7 @@ def test_the_shared_sweep_backs_off_while_the_database_is_away(
         tries.append(1)
         raise _unreachable()
 
-    monkeypatch.setattr(store, "claim_due", away)
+    monkeypatch.setattr(store.queue, "claim_due", away)
     waits: list[float] = []
     real_sleep = asyncio.sleep
 

@@ -292,7 +292,7 @@ def is_resignation(text: str) -> bool:
         message = parse_client_message(text)
     except ProtocolError:
         return False
-    return message.type == "resign" and message.ply == 0 and message.seat in (None, 1)
+    return message.type == "resign" and message.ply in (None, 0) and message.seat in (None, 1)
 
 
 @pytest.mark.parametrize("kind", MESSAGE_TYPES)

@@ -94,10 +94,6 @@ def test_bad_settings_are_refused_naming_the_field(
 def test_new_games_and_uploads_take_every_size_the_engine_allows(
     client: TestClient, rows: int, cols: int
 ) -> None:
-    from sosgame import notation
-    from sosgame.web import limits
-
-    assert (limits.MIN_SIDE, limits.MAX_SIDE) == (notation.MIN_SIDE, notation.MAX_SIDE)
     seats = [{"name": "Ann"}, {"name": "Bao"}]
     created = client.post("/api/games", json={"rows": rows, "cols": cols, "seats": seats})
     assert created.status_code == 201, created.json()
@@ -321,9 +317,9 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     assert config["levels"] == list(LEVELS)
     assert config["seats"]["colours"] == list(SEAT_COLOURS)
     assert config["seats"]["symbols"] == list(SEAT_SYMBOLS)
-    assert config["limits"]["min_side"] == limits.WEB_MIN_SIDE
-    assert config["limits"]["max_side"] == limits.WEB_MAX_SIDE
-    assert config["limits"]["min_long_side"] == limits.WEB_MIN_LONG_SIDE
+    assert config["limits"]["min_side"] == limits.BOARD_MIN_SIDE
+    assert config["limits"]["max_side"] == limits.BOARD_MAX_SIDE
+    assert config["limits"]["min_long_side"] == limits.BOARD_MIN_LONG_SIDE
     assert config["limits"]["max_name"] == limits.WEB_MAX_NAME
     page = client.get("/").text
     scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
@@ -402,10 +398,10 @@ def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
 ) -> None:
     import asyncio
 
-    from sosgame.web import app as web_app
+    from sosgame.web.endpoints import records
 
     made: list[bool] = []
-    frames = web_app.replay_frames
+    frames = records.replay_frames
 
     def noting(*args: Any) -> Any:
         try:
@@ -416,7 +412,7 @@ def test_replays_records_and_moves_are_made_once_per_version_off_the_event_loop(
             made.append(False)  # on the event loop
         return frames(*args)
 
-    monkeypatch.setattr(web_app, "replay_frames", noting)
+    monkeypatch.setattr(records, "replay_frames", noting)
     created = new_game(client)
     game_id = created["id"]
     paths = [f"/api/games/{game_id}/{kind}" for kind in ("replay", "record", "moves")]

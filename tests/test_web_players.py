@@ -31,7 +31,8 @@ from sosgame.web.ratings import (
     new_ratings,
     places,
 )
-from sosgame.web.store import SeatRow, Store, StoredGame
+from sosgame.web.rows import SeatRow, StoredGame
+from sosgame.web.store import Store
 
 url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 _ids = itertools.count(1)

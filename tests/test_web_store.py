@@ -13,7 +13,8 @@ pytest.importorskip("alembic")
 from sqlalchemy import create_engine, inspect
 
 from sosgame.cli import main
-from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
+from sosgame.web.rows import Change, Job, SeatRow, StoredGame
+from sosgame.web.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -184,20 +185,20 @@ def test_a_computer_move_is_held_by_one_process_until_its_lease_runs_out(url: st
         "g1", "playing", None, None, 100, texts=("Sa1",), version=0, job=job, hands_over=True
     )
     assert store.write([move]) == set()
-    assert store.claim_due("b", 1_000, 5_000, 10) == []
-    assert not store.claim_job("g1", 1, "b", 1_000, 5_000)
-    assert store.claim_job("g1", 1, "a", 1_000, 5_000)  # the holder renews: until 6000
-    store.renew_jobs("a", ["g1"], [], 5_000, 5_000)  # until 10000
-    assert store.claim_due("b", 9_000, 5_000, 10) == []
+    assert store.queue.claim_due("b", 1_000, 5_000, 10) == []
+    assert not store.queue.claim("g1", 1, "b", 1_000, 5_000)
+    assert store.queue.claim("g1", 1, "a", 1_000, 5_000)  # the holder renews: until 6000
+    store.queue.renew("a", ["g1"], [], 5_000, 5_000)  # until 10000
+    assert store.queue.claim_due("b", 9_000, 5_000, 10) == []
     # The holder stopped renewing (it died): another process takes the move over, once.
-    assert store.claim_due("b", 10_001, 5_000, 10) == [("g1", 1)]
-    assert store.claim_due("c", 10_002, 5_000, 10) == []
-    assert not store.claim_job("g1", 1, "a", 10_003, 5_000)
+    assert store.queue.claim_due("b", 10_001, 5_000, 10) == [("g1", 1)]
+    assert store.queue.claim_due("c", 10_002, 5_000, 10) == []
+    assert not store.queue.claim("g1", 1, "a", 10_003, 5_000)
     # The move made, the job goes with it; a stale version cannot be claimed.
     made = Change("g1", "playing", None, None, 11_000, 2, ("Ob1",), version=1, hands_over=True)
     assert store.write([made]) == set()
-    assert store.claim_due("c", 99_000, 5_000, 10) == []
-    assert not store.claim_job("g1", 1, "c", 99_000, 5_000)
+    assert store.queue.claim_due("c", 99_000, 5_000, 10) == []
+    assert not store.queue.claim("g1", 1, "c", 99_000, 5_000)
     store.close()
 
 
@@ -206,14 +207,14 @@ def test_a_game_of_computers_only_is_claimed_only_while_watched(url: str) -> Non
     game = stored("g1")
     game.seats[0] = SeatRow(0, "Bot", "medium")
     store.create(game)
-    assert store.offer_job("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0, watched_ms=500))
-    assert not store.offer_job("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0))
-    assert not store.offer_job("g1", 3, Job(ready_ms=0, holder=None, lease_ms=0))
-    assert store.claim_due("a", 1_000, 5_000, 10) == []  # nobody watched since 500
-    store.renew_jobs("w", [], ["g1"], 1_000, 5_000)  # a watcher: until 6000
-    assert store.claim_due("a", 2_000, 5_000, 10) == [("g1", 0)]
-    store.release_job("g1", "a")
-    assert store.claim_job("g1", 0, "b", 2_001, 5_000)
+    assert store.queue.offer("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0, watched_ms=500))
+    assert not store.queue.offer("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0))
+    assert not store.queue.offer("g1", 3, Job(ready_ms=0, holder=None, lease_ms=0))
+    assert store.queue.claim_due("a", 1_000, 5_000, 10) == []  # nobody watched since 500
+    store.queue.renew("w", [], ["g1"], 1_000, 5_000)  # a watcher: until 6000
+    assert store.queue.claim_due("a", 2_000, 5_000, 10) == [("g1", 0)]
+    store.queue.release("g1", "a")
+    assert store.queue.claim("g1", 0, "b", 2_001, 5_000)
     store.close()
 
 
@@ -221,10 +222,10 @@ def test_the_oldest_due_job_of_a_game_with_a_person_goes_first(url: str) -> None
     store = Store(url)
     for number, (ready, watched) in enumerate([(300, 10_000), (200, None), (100, None)]):
         store.create(stored(f"g{number}"))
-        store.offer_job(f"g{number}", 0, Job(ready, None, 0, watched))
-    assert store.claim_due("a", 1_000, 5_000, 2) == [("g2", 0), ("g1", 0)]
-    assert store.claim_due("b", 1_000, 5_000, 2) == [("g0", 0)]
-    assert store.claim_due("b", 150, 5_000, 2) == []  # none due yet
+        store.queue.offer(f"g{number}", 0, Job(ready, None, 0, watched))
+    assert store.queue.claim_due("a", 1_000, 5_000, 2) == [("g2", 0), ("g1", 0)]
+    assert store.queue.claim_due("b", 1_000, 5_000, 2) == [("g0", 0)]
+    assert store.queue.claim_due("b", 150, 5_000, 2) == []  # none due yet
     store.close()
 
 

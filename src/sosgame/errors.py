@@ -34,7 +34,15 @@ class InvalidPositionError(SosError):
 
 
 class InvalidSettingsError(SosError):
-    """A board size, player count, mode, turn or score list outside what the rules allow."""
+    """A board size, player count, mode, turn or score list outside what the rules allow.
+
+    ``field`` names the setting that is wrong (``rows``, ``cols``, ``players``, ``mode``), if
+    one is, so that an interface can point at its own field for it.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class IllegalMoveError(SosError):

@@ -40,7 +40,16 @@ from sosgame.outcome import Line, Outcome, Termination
 from sosgame.svg import svg
 from sosgame.text import draw
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "MODES", "Action", "Game", "LegalMoves", "Mode"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MODES",
+    "Action",
+    "Game",
+    "LegalMoves",
+    "Mode",
+    "check_players",
+]
 
 Mode: TypeAlias = Literal["general", "simple"]
 MODES: Final[tuple[Mode, Mode]] = ("general", "simple")
@@ -58,18 +67,27 @@ _NO_MOVES: Final[list[Move]] = []
 _NOT_BUILT: Final[list[int]] = []
 
 
-def _check_players(players: int) -> None:
+def check_players(players: object) -> int:
+    """Check a player count: a whole number from :data:`MIN_PLAYERS` to :data:`MAX_PLAYERS`.
+
+    :raises InvalidSettingsError: whose ``field`` is ``players``.
+    """
     if not isinstance(players, int) or isinstance(players, bool):
-        raise InvalidSettingsError(f"players must be a whole number, not {players!r}")
+        raise InvalidSettingsError(
+            f"players must be a whole number, not {players!r}", field="players"
+        )
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidSettingsError(
-            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
+            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}", field="players"
         )
+    return players
 
 
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
-        raise InvalidSettingsError(f"mode must be 'general' or 'simple', not {mode!r}")
+        raise InvalidSettingsError(
+            f"mode must be 'general' or 'simple', not {mode!r}", field="mode"
+        )
 
 
 class Game:
@@ -179,7 +197,7 @@ class Game:
         return game
 
     def _setup(self, shape: Geometry, players: int, mode: Mode) -> None:
-        _check_players(players)
+        check_players(players)
         _check_mode(mode)
         self._geometry = shape
         self._rows = shape.rows

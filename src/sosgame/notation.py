@@ -155,23 +155,30 @@ def parse_size(text: str) -> tuple[int, int] | None:
     return None if match is None else (int(match.group(1)), int(match.group(2)))
 
 
-def check_size(rows: int, cols: int) -> None:
+def check_size(rows: object, cols: object) -> tuple[int, int]:
     """Check a board size: each side 1 to 26, the longer side at least 3 so that a line fits.
 
-    :raises InvalidSettingsError: naming the side that is wrong.
+    :returns: ``(rows, cols)``, both whole numbers.
+    :raises InvalidSettingsError: naming the side that is wrong (in its ``field`` too; for a
+        board too small, ``rows``).
     """
+    sides = []
     for name, side in (("rows", rows), ("cols", cols)):
         if not isinstance(side, int) or isinstance(side, bool):
-            raise InvalidSettingsError(f"{name} must be a whole number, not {side!r}")
+            raise InvalidSettingsError(f"{name} must be a whole number, not {side!r}", field=name)
         if not BOARD_MIN_SIDE <= side <= BOARD_MAX_SIDE:
             raise InvalidSettingsError(
-                f"{name} must be from {BOARD_MIN_SIDE} to {BOARD_MAX_SIDE}, not {side}"
+                f"{name} must be from {BOARD_MIN_SIDE} to {BOARD_MAX_SIDE}, not {side}",
+                field=name,
             )
-    if max(rows, cols) < BOARD_MIN_LONG_SIDE:
+        sides.append(side)
+    if max(sides) < BOARD_MIN_LONG_SIDE:
         raise InvalidSettingsError(
             f"a {rows}x{cols} board is too small: the longer side must be at least"
-            f" {BOARD_MIN_LONG_SIDE}"
+            f" {BOARD_MIN_LONG_SIDE}",
+            field="rows",
         )
+    return sides[0], sides[1]
 
 
 def parse_action(text: str) -> Move | Resignation:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sosgame.geometry import LineCells
 
@@ -25,6 +25,11 @@ class Line(NamedTuple):
 
     def __str__(self) -> str:
         return "-".join(str(cell) for cell in self.cells)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The line as the JSON of the browser's protocol and ``replay --json``: its owner,
+        ply and cells."""
+        return {"owner": self.owner, "ply": self.ply, "cells": [str(cell) for cell in self.cells]}
 
 
 class Termination(enum.Enum):
@@ -54,3 +59,7 @@ class Outcome:
     def is_draw(self) -> bool:
         """Whether two or more seats share the result."""
         return len(self.winners) != 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as the JSON of the browser's protocol: why the game ended and who won."""
+        return {"termination": self.termination.value, "winners": list(self.winners)}

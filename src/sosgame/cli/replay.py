@@ -36,10 +36,7 @@ def summary(game: Game) -> dict[str, Any]:
         "winners": [] if outcome is None else list(outcome.winners),
         "termination": None if outcome is None else outcome.termination.value,
         "moves": [str(action) for action in game.actions],
-        "lines": [
-            {"owner": line.owner, "ply": line.ply, "cells": [str(cell) for cell in line.cells]}
-            for line in game.lines
-        ],
+        "lines": [line.to_dict() for line in game.lines],
     }
 
 

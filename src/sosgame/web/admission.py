@@ -12,9 +12,9 @@ queue a session is refused with a reason (WebSocket close code 1013, "try again 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
+
+from sosgame.web.fairqueue import FairQueue
+from sosgame.web.ratelimit import RateLimit
 
 __all__ = ["Admission", "BusyError"]
 
@@ -27,44 +27,32 @@ class Admission:
     """A token bucket of ``rate`` sessions a second holding up to ``burst``, whose waiting
     sessions are served round robin by client address."""
 
-    def __init__(
-        self,
-        rate: float,
-        burst: int,
-        max_wait: float,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, rate: float, burst: int, max_wait: float) -> None:
         if rate <= 0 or burst < 1 or max_wait <= 0:
             raise ValueError("rate and max_wait must be above 0 and burst at least 1")
         self.rate = rate
         self.burst = burst
         self.max_wait = max_wait
-        self._clock = clock
-        self._tokens = float(burst)
-        self._filled = clock()
-        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
-        self._queued = 0
+        self._bucket = RateLimit(rate, burst)
+        self._waiting: FairQueue[asyncio.Future[None]] = FairQueue(lambda waiter: not waiter.done())
         self._pacer: asyncio.Task[None] | None = None
 
     def queued(self) -> int:
         """Sessions waiting to be admitted."""
-        return self._queued
+        return len(self._waiting)
 
     async def enter(self, address: str) -> None:
         """Return once a session from ``address`` may start; raise :class:`BusyError` if
         the queue is too long to wait in."""
-        self._refill()
-        if self._queued == 0 and self._tokens >= 1:
-            self._tokens -= 1
+        queued = len(self._waiting)
+        if queued == 0 and self._bucket.allow():
             return
-        if self._queued + 1 > self.rate * self.max_wait:
+        if queued + 1 > self.rate * self.max_wait:
             raise BusyError(
-                f"the server is taking in {self._queued} other connections:"
-                " try again in a few seconds"
+                f"the server is taking in {queued} other connections: try again in a few seconds"
             )
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(address, deque()).append(waiter)
-        self._queued += 1
+        self._waiting.push(address, waiter)
         if self._pacer is None or self._pacer.done():
             self._pacer = asyncio.get_running_loop().create_task(self._pace())
         try:
@@ -72,43 +60,15 @@ class Admission:
         except asyncio.CancelledError:
             # The client went away while it waited: its place is given up (if it was let in
             # just before, it is no longer queued and there is nothing to give up).
-            self._forget(address, waiter)
+            self._waiting.remove(address, waiter)
             raise
 
-    def _forget(self, address: str, waiter: asyncio.Future[None]) -> None:
-        queue = self._waiting.get(address)
-        if queue is not None and waiter in queue:
-            queue.remove(waiter)
-            self._queued -= 1
-            if not queue:
-                del self._waiting[address]
-
-    def _refill(self) -> None:
-        now = self._clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._filled) * self.rate)
-        self._filled = now
-
-    def _next(self) -> asyncio.Future[None] | None:
-        """The first waiter of the address whose turn it is; that address goes to the back."""
-        while self._waiting:
-            address, queue = next(iter(self._waiting.items()))
-            waiter = queue.popleft()
-            self._queued -= 1
-            if queue:
-                self._waiting.move_to_end(address)
-            else:
-                del self._waiting[address]
-            if not waiter.done():
-                return waiter
-        return None
-
     async def _pace(self) -> None:
-        while self._queued:
-            self._refill()
-            if self._tokens < 1:
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+        while len(self._waiting):
+            wait = self._bucket.wait()
+            if wait > 0:
+                await asyncio.sleep(wait)
                 continue
-            waiter = self._next()
-            if waiter is not None:
-                self._tokens -= 1
+            waiter = self._waiting.pop()
+            if waiter is not None and self._bucket.allow():
                 waiter.set_result(None)

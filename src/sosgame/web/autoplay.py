@@ -1,8 +1,9 @@
 """The computer moves of one game: when to make one, who makes it, and playing it.
 
-With one server process the room's own task makes every computer move. With several, a
-move is made by whichever process takes the game's shared job (:mod:`sosgame.web.store`'s
-queue); the others show the seat as thinking and hear the move when it is made.
+The room's own task asks the queue of computer moves (:mod:`sosgame.web.jobs`) whether it
+makes the move: with one server process it always does; with several, whichever process
+takes the game's job makes it, and the others show the seat as thinking and hear the move
+when it is made.
 """
 
 from __future__ import annotations
@@ -10,26 +11,71 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
+from sosgame.game import Game
+from sosgame.position import Position
+from sosgame.web.fanout import LocalChannel
+from sosgame.web.host import RoomHost
 from sosgame.web.protocol import ProtocolError, error_message
-from sosgame.web.store import HUMAN
+from sosgame.web.rows import HUMAN, SeatRow
 
-if TYPE_CHECKING:
-    from sosgame.web.room import Room
-
-__all__ = ["ComputerTurns"]
+__all__ = ["ComputerTurns", "Table"]
 
 _log = logging.getLogger(__name__)
 ASK_AGAIN: Final = 5.0
 """Seconds before a process asks again for a shared computer move it did not get."""
 
 
+class Table(Protocol):
+    """What the computer turns read and do of their room (:class:`sosgame.web.room.Room`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def owner(self) -> str: ...
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def seats(self) -> list[SeatRow]: ...
+
+    @property
+    def channel(self) -> LocalChannel: ...
+
+    @property
+    def playable(self) -> bool: ...
+
+    @property
+    def computers_only(self) -> bool: ...
+
+    def position(self) -> Position: ...
+
+    def forget_state(self) -> None: ...
+
+    def publish_state(self, text: str | None = None) -> None: ...
+
+    async def commit(
+        self, text: str, *, redo: bool = False, flagged: int | None = None
+    ) -> None: ...
+
+    async def reload(self) -> None: ...
+
+
 class ComputerTurns:
     """Makes a room's computer moves, one at a time."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table, host: RoomHost) -> None:
         self.room = room
+        self.host = host
         self.thinking: int | None = None
         """The computer seat whose move is awaited (by this process or another)."""
         self._task: asyncio.Task[None] | None = None
@@ -67,8 +113,7 @@ class ComputerTurns:
         if not room.playable or room.seats[room.game.turn].player == HUMAN:
             self.thinking = None
             return
-        if room.computers_only and not len(room.channel) and not room.hub.bus.shared:
-            # (With other processes, the shared job knows whether anyone watches anywhere.)
+        if room.computers_only and not self.host.jobs.watched(len(room.channel)):
             self.thinking = None
             return
         self.thinking = room.game.turn
@@ -88,18 +133,18 @@ class ComputerTurns:
         room = self.room
         async with room.lock:
             if room.version != version:
-                await room.hub.reload(room)
+                await room.reload()
         if room.version == version:
             self.cancel()
             self.start(taken=True)
         else:
-            await room.hub.db(room.hub.store.release_job, room.id, room.hub.bus.origin)
+            await self.host.jobs.release(room.id)
 
     async def _move(self, ply: int, *, taken: bool) -> None:
         seat = self.room.game.turn
         if not taken:
             self._asked = time.monotonic()
-            if not await self.room.hub.take_computer_move(self.room):
+            if not await self._take():
                 return  # another process makes it (``thinking`` stays shown)
         self._holding = True
         try:
@@ -107,12 +152,18 @@ class ComputerTurns:
         finally:
             self._holding = False
 
+    async def _take(self) -> bool:
+        """Whether this process makes the computer move the room waits for now (with
+        other processes, only if it takes the game's job)."""
+        room = self.room
+        return await self.host.jobs.take(room.id, room.version, watched=room.computers_only)
+
     async def _think_and_play(self, ply: int, seat: int, *, pause: bool) -> None:
         room = self.room
         if pause:
-            await asyncio.sleep(room.hub.computer_pause)
+            await asyncio.sleep(self.host.computer_pause)
         try:
-            text = await room.hub.computers.think(
+            text = await self.host.computers.think(
                 room.seats[seat].player,
                 room.position(),
                 owner=room.owner,

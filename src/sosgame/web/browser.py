@@ -7,7 +7,7 @@ from typing import Any
 
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 from sosgame.levels import LEVELS
-from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_LONG_SIDE, WEB_MIN_SIDE
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
 from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 
@@ -24,9 +24,9 @@ def browser_config() -> dict[str, Any]:
             "unowned_colour": UNOWNED_COLOUR,
         },
         "limits": {
-            "min_side": WEB_MIN_SIDE,
-            "max_side": WEB_MAX_SIDE,
-            "min_long_side": WEB_MIN_LONG_SIDE,
+            "min_side": BOARD_MIN_SIDE,
+            "max_side": BOARD_MAX_SIDE,
+            "min_long_side": BOARD_MIN_LONG_SIDE,
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
             "max_name": WEB_MAX_NAME,

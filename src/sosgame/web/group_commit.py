@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from sqlalchemy import Connection, TextClause, text
 
-if TYPE_CHECKING:
-    from sosgame.web.store import Change
+from sosgame.web.rows import Change
 
 __all__ = ["dump_json", "update_checked_at_once", "write_moves_at_once"]
 

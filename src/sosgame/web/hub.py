@@ -1,8 +1,9 @@
-"""Every room the server has in memory, and the rules for letting people in.
+"""The room registry: every room the server has in memory, and the connections to them.
 
-The hub loads rooms from the store on demand and drops idle ones again, creates games
-(new, from records, rematches), hands out seats, counts connections against their caps and
-games with computer seats against theirs.
+The hub loads rooms from the store on demand, opens the rooms of new games
+(:mod:`sosgame.web.creation` makes them), drops idle rooms again, counts connections against
+their caps, and sweeps: with other processes, it follows their changes and hands out the
+shared computer moves (:mod:`sosgame.web.jobs`).
 """
 
 from __future__ import annotations
@@ -10,33 +11,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from typing import Any, Final
 
-from sosgame.record import Record
-from sosgame.web import clock as clocks
 from sosgame.web.admission import Admission
 from sosgame.web.bus import Bus, LocalBus
+from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
-from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
-from sosgame.web.room import HUMAN, Room
-from sosgame.web.store import Change, Job, SeatRow, Store, StoredGame
-from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
+from sosgame.web.jobs import ComputerJobs, LocalJobs, SharedJobs
+from sosgame.web.protocol import ProtocolError
+from sosgame.web.room import Room
+from sosgame.web.rows import StoredGame
+from sosgame.web.store import Store
 from sosgame.web.workers import ComputerPool
-from sosgame.web.writer import Database, StaleWriteError, StorageUnavailableError
+from sosgame.web.writer import Database, StorageUnavailableError
 
-__all__ = ["LEASE_MS", "Hub", "TooManyError"]
+__all__ = ["Hub", "TooManyError"]
 
 _log = logging.getLogger(__name__)
 
-LEASE_MS: Final = 5000
-"""How long a process holds a computer move before others may take it, unless it renews
-the lease (it does so every sweep, about once a second, while it thinks)."""
 JOIN_ATTEMPTS: Final = 5
 """Loads of a room for a newcomer before giving up on its being kept (each one is made
 current first; the room is only forgotten if nobody follows it, which a newcomer ends)."""
@@ -71,7 +68,6 @@ class Hub:
     ) -> None:
         self.store = store
         self.bus: Bus = bus or LocalBus()
-        self.makes_computer_moves = computers
         self._wake = asyncio.Event()
         self.limits = limits or ServerLimits()
         self.admission = Admission(
@@ -82,6 +78,10 @@ class Hub:
         """Paces new WebSocket sessions (see :mod:`sosgame.web.admission`)."""
         self.computer_pause = computer_pause
         self.database = Database(store, on_finished=self._finished)
+        self.jobs: ComputerJobs = LocalJobs()
+        if self.bus.shared:
+            self.jobs = SharedJobs(store.queue, self.database, self.bus, makes_moves=computers)
+        self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""
         self.computers = ComputerPool(self.limits.computer_workers, computer)
@@ -93,17 +93,15 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
         self._announced = 0.0
         self._checked = time.monotonic()
-        self._creating = asyncio.Lock()
+        self.creating = asyncio.Lock()
         """Held from counting an owner's games to storing the new one (so two requests at
         once cannot both pass a cap)."""
 
     # ------------------------------------------------------------------------ the seams
 
     def channel(self, game_id: str, seats: int) -> LocalChannel:
-        """Where a room's messages go (with other processes, it announces its followers
-        to them on the bus)."""
-        if not self.bus.shared:
-            return LocalChannel(game_id, seats)
+        """Where a room's messages go; it announces its followers on the bus (to the other
+        processes, if there are any)."""
         bus = self.bus
         return LocalChannel(
             game_id, seats, lambda presence: bus.publish(game_id, {"presence": presence})
@@ -208,25 +206,23 @@ class Hub:
     async def _share_computer_moves(self) -> None:
         """Renew the leases this process holds, keep watched computer-only games moving,
         and take over computer moves nobody holds (their process died, or none took them)."""
-        now = clocks.now_ms()
+        now = now_ms()
         self._announce_presence()
         await self._check_versions()
         held = [room.id for room in self.rooms.values() if room.computer.computing]
         watched = [
             room.id for room in self.rooms.values() if room.computers_only and len(room.channel)
         ]
-        if held or watched:
-            await self.db(self.store.renew_jobs, self.bus.origin, held, watched, now, LEASE_MS)
+        await self.jobs.renew(held, watched, now)
         for room in list(self.rooms.values()):
             if room.waits_for_computer:
                 room.computer.retry()
-        if not self.makes_computer_moves:
+        if not self._makes_moves:
             return
         room_for = max(0, 2 * self.computers.workers - len(held))
         if not room_for:
             return
-        claimed = await self.db(self.store.claim_due, self.bus.origin, now, LEASE_MS, room_for)
-        for game_id, version in claimed:
+        for game_id, version in await self.jobs.claim(now, room_for):
             taken = await self.room(game_id)
             if taken is not None:
                 taken.later(taken.computer.take_over(version))
@@ -240,34 +236,6 @@ class Hub:
         for room in self.rooms.values():
             if len(room.channel):
                 room.channel.announce(again=True)
-
-    async def take_computer_move(self, room: Room) -> bool:
-        """Whether this process makes the computer move the room waits for now: always
-        when it is the only process; otherwise only if it takes the game's shared job."""
-        if not self.bus.shared:
-            return True
-        now = clocks.now_ms()
-        origin = self.bus.origin
-        mine = self.makes_computer_moves
-        if mine and await self.db(
-            self.store.claim_job, room.id, room.version, origin, now, LEASE_MS
-        ):
-            return True
-        offered = await self.db(self.store.offer_job, room.id, room.version, self.job(room, now))
-        if not mine:
-            self.bus.wake()  # the job is up (offered now, or left by the change): take it
-        return offered and mine
-
-    def job(self, room: Room, now: int, *, pause: float = 0.0) -> Job:
-        """The shared job for the computer move a room waits for, held by this process if
-        it makes computer moves."""
-        mine = self.makes_computer_moves
-        return Job(
-            ready_ms=now + int(pause * 1000),
-            holder=self.bus.origin if mine else None,
-            lease_ms=now + LEASE_MS if mine else 0,
-            watched_ms=now + LEASE_MS if room.computers_only else None,
-        )
 
     async def make_current(self, room: Room) -> None:
         """Before a newcomer sees a room: with other processes, compare its version with
@@ -313,15 +281,8 @@ class Hub:
 
     async def _catch_up(self, room: Room) -> None:
         async with room.lock:
-            await self.reload(room)
+            await room.reload()
         room.changed()
-
-    async def reload(self, room: Room) -> None:
-        """Read a room's game again from the store (after another process changed it)."""
-        stored = await self.db(self.store.load, room.id)
-        if stored is not None:
-            room.refresh(stored)
-            room.checked = time.monotonic()
 
     def drop_idle(self) -> int:
         """Drop rooms idle for longer than the limit (they stay in the store); how many."""
@@ -339,10 +300,9 @@ class Hub:
         """Forget a room (its game stays in the store) and stop following its channel."""
         room.close()
         del self.rooms[room.id]
-        if self.bus.shared:
-            task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        task = asyncio.get_running_loop().create_task(self.bus.unfollow(room.id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def room(self, game_id: str) -> Room | None:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""
@@ -375,247 +335,13 @@ class Hub:
             room.computer.start()
         return room
 
-    async def _check_caps(
-        self, seats: list[SeatRow], owner: str, player: int | None, *, lobby: bool
-    ) -> None:
-        """Refuse a new game (:class:`TooManyError`) past a cap: games with computer seats
-        on the server and per address, unfinished games per address and per account, and
-        lobby entries (public games waiting for players) per address and per account.
-
-        The owner's games are counted in the store, so they survive their rooms being
-        dropped from memory or the server restarting."""
-        limits = self.limits
-        computer = any(row.player != HUMAN for row in seats)
-        live = [room for room in self.rooms.values() if room.has_computer and not room.game.is_over]
-        if computer and len(live) >= limits.computer_games_total:
-            raise TooManyError(
-                "too_many_games",
-                f"the server already runs {limits.computer_games_total} games with computer"
-                " players, the most it takes; try again later",
-            )
-        since = clocks.now_ms() - int(limits.recent_games_seconds * 1000)
-        by_address, by_player = await self.db(
-            self.store.owned, owner=owner, player=player, since_ms=since
-        )
-        # Rooms in memory count too (one may be played without a change for a long time).
-        in_memory = sum(1 for room in live if room.owner == owner)
-        if computer and max(by_address.computer, in_memory) >= limits.computer_games_per_address:
-            raise TooManyError(
-                "too_many_games",
-                f"this address already has {limits.computer_games_per_address} unfinished"
-                " games with computer players, the most one address may have",
-            )
-        if by_address.unfinished >= limits.games_per_address:
-            raise TooManyError(
-                "too_many_games",
-                f"this address already has {limits.games_per_address} unfinished games,"
-                " the most one address may have; finish some or try again later",
-            )
-        if player is not None and by_player.unfinished >= limits.games_per_player:
-            raise TooManyError(
-                "too_many_games",
-                f"you already have {limits.games_per_player} unfinished games, the most one"
-                " player may have; finish some or try again later",
-            )
-        if lobby and by_address.lobby >= limits.lobby_games_per_address:
-            raise TooManyError(
-                "too_many_lobby_games",
-                f"this address already has {limits.lobby_games_per_address} public games"
-                " waiting for players, the most one address may have in the lobby",
-            )
-        if lobby and player is not None and by_player.lobby >= limits.lobby_games_per_player:
-            raise TooManyError(
-                "too_many_lobby_games",
-                f"you already have {limits.lobby_games_per_player} public games waiting for"
-                " players, the most one player may have in the lobby",
-            )
-
-    async def create(
-        self, settings: NewGame, *, owner: str = "", player: int | None = None
-    ) -> tuple[Room, str, list[int]]:
-        """Store a new game; returns its room, the creator's token and the seats it opens.
-
-        A local game's token opens every human seat; an online game's opens the first, and
-        every other human seat gets an invite secret (none if the game is public). ``owner``
-        (the client address) and ``player`` (its account, if logged in) are stored with it.
-        """
-        token = new_token()
-        digest = hash_token(token)
-        humans = [seat for seat, row in enumerate(settings.seats) if row.player == HUMAN]
-        mine = humans if settings.kind == "local" else humans[:1]
-        rows = [
-            SeatRow(
-                seat,
-                row.name,
-                row.player,
-                digest if seat in mine else None,
-                new_invite()
-                if row.player == HUMAN and seat not in mine and not settings.public
-                else None,
-            )
-            for seat, row in enumerate(settings.seats)
-        ]
-        status = "playing" if len(mine) == len(humans) else "open"
-        clock = None
-        if settings.clock is not None:
-            clock = clocks.new_clock(
-                settings.clock.initial_ms,
-                settings.clock.increment_ms,
-                len(rows),
-                running=status == "playing",
-            )
-        stored = self._stored(
-            kind=settings.kind,
-            rows=settings.rows,
-            cols=settings.cols,
-            mode=settings.mode,
-            seats=rows,
-            status=status,
-            clock=clock,
-            public=settings.public,
-            owner=owner,
-            owner_player=player,
-        )
-        async with self._creating:
-            await self._check_caps(rows, owner, player, lobby=settings.public and status == "open")
-            room = await self._store_new(stored)
-        return room, token, mine
-
-    async def create_from_record(
-        self, record: Record, *, owner: str = "", player: int | None = None
-    ) -> tuple[Room, str, list[int]]:
-        """A local game that continues (or, if over, replays) an uploaded, checked record."""
-        token = new_token()
-        digest = hash_token(token)
-        rows = [SeatRow(seat, name, HUMAN, digest) for seat, name in enumerate(record.players)]
-        start = None
-        if record.start is not None:
-            start = {"position": record.start.position, "turn": record.start.turn}
-            if record.start.scores is not None:
-                start["scores"] = list(record.start.scores)
-        game = record.to_game()
-        stored = self._stored(
-            kind="local",
-            rows=record.rows,
-            cols=record.cols,
-            mode=record.mode,
-            seats=rows,
-            status="finished" if game.is_over else "playing",
-            clock=None,
-            start=start,
-            actions=list(record.moves),
-            owner=owner,
-            owner_player=player,
-        )
-        async with self._creating:
-            if not game.is_over:
-                await self._check_caps(rows, owner, player, lobby=False)
-            room = await self._store_new(stored)
-        return room, token, list(range(len(rows)))
-
-    async def rematch(
-        self, room: Room, token: str, *, owner: str = "", player: int | None = None
-    ) -> tuple[Room, list[int], bool]:
-        """The game again with the same settings and players: every seat's token opens the
-        same seat in it, and everyone following the old game is told. Asked again (by
-        anyone), the same rematch is the answer. Returns the room, the seats ``token``
-        opens there and whether the rematch is new."""
-        async with room.lock:
-            if room.rematch_id is not None:
-                existing = await self.room(room.rematch_id)
-                if existing is not None:
-                    return existing, sorted(existing.controlled(token)), False
-            rows = [
-                SeatRow(
-                    row.seat,
-                    row.name,
-                    row.player,
-                    row.token_hash,
-                    new_invite()
-                    if row.player == HUMAN and row.token_hash is None and not room.public
-                    else None,
-                )
-                for row in room.seats
-            ]
-            humans = [row for row in rows if row.player == HUMAN]
-            status = "playing" if all(row.token_hash for row in humans) else "open"
-            clock = None
-            if room.clock is not None:
-                clock = clocks.new_clock(
-                    room.clock["initial"],
-                    room.clock["increment"],
-                    len(rows),
-                    running=status == "playing",
-                )
-            stored = self._stored(
-                kind=room.kind,
-                rows=room.game.rows,
-                cols=room.game.cols,
-                mode=room.game.mode,
-                seats=rows,
-                status=status,
-                clock=clock,
-                public=room.public,
-                owner=owner,
-                owner_player=player,
-            )
-            async with self._creating:
-                await self._check_caps(rows, owner, player, lobby=room.public and status == "open")
-                new = await self._store_linked(stored, rematch_of=room.id)
-            if new is None:
-                # Stored meanwhile by another server process: follow its link.
-                again = await self.db(self.store.load, room.id)
-                linked = None if again is None else again.rematch
-                new = None if linked is None else await self.room(linked)
-                if new is None:
-                    raise ProtocolError("storage_failed", "the rematch could not be stored")
-            room.rematch_id = new.id
-            self.bus.publish(room.id, {"reload": True, "version": room.version})
-            room.publish_state()
-            room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
-            return new, sorted(new.controlled(token)), True
-
-    def _stored(
-        self,
-        *,
-        kind: str,
-        rows: int,
-        cols: int,
-        mode: str,
-        seats: list[SeatRow],
-        status: str,
-        clock: dict[str, Any] | None,
-        public: bool = False,
-        start: dict[str, Any] | None = None,
-        actions: list[str] | None = None,
-        owner: str = "",
-        owner_player: int | None = None,
-    ) -> StoredGame:
-        now = clocks.now_ms()
-        return StoredGame(
-            id=secrets.token_urlsafe(9),
-            kind=kind,
-            rows=rows,
-            cols=cols,
-            mode=mode,
-            seats=seats,
-            status=status,
-            created_ms=now,
-            updated_ms=now,
-            start=start,
-            clock=clock,
-            actions=list(actions or []),
-            public=public,
-            owner=owner or None,
-            owner_player=owner_player,
-        )
-
-    async def _store_new(self, stored: StoredGame) -> Room:
-        room = await self._store_linked(stored, rematch_of=None)
+    async def open(self, stored: StoredGame) -> Room:
+        """Store a new game and open its room."""
+        room = await self.open_linked(stored, rematch_of=None)
         assert room is not None  # only a rematch can find its link taken
         return room
 
-    async def _store_linked(self, stored: StoredGame, *, rematch_of: str | None) -> Room | None:
+    async def open_linked(self, stored: StoredGame, *, rematch_of: str | None) -> Room | None:
         """Store a new game (as ``rematch_of``'s rematch, if given) and open its room;
         ``None`` if that game has a rematch already."""
         room = Room(self, stored)
@@ -629,56 +355,6 @@ class Hub:
         room.arm_timer()
         room.computer.start()
         return room
-
-    async def take_seat(self, room: Room, seat: int, name: str | None, invite: str | None) -> str:
-        """Give a free human seat of an online game to whoever brings its invite first
-        (anyone, in a public game)."""
-        async with room.lock:
-            if not 0 <= seat < len(room.seats):
-                raise ProtocolError("bad_field", f"the game has no seat {seat}")
-            row = room.seats[seat]
-            if row.player != HUMAN:
-                raise ProtocolError("not_allowed", f"seat {seat} is a computer player")
-            if row.token_hash is not None:
-                raise ProtocolError("seat_taken", f"seat {seat} is already taken")
-            if not room.public and not invite_matches(row, invite):
-                raise ProtocolError(
-                    "bad_invite",
-                    f"seat {seat} is taken only with its invite link; a spectator link gives"
-                    " no seat",
-                )
-            token = new_token()
-            digest = hash_token(token)
-            if not await self.db(self.store.take_seat, room.id, seat, name, digest):
-                raise ProtocolError("seat_taken", f"seat {seat} is already taken")
-            # Read the game again: with other processes, other seats may have been taken.
-            await self.reload(room)
-            if room.status == "open" and all(
-                other.token_hash is not None for other in room.seats if other.player == HUMAN
-            ):
-                room.status = "playing"
-                if room.clock is not None:
-                    room.clock["since"] = clocks.now_ms()
-                try:
-                    await self.database.write(
-                        Change(
-                            room.id,
-                            status=room.status,
-                            result=None,
-                            clock=room.clock,
-                            now_ms=clocks.now_ms(),
-                            version=room.version,
-                            job=room.next_job(),
-                            hands_over=room.queues_computer_moves,
-                        )
-                    )
-                except StaleWriteError:
-                    await self.reload(room)  # the game was started by another process
-                else:
-                    room.version += 1
-            self.bus.publish(room.id, {"reload": True, "version": room.version})
-            room.changed()
-            return token
 
     async def close(self) -> None:
         """Stop every room's tasks, the sweeper and the worker pools."""

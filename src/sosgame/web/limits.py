@@ -1,7 +1,10 @@
 """What a game may be: board sides, seat counts and player names, for new games and uploads.
 
 Every entry point that makes a game (``POST /api/games``, ``POST /api/records``) checks its
-settings here, so the two can never drift apart.
+settings here, so the two can never drift apart. The board and the seat count are the
+engine's to decide (:func:`sosgame.notation.check_size`, :func:`sosgame.game.check_players`):
+the web takes every game the engine plays, and only translates the engine's error into one
+that names the request's field.
 """
 
 from __future__ import annotations
@@ -9,34 +12,24 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
-from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_LONG_SIDE, WEB_MIN_SIDE
+from sosgame.errors import InvalidSettingsError
+from sosgame.game import check_players
+from sosgame.limits import WEB_MAX_NAME
+from sosgame.notation import check_size
 
 __all__ = [
-    "MAX_NAME",
     "MAX_PASSWORD",
-    "MAX_PLAYERS",
-    "MAX_SIDE",
-    "MIN_LONG_SIDE",
     "MIN_PASSWORD",
-    "MIN_PLAYERS",
-    "MIN_SIDE",
     "SettingsError",
+    "check_board",
     "check_name",
     "check_password",
     "check_seat_count",
-    "check_side",
-    "check_size",
     "draws_nothing",
     "is_filler",
     "is_text",
 ]
 
-# The web's limits (sosgame.limits) under the names the server's modules know them by.
-MIN_SIDE: Final = WEB_MIN_SIDE
-MAX_SIDE: Final = WEB_MAX_SIDE
-MIN_LONG_SIDE: Final = WEB_MIN_LONG_SIDE
-MAX_NAME: Final = WEB_MAX_NAME
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 128
 """A password's length, in characters."""
@@ -83,33 +76,20 @@ class SettingsError(ValueError):
     """A setting outside the limits; the message names the field."""
 
 
-def check_side(value: object, where: str) -> int:
-    """A board side: a whole number from ``WEB_MIN_SIDE`` to ``WEB_MAX_SIDE``."""
-    if (
-        not isinstance(value, int)
-        or isinstance(value, bool)
-        or not WEB_MIN_SIDE <= value <= WEB_MAX_SIDE
-    ):
-        raise SettingsError(
-            f"field {where!r} must be a whole number from {WEB_MIN_SIDE} to {WEB_MAX_SIDE}"
-        )
-    return value
-
-
-def check_size(rows: int, cols: int) -> None:
-    """A board whose longer side holds a line of three (each side already checked)."""
-    if max(rows, cols) < MIN_LONG_SIDE:
-        raise SettingsError(
-            f"fields 'rows' and 'cols': a {rows}x{cols} board is too small,"
-            f" the longer side must be at least {MIN_LONG_SIDE}"
-        )
+def check_board(rows: object, cols: object) -> tuple[int, int]:
+    """The sides of a board the engine plays; the error names field ``rows`` or ``cols``."""
+    try:
+        return check_size(rows, cols)
+    except InvalidSettingsError as error:
+        raise SettingsError(f"field {error.field!r}: {error}") from None
 
 
 def check_seat_count(count: int, where: str) -> int:
-    """How many seats a game has: ``MIN_PLAYERS`` to ``MAX_PLAYERS``."""
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise SettingsError(f"field {where!r} must list {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-    return count
+    """How many seats a game has, as many as the engine seats; the error names ``where``."""
+    try:
+        return check_players(count)
+    except InvalidSettingsError as error:
+        raise SettingsError(f"field {where!r}: {error}") from None
 
 
 def check_name(value: object, where: str) -> str:

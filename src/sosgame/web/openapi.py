@@ -5,16 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame import __version__
-from sosgame.web.limits import (
-    MAX_NAME,
-    MAX_PASSWORD,
-    MAX_PLAYERS,
-    MAX_SIDE,
-    MIN_PASSWORD,
-    MIN_PLAYERS,
-    MIN_SIDE,
-)
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
+from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.protocol import COMPUTER_LEVELS
+from sosgame.web.rows import HUMAN
 
 __all__ = ["openapi"]
 
@@ -172,7 +167,7 @@ def _player_schemas() -> dict[str, Any]:
             "type": "object",
             "required": ["name", "password"],
             "properties": {
-                "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                "name": {"type": "string", "minLength": 1, "maxLength": WEB_MAX_NAME},
                 "password": {
                     "type": "string",
                     "minLength": MIN_PASSWORD,
@@ -315,7 +310,7 @@ def openapi() -> dict[str, Any]:
                                 "schema": {
                                     "type": "object",
                                     "properties": {
-                                        "name": {"type": "string", "maxLength": MAX_NAME},
+                                        "name": {"type": "string", "maxLength": WEB_MAX_NAME},
                                         "invite": {"type": "string", "maxLength": 64},
                                     },
                                 }
@@ -443,8 +438,16 @@ def openapi() -> dict[str, Any]:
                     "type": "object",
                     "required": ["rows", "cols", "seats"],
                     "properties": {
-                        "rows": {"type": "integer", "minimum": MIN_SIDE, "maximum": MAX_SIDE},
-                        "cols": {"type": "integer", "minimum": MIN_SIDE, "maximum": MAX_SIDE},
+                        "rows": {
+                            "type": "integer",
+                            "minimum": BOARD_MIN_SIDE,
+                            "maximum": BOARD_MAX_SIDE,
+                        },
+                        "cols": {
+                            "type": "integer",
+                            "minimum": BOARD_MIN_SIDE,
+                            "maximum": BOARD_MAX_SIDE,
+                        },
                         "mode": {"enum": ["general", "simple"]},
                         "kind": {"enum": ["local", "online"]},
                         "public": {
@@ -460,8 +463,8 @@ def openapi() -> dict[str, Any]:
                                 "type": "object",
                                 "required": ["name"],
                                 "properties": {
-                                    "name": {"type": "string", "maxLength": MAX_NAME},
-                                    "player": {"enum": ["human", *COMPUTER_LEVELS]},
+                                    "name": {"type": "string", "maxLength": WEB_MAX_NAME},
+                                    "player": {"enum": [HUMAN, *COMPUTER_LEVELS]},
                                 },
                             },
                         },

@@ -31,6 +31,7 @@ from sosgame.web.ratings import (
     new_ratings,
     places,
 )
+from sosgame.web.rows import HUMAN
 from sosgame.web.schema import (
     actions,
     games,
@@ -53,7 +54,6 @@ __all__ = [
     "session_id",
 ]
 
-HUMAN: Final = "human"
 _TRIES: Final = 5
 # The PostgreSQL advisory lock that claims take, so that two look-alike names claimed at the
 # same moment cannot both pass the check (claims are few: rate limited per address).

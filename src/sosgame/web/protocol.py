@@ -11,16 +11,13 @@ from typing import Any, Final, Literal, TypeAlias
 
 from sosgame.game import MAX_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
-from sosgame.limits import WEB_MAX_NAME, WEB_MAX_SIDE, WEB_MIN_SIDE
 from sosgame.web import jsonsafe, limits
+from sosgame.web.rows import HUMAN
 
 __all__ = [
     "COMPUTER_LEVELS",
     "KINDS",
     "MAX_MESSAGE_BYTES",
-    "MAX_NAME",
-    "MAX_SIDE",
-    "MIN_SIDE",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
@@ -39,10 +36,6 @@ MAX_MESSAGE_BYTES: Final = 2048
 """The longest WebSocket message a client may send; a longer one closes the connection
 (1009), both here and in the server's WebSocket transport."""
 MAX_TOKENS: Final = MAX_PLAYERS
-# The web's limits under their earlier names here; they live in sosgame.limits.
-MIN_SIDE: Final = WEB_MIN_SIDE
-MAX_SIDE: Final = WEB_MAX_SIDE
-MAX_NAME: Final = WEB_MAX_NAME
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
@@ -156,9 +149,7 @@ def parse_new_game(data: object) -> NewGame:
     body = _object(data, "the new game")
     _known(body, ("rows", "cols", "mode", "kind", "seats", "clock", "public"), "the new game")
     try:
-        rows = limits.check_side(body.get("rows"), "rows")
-        cols = limits.check_side(body.get("cols"), "cols")
-        limits.check_size(rows, cols)
+        rows, cols = limits.check_board(body.get("rows"), body.get("cols"))
     except limits.SettingsError as error:
         raise ProtocolError("bad_field", str(error)) from None
     mode = body.get("mode", "general")
@@ -179,9 +170,9 @@ def parse_new_game(data: object) -> NewGame:
         where = f"seats[{number}]"
         seat = _object(raw, f"field {where!r}")
         _known(seat, ("name", "player"), f"field {where!r}")
-        player = seat.get("player", "human")
-        if player != "human" and player not in COMPUTER_LEVELS:
-            known = ", ".join(("human", *COMPUTER_LEVELS))
+        player = seat.get("player", HUMAN)
+        if player != HUMAN and player not in COMPUTER_LEVELS:
+            known = ", ".join((HUMAN, *COMPUTER_LEVELS))
             raise ProtocolError("bad_field", f"field '{where}.player' must be one of {known}")
         seats.append(SeatSettings(check_name(seat.get("name"), f"{where}.name"), player))
     clock = None

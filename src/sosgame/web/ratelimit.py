@@ -1,5 +1,6 @@
-"""Token buckets: one per WebSocket connection for its messages, and one per client address
-for the requests that cost the server work (replays, records, move lists, analyses)."""
+"""Token buckets: one per WebSocket connection for its messages, one per client address for
+the requests that cost the server work (replays, records, move lists, analyses), and the one
+that paces new sessions (:mod:`sosgame.web.admission`)."""
 
 from __future__ import annotations
 
@@ -27,15 +28,23 @@ class RateLimit:
         self._tokens = burst
         self._last = time.monotonic()
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
+    def _refill(self) -> None:
         now = time.monotonic()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        self._refill()
         if self._tokens >= 1:
             self._tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there (0 if one is now)."""
+        self._refill()
+        return max(0.0, (1 - self._tokens) / self.rate)
 
 
 class ClientRates:

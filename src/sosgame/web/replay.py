@@ -104,10 +104,7 @@ def replay_frames(game: Game, start: dict[str, Any] | None) -> dict[str, Any]:
         "mode": game.mode,
         "actions": actions,
         "moves": move_list(game, start),
-        "lines": [
-            {"owner": line.owner, "ply": line.ply, "cells": [str(cell) for cell in line.cells]}
-            for line in replaying.lines
-        ],
+        "lines": [line.to_dict() for line in replaying.lines],
         "frames": frames,
     }
 
@@ -121,7 +118,5 @@ def _frame(game: Game, action: str | None) -> dict[str, Any]:
         "turn": game.turn,
         "extra_turn": game.extra_turn,
         "lines": len(game.lines),
-        "result": None
-        if outcome is None
-        else {"termination": outcome.termination.value, "winners": list(outcome.winners)},
+        "result": None if outcome is None else outcome.to_dict(),
     }

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.game import Game, Mode
@@ -21,15 +21,13 @@ from sosgame.position import Position, build_game
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
 from sosgame.web.fanout import Connection, dumps
+from sosgame.web.host import RoomHost
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
-from sosgame.web.store import HUMAN, Change, Job, StoredGame
+from sosgame.web.rows import HUMAN, Change, Job, StoredGame
 from sosgame.web.tokens import seats_opened
 from sosgame.web.writer import StaleWriteError, StorageUnavailableError
 
-if TYPE_CHECKING:
-    from sosgame.web.hub import Hub
-
-__all__ = ["HUMAN", "Room"]
+__all__ = ["Room"]
 
 _log = logging.getLogger(__name__)
 
@@ -46,7 +44,7 @@ def _replayed(stored: StoredGame) -> Game:
 class Room:
     """One game with its seats, clock, channel of followers and pending computer move."""
 
-    def __init__(self, hub: Hub, stored: StoredGame, *, owner: str = "") -> None:
+    def __init__(self, hub: RoomHost, stored: StoredGame, *, owner: str = "") -> None:
         self.hub = hub
         self.id = stored.id
         self.kind = stored.kind
@@ -71,7 +69,7 @@ class Room:
         self.checking: asyncio.Task[None] | None = None
         self.checked = time.monotonic()
         """When the room's version was last known to be the database's."""
-        self.computer = ComputerTurns(self)
+        self.computer = ComputerTurns(self, hub)
         self.touched = time.monotonic()
         self._state_text: str | None = None
         self._announcement: dict[str, Any] | None = None
@@ -110,7 +108,7 @@ class Room:
     @property
     def queues_computer_moves(self) -> bool:
         """Whether the room's computer moves go through the store's shared queue."""
-        return self.hub.bus.shared and self.has_computer
+        return self.hub.jobs.hands_over and self.has_computer
 
     @property
     def idle(self) -> bool:
@@ -141,12 +139,7 @@ class Room:
         if outcome is None:
             return None
         flagged = [] if self.clock is None else list(self.clock.get("flagged", []))
-        return {
-            "termination": outcome.termination.value,
-            "winners": list(outcome.winners),
-            "scores": list(self.game.scores),
-            "flagged": flagged,
-        }
+        return {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
 
     def clock_view(self) -> dict[str, Any] | None:
         """The clocks as of now: each seat's time left and whose clock is running."""
@@ -183,14 +176,7 @@ class Room:
                 "turn": game.turn,
                 "ply": len(game.actions),
                 "actions": [str(action) for action in game.actions],
-                "lines": [
-                    {
-                        "owner": line.owner,
-                        "ply": line.ply,
-                        "cells": [str(cell) for cell in line.cells],
-                    }
-                    for line in game.lines
-                ],
+                "lines": [line.to_dict() for line in game.lines],
                 "extra_turn": game.extra_turn,
                 "result": self.result(),
                 "clock": self.clock_view(),
@@ -358,7 +344,7 @@ class Room:
         except StaleWriteError:
             game.undo()
             self.clock = before
-            await self.hub.reload(self)
+            await self.reload()
             self.changed()
             raise ProtocolError(
                 "stale",
@@ -379,14 +365,14 @@ class Room:
         self.changed()
 
     def next_job(self, now: int | None = None) -> Job | None:
-        """The shared job a change leaves behind when a computer seat is to move next
-        (only when other server processes share the game)."""
-        if not self.hub.bus.shared:
-            return None
+        """The job a change leaves behind when a computer seat is to move next (only when
+        the moves are queued in the store, for other server processes)."""
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             return None
-        return self.hub.job(
-            self, clocks.now_ms() if now is None else now, pause=self.hub.computer_pause
+        return self.hub.jobs.job(
+            clocks.now_ms() if now is None else now,
+            watched=self.computers_only,
+            pause=self.hub.computer_pause,
         )
 
     def _stored(self, change: Change) -> None:
@@ -424,7 +410,7 @@ class Room:
             if isinstance(version, int) and version <= self.version:
                 return  # this process made the change, or caught up already
             if event.get("reload") or version != self.version + 1 or not self._replay(event):
-                await self.hub.reload(self)
+                await self.reload()
                 self.changed()
                 return
             state = event.get("state")
@@ -452,6 +438,13 @@ class Room:
         if keep is None:
             self.redo.clear()
         return True
+
+    async def reload(self) -> None:
+        """Read the game again from the store (after another process changed it)."""
+        stored = await self.hub.db(self.hub.store.load, self.id)
+        if stored is not None:
+            self.refresh(stored)
+            self.checked = time.monotonic()
 
     def refresh(self, stored: StoredGame) -> None:
         """Take the stored game as it now is (another process changed it)."""
@@ -503,7 +496,7 @@ class Room:
         try:
             await self.hub.database.write(change)
         except StaleWriteError:
-            await self.hub.reload(self)
+            await self.reload()
             self.changed()
             raise ProtocolError(
                 "stale", "the game changed meanwhile (through another server); nothing was undone"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -25,7 +24,6 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
-    or_,
     select,
 )
 from sqlalchemy.engine import make_url
@@ -34,126 +32,11 @@ from sqlalchemy.pool import NullPool
 from sosgame.web.defaults import DEFAULT_DATABASE
 from sosgame.web.group_commit import dump_json as _dump
 from sosgame.web.group_commit import update_checked_at_once, write_moves_at_once
-from sosgame.web.schema import actions, games, jobs, seats
+from sosgame.web.jobqueue import JobQueue, hand_over
+from sosgame.web.rows import HUMAN, Change, GameSummary, Owned, SeatRow, StoredGame
+from sosgame.web.schema import actions, games, seats
 
-__all__ = [
-    "DEFAULT_DATABASE",
-    "HUMAN",
-    "Change",
-    "GameSummary",
-    "Job",
-    "Owned",
-    "SeatRow",
-    "Store",
-    "StoredGame",
-    "migrate",
-]
-
-
-HUMAN: Final = "human"
-"""A seat's ``player`` when a person sits there (otherwise it names a computer level)."""
-
-
-@dataclass
-class SeatRow:
-    """A seat as stored: ``player`` is ``human`` or a computer level."""
-
-    seat: int
-    name: str
-    player: str
-    token_hash: str | None = None
-    invite: str | None = None
-
-
-@dataclass
-class StoredGame:
-    """A game as stored: settings, seats and the text of every action in order."""
-
-    id: str
-    kind: str
-    rows: int
-    cols: int
-    mode: str
-    seats: list[SeatRow]
-    status: str
-    created_ms: int
-    updated_ms: int
-    start: dict[str, Any] | None = None
-    clock: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None
-    actions: list[str] = field(default_factory=list)
-    public: bool = False
-    rematch: str | None = None
-    version: int = 0
-    owner: str | None = None
-    """The client address that created the game (``None`` for games stored before owners
-    were): the per-client caps and the computer players' fair queue go by it."""
-    owner_player: int | None = None
-    """The account (player id) that created the game, if logged in."""
-
-
-@dataclass(frozen=True)
-class Owned:
-    """What one client (an address, or an account) has made lately, for the per-client caps:
-    unfinished games, those with a computer seat, and public games waiting for players."""
-
-    unfinished: int = 0
-    computer: int = 0
-    lobby: int = 0
-
-
-@dataclass(frozen=True)
-class Job:
-    """A computer move the change hands over: to be made at the game's new version, not
-    before ``ready_ms``, by ``holder`` (leased until ``lease_ms``) or by whoever claims it;
-    ``watched_ms`` for a game with only computer seats (until when someone watches)."""
-
-    ready_ms: int
-    holder: str | None
-    lease_ms: int
-    watched_ms: int | None = None
-
-
-@dataclass(frozen=True)
-class Change:
-    """A game's new status, result and clock, with actions added from ``first_ply`` on;
-    ``keep``, if set, first drops every action after that many (an undo).
-
-    With ``version`` set, the change is made only if the game is still at that version (no
-    other change came first); it then moves the game to the next version. ``job`` is the
-    computer move the new position waits for, if any: with ``hands_over``, it replaces the
-    game's queued job (a change without one removes it).
-    """
-
-    game_id: str
-    status: str
-    result: dict[str, Any] | None
-    clock: dict[str, Any] | None
-    now_ms: int
-    first_ply: int = 1
-    texts: tuple[str, ...] = ()
-    keep: int | None = None
-    version: int | None = None
-    job: Job | None = None
-    hands_over: bool = False
-    """Whether the game may have a computer move queued, which ``job`` replaces (so a game
-    of people only costs no statement for it)."""
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """What a list of games shows about each."""
-
-    id: str
-    kind: str
-    rows: int
-    cols: int
-    mode: str
-    status: str
-    names: list[str]
-    open_seats: list[int]
-    result: dict[str, Any] | None
-    updated_ms: int
+__all__ = ["Store", "migrate"]
 
 
 def _load(text: str | None) -> dict[str, Any] | None:
@@ -263,6 +146,8 @@ class Store:
         self._server_database = self._engine.dialect.name == "postgresql"
         self._autocommit = self._engine.execution_options(isolation_level="AUTOCOMMIT")
         migrate(self._engine)
+        self.queue = JobQueue(self._engine)
+        """The computer moves waiting for a process to make them (with several processes)."""
 
     @property
     def engine(self) -> Engine:
@@ -385,7 +270,7 @@ class Store:
             ]
             if rows:
                 db.execute(actions.insert(), rows)
-            self._hand_over(db, [change for change in changes if change.hands_over])
+            hand_over(db, [change for change in changes if change.hands_over])
         return refused
 
     @staticmethod
@@ -421,126 +306,6 @@ class Store:
             if moved.rowcount != 1:
                 refused.add(change.game_id)
         return refused
-
-    @staticmethod
-    def _hand_over(db: Connection, changes: Sequence[Change]) -> None:
-        """Replace the jobs of the changed games by the ones the changes bring."""
-        if not changes:
-            return
-        db.execute(jobs.delete().where(jobs.c.game_id.in_([c.game_id for c in changes])))
-        rows = [
-            {
-                "game_id": change.game_id,
-                "version": (change.version or 0) + 1,
-                "ready_ms": change.job.ready_ms,
-                "holder": change.job.holder,
-                "lease_ms": change.job.lease_ms,
-                "watched_ms": change.job.watched_ms,
-            }
-            for change in changes
-            if change.job is not None
-        ]
-        if rows:
-            db.execute(jobs.insert(), rows)
-
-    # ------------------------------------------------------------------ computer moves
-
-    def offer_job(self, game_id: str, version: int, job: Job) -> bool:
-        """Put up the computer move of a game at ``version`` (if it has none and is still
-        at that version); ``False`` if the game has changed or already has its job."""
-        with self._transaction() as db:
-            current = db.execute(
-                select(games.c.version).where(games.c.id == game_id)
-            ).scalar_one_or_none()
-            if current != version:
-                return False
-            if db.execute(select(jobs.c.game_id).where(jobs.c.game_id == game_id)).first():
-                return False
-            db.execute(
-                jobs.insert().values(
-                    game_id=game_id,
-                    version=version,
-                    ready_ms=job.ready_ms,
-                    holder=job.holder,
-                    lease_ms=job.lease_ms,
-                    watched_ms=job.watched_ms,
-                )
-            )
-            return True
-
-    def claim_job(self, game_id: str, version: int, holder: str, now: int, lease_ms: int) -> bool:
-        """Take the computer move of a game at ``version`` for ``holder`` until ``now +
-        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be."""
-        with self._transaction() as db:
-            taken = db.execute(
-                jobs.update()
-                .where(
-                    jobs.c.game_id == game_id,
-                    jobs.c.version == version,
-                    or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
-                    or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
-                )
-                .values(holder=holder, lease_ms=now + lease_ms)
-            )
-            return taken.rowcount == 1
-
-    def claim_due(self, holder: str, now: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
-        """Take up to ``limit`` computer moves that are due and that nobody holds (or whose
-        holder stopped renewing its lease): each game's id and version, games with a person
-        in them first. On PostgreSQL, rows another process is taking are skipped."""
-        due = and_(
-            jobs.c.ready_ms <= now,
-            jobs.c.lease_ms < now,
-            or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
-        )
-        query = (
-            select(jobs.c.game_id, jobs.c.version)
-            .where(due)
-            .order_by(jobs.c.watched_ms.is_(None).desc(), jobs.c.ready_ms)
-            .limit(limit)
-        )
-        if self._engine.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        with self._transaction() as db:
-            found = [(row.game_id, row.version) for row in db.execute(query)]
-            taken = []
-            for game_id, version in found:
-                claimed = db.execute(
-                    jobs.update()
-                    .where(jobs.c.game_id == game_id, jobs.c.version == version, due)
-                    .values(holder=holder, lease_ms=now + lease_ms)
-                )
-                if claimed.rowcount == 1:
-                    taken.append((game_id, version))
-            return taken
-
-    def renew_jobs(
-        self, holder: str, held: Sequence[str], watched: Sequence[str], now: int, lease_ms: int
-    ) -> None:
-        """Extend ``holder``'s leases on the ``held`` games' jobs, and mark the ``watched``
-        games (with only computer seats) as watched until ``now + lease_ms``."""
-        with self._transaction() as db:
-            if held:
-                db.execute(
-                    jobs.update()
-                    .where(jobs.c.holder == holder, jobs.c.game_id.in_(list(held)))
-                    .values(lease_ms=now + lease_ms)
-                )
-            if watched:
-                db.execute(
-                    jobs.update()
-                    .where(jobs.c.game_id.in_(list(watched)), jobs.c.watched_ms.is_not(None))
-                    .values(watched_ms=now + lease_ms)
-                )
-
-    def release_job(self, game_id: str, holder: str) -> None:
-        """Give back ``holder``'s lease on a game's job (another process may take it)."""
-        with self._transaction() as db:
-            db.execute(
-                jobs.update()
-                .where(jobs.c.game_id == game_id, jobs.c.holder == holder)
-                .values(holder=None, lease_ms=0)
-            )
 
     def take_seat(self, game_id: str, seat: int, name: str | None, token_hash: str) -> bool:
         """Give a free seat its token (and a name); ``False`` if it was taken already.

@@ -7,7 +7,7 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from sosgame.web.store import SeatRow
+from sosgame.web.rows import SeatRow
 
 __all__ = ["hash_token", "invite_matches", "new_invite", "new_token", "seats_opened"]
 

@@ -13,7 +13,6 @@ import asyncio
 import os
 import threading
 import time
-from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, Final
 
 from sosgame.position import Position
 from sosgame.web.computer import choose_move, suggest
+from sosgame.web.fairqueue import FairQueue
 from sosgame.web.protocol import ProtocolError
 
 __all__ = ["ComputerPool", "watch_parent"]
@@ -69,16 +69,16 @@ class ComputerPool:
         self.workers = max(1, workers)
         self._executor = executor
         self._own = executor is None
-        self._queues: dict[bool, OrderedDict[str, deque[_Job]]] = {
-            True: OrderedDict(),
-            False: OrderedDict(),
+        # Requests given up while queued are skipped.
+        self._queues: dict[bool, FairQueue[_Job]] = {
+            lane: FairQueue(lambda job: not job.done.done()) for lane in (True, False)
         }
         self._running = {True: 0, False: 0}
 
     @property
     def queued(self) -> int:
         """Requests waiting for a worker."""
-        return sum(len(jobs) for lane in self._queues.values() for jobs in lane.values())
+        return sum(len(lane) for lane in self._queues.values())
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -120,7 +120,7 @@ class ComputerPool:
     ) -> Any:
         loop = asyncio.get_running_loop()
         job = _Job(level, position, loop.create_future(), interactive, owner, work)
-        self._queues[interactive].setdefault(owner, deque()).append(job)
+        self._queues[interactive].push(owner, job)
         self._dispatch()
         try:
             return await job.done
@@ -136,16 +136,9 @@ class ComputerPool:
         if self._running[False] < max(1, self.workers - 1):
             lanes.append(False)
         for lane in lanes:
-            owners = self._queues[lane]
-            while owners:
-                owner, jobs = next(iter(owners.items()))
-                job = jobs.popleft()
-                if jobs:
-                    owners.move_to_end(owner)
-                else:
-                    del owners[owner]
-                if not job.done.done():  # skip requests given up while queued
-                    return job
+            job = self._queues[lane].pop()
+            if job is not None:
+                return job
         return None
 
     def _dispatch(self) -> None:
@@ -172,9 +165,7 @@ class ComputerPool:
     def close(self) -> None:
         """Stop the worker processes this pool started."""
         for lane in self._queues.values():
-            for jobs in lane.values():
-                for job in jobs:
-                    job.done.cancel()
-            lane.clear()
+            for job in lane.clear():
+                job.done.cancel()
         if self._own and self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)

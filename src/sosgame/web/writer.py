@@ -16,7 +16,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-from sosgame.web.store import Change, Store
+from sosgame.web.rows import Change
+from sosgame.web.store import Store
 
 __all__ = ["MAX_BACKOFF_SECONDS", "Database", "StaleWriteError", "StorageUnavailableError"]
 

@@ -1,0 +1,311 @@
+"""Making games: new ones, from records, rematches, and the seats people take in them.
+
+Every new game passes the caps first (games with computer seats on the server and per
+address, unfinished and lobby games per address and per account), then the hub stores it and
+opens its room.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sosgame.record import Record
+from sosgame.web import clock as clocks
+from sosgame.web.hub import Hub, TooManyError
+from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
+from sosgame.web.room import Room
+from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
+from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
+from sosgame.web.writer import StaleWriteError
+
+__all__ = ["create", "create_from_record", "rematch", "take_seat"]
+
+
+async def _check_caps(
+    hub: Hub, seats: list[SeatRow], owner: str, player: int | None, *, lobby: bool
+) -> None:
+    """Refuse a new game (:class:`TooManyError`) past a cap: games with computer seats
+    on the server and per address, unfinished games per address and per account, and
+    lobby entries (public games waiting for players) per address and per account.
+
+    The owner's games are counted in the store, so they survive their rooms being
+    dropped from memory or the server restarting."""
+    limits = hub.limits
+    computer = any(row.player != HUMAN for row in seats)
+    live = [room for room in hub.rooms.values() if room.has_computer and not room.game.is_over]
+    if computer and len(live) >= limits.computer_games_total:
+        raise TooManyError(
+            "too_many_games",
+            f"the server already runs {limits.computer_games_total} games with computer"
+            " players, the most it takes; try again later",
+        )
+    since = clocks.now_ms() - int(limits.recent_games_seconds * 1000)
+    by_address, by_player = await hub.db(
+        hub.store.owned, owner=owner, player=player, since_ms=since
+    )
+    # Rooms in memory count too (one may be played without a change for a long time).
+    in_memory = sum(1 for room in live if room.owner == owner)
+    if computer and max(by_address.computer, in_memory) >= limits.computer_games_per_address:
+        raise TooManyError(
+            "too_many_games",
+            f"this address already has {limits.computer_games_per_address} unfinished"
+            " games with computer players, the most one address may have",
+        )
+    if by_address.unfinished >= limits.games_per_address:
+        raise TooManyError(
+            "too_many_games",
+            f"this address already has {limits.games_per_address} unfinished games,"
+            " the most one address may have; finish some or try again later",
+        )
+    if player is not None and by_player.unfinished >= limits.games_per_player:
+        raise TooManyError(
+            "too_many_games",
+            f"you already have {limits.games_per_player} unfinished games, the most one"
+            " player may have; finish some or try again later",
+        )
+    if lobby and by_address.lobby >= limits.lobby_games_per_address:
+        raise TooManyError(
+            "too_many_lobby_games",
+            f"this address already has {limits.lobby_games_per_address} public games"
+            " waiting for players, the most one address may have in the lobby",
+        )
+    if lobby and player is not None and by_player.lobby >= limits.lobby_games_per_player:
+        raise TooManyError(
+            "too_many_lobby_games",
+            f"you already have {limits.lobby_games_per_player} public games waiting for"
+            " players, the most one player may have in the lobby",
+        )
+
+
+async def create(
+    hub: Hub, settings: NewGame, *, owner: str = "", player: int | None = None
+) -> tuple[Room, str, list[int]]:
+    """Store a new game; returns its room, the creator's token and the seats it opens.
+
+    A local game's token opens every human seat; an online game's opens the first, and
+    every other human seat gets an invite secret (none if the game is public). ``owner``
+    (the client address) and ``player`` (its account, if logged in) are stored with it.
+    """
+    token = new_token()
+    digest = hash_token(token)
+    humans = [seat for seat, row in enumerate(settings.seats) if row.player == HUMAN]
+    mine = humans if settings.kind == "local" else humans[:1]
+    rows = [
+        SeatRow(
+            seat,
+            row.name,
+            row.player,
+            digest if seat in mine else None,
+            new_invite()
+            if row.player == HUMAN and seat not in mine and not settings.public
+            else None,
+        )
+        for seat, row in enumerate(settings.seats)
+    ]
+    status = "playing" if len(mine) == len(humans) else "open"
+    clock = None
+    if settings.clock is not None:
+        clock = clocks.new_clock(
+            settings.clock.initial_ms,
+            settings.clock.increment_ms,
+            len(rows),
+            running=status == "playing",
+        )
+    stored = _stored(
+        kind=settings.kind,
+        rows=settings.rows,
+        cols=settings.cols,
+        mode=settings.mode,
+        seats=rows,
+        status=status,
+        clock=clock,
+        public=settings.public,
+        owner=owner,
+        owner_player=player,
+    )
+    async with hub.creating:
+        await _check_caps(hub, rows, owner, player, lobby=settings.public and status == "open")
+        room = await hub.open(stored)
+    return room, token, mine
+
+
+async def create_from_record(
+    hub: Hub, record: Record, *, owner: str = "", player: int | None = None
+) -> tuple[Room, str, list[int]]:
+    """A local game that continues (or, if over, replays) an uploaded, checked record."""
+    token = new_token()
+    digest = hash_token(token)
+    rows = [SeatRow(seat, name, HUMAN, digest) for seat, name in enumerate(record.players)]
+    start = None
+    if record.start is not None:
+        start = {"position": record.start.position, "turn": record.start.turn}
+        if record.start.scores is not None:
+            start["scores"] = list(record.start.scores)
+    game = record.to_game()
+    stored = _stored(
+        kind="local",
+        rows=record.rows,
+        cols=record.cols,
+        mode=record.mode,
+        seats=rows,
+        status="finished" if game.is_over else "playing",
+        clock=None,
+        start=start,
+        actions=list(record.moves),
+        owner=owner,
+        owner_player=player,
+    )
+    async with hub.creating:
+        if not game.is_over:
+            await _check_caps(hub, rows, owner, player, lobby=False)
+        room = await hub.open(stored)
+    return room, token, list(range(len(rows)))
+
+
+async def rematch(
+    hub: Hub, room: Room, token: str, *, owner: str = "", player: int | None = None
+) -> tuple[Room, list[int], bool]:
+    """The game again with the same settings and players: every seat's token opens the
+    same seat in it, and everyone following the old game is told. Asked again (by
+    anyone), the same rematch is the answer. Returns the room, the seats ``token``
+    opens there and whether the rematch is new."""
+    async with room.lock:
+        if room.rematch_id is not None:
+            existing = await hub.room(room.rematch_id)
+            if existing is not None:
+                return existing, sorted(existing.controlled(token)), False
+        rows = [
+            SeatRow(
+                row.seat,
+                row.name,
+                row.player,
+                row.token_hash,
+                new_invite()
+                if row.player == HUMAN and row.token_hash is None and not room.public
+                else None,
+            )
+            for row in room.seats
+        ]
+        humans = [row for row in rows if row.player == HUMAN]
+        status = "playing" if all(row.token_hash for row in humans) else "open"
+        clock = None
+        if room.clock is not None:
+            clock = clocks.new_clock(
+                room.clock["initial"],
+                room.clock["increment"],
+                len(rows),
+                running=status == "playing",
+            )
+        stored = _stored(
+            kind=room.kind,
+            rows=room.game.rows,
+            cols=room.game.cols,
+            mode=room.game.mode,
+            seats=rows,
+            status=status,
+            clock=clock,
+            public=room.public,
+            owner=owner,
+            owner_player=player,
+        )
+        async with hub.creating:
+            await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
+            new = await hub.open_linked(stored, rematch_of=room.id)
+        if new is None:
+            # Stored meanwhile by another server process: follow its link.
+            again = await hub.db(hub.store.load, room.id)
+            linked = None if again is None else again.rematch
+            new = None if linked is None else await hub.room(linked)
+            if new is None:
+                raise ProtocolError("storage_failed", "the rematch could not be stored")
+        room.rematch_id = new.id
+        hub.bus.publish(room.id, {"reload": True, "version": room.version})
+        room.publish_state()
+        room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
+        return new, sorted(new.controlled(token)), True
+
+
+def _stored(
+    *,
+    kind: str,
+    rows: int,
+    cols: int,
+    mode: str,
+    seats: list[SeatRow],
+    status: str,
+    clock: dict[str, Any] | None,
+    public: bool = False,
+    start: dict[str, Any] | None = None,
+    actions: list[str] | None = None,
+    owner: str = "",
+    owner_player: int | None = None,
+) -> StoredGame:
+    now = clocks.now_ms()
+    return StoredGame(
+        id=secrets.token_urlsafe(9),
+        kind=kind,
+        rows=rows,
+        cols=cols,
+        mode=mode,
+        seats=seats,
+        status=status,
+        created_ms=now,
+        updated_ms=now,
+        start=start,
+        clock=clock,
+        actions=list(actions or []),
+        public=public,
+        owner=owner or None,
+        owner_player=owner_player,
+    )
+
+
+async def take_seat(hub: Hub, room: Room, seat: int, name: str | None, invite: str | None) -> str:
+    """Give a free human seat of an online game to whoever brings its invite first
+    (anyone, in a public game)."""
+    async with room.lock:
+        if not 0 <= seat < len(room.seats):
+            raise ProtocolError("bad_field", f"the game has no seat {seat}")
+        row = room.seats[seat]
+        if row.player != HUMAN:
+            raise ProtocolError("not_allowed", f"seat {seat} is a computer player")
+        if row.token_hash is not None:
+            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+        if not room.public and not invite_matches(row, invite):
+            raise ProtocolError(
+                "bad_invite",
+                f"seat {seat} is taken only with its invite link; a spectator link gives no seat",
+            )
+        token = new_token()
+        digest = hash_token(token)
+        if not await hub.db(hub.store.take_seat, room.id, seat, name, digest):
+            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+        # Read the game again: with other processes, other seats may have been taken.
+        await room.reload()
+        if room.status == "open" and all(
+            other.token_hash is not None for other in room.seats if other.player == HUMAN
+        ):
+            room.status = "playing"
+            if room.clock is not None:
+                room.clock["since"] = clocks.now_ms()
+            try:
+                await hub.database.write(
+                    Change(
+                        room.id,
+                        status=room.status,
+                        result=None,
+                        clock=room.clock,
+                        now_ms=clocks.now_ms(),
+                        version=room.version,
+                        job=room.next_job(),
+                        hands_over=room.queues_computer_moves,
+                    )
+                )
+            except StaleWriteError:
+                await room.reload()  # the game was started by another process
+            else:
+                room.version += 1
+        hub.bus.publish(room.id, {"reload": True, "version": room.version})
+        room.changed()
+        return token

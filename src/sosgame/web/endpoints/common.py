@@ -1,0 +1,99 @@
+"""What the endpoints share: the server's parts, kept in ``app.state`` by
+:func:`sosgame.web.app.create_app`; request bodies; the client's address and seat token; JSON
+errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse
+
+from sosgame.web.accounts import Accounts
+from sosgame.web.analysis import Analyses
+from sosgame.web.bodies import read_body
+from sosgame.web.config import ServerLimits
+from sosgame.web.hub import Hub
+from sosgame.web.protocol import ProtocolError, parse_json
+from sosgame.web.ratelimit import ClientRates
+from sosgame.web.replay import Answers
+from sosgame.web.room import Room
+
+__all__ = [
+    "STORAGE_UNAVAILABLE",
+    "Server",
+    "address",
+    "bearer",
+    "error_response",
+    "hub",
+    "read_json",
+    "room_or_404",
+    "server",
+]
+
+STORAGE_UNAVAILABLE: Final = (
+    "storage_unavailable",
+    "the games' storage cannot be reached now: try again soon",
+)
+
+
+@dataclass(frozen=True)
+class Server:
+    """The parts of the server the endpoints share besides the hub, in ``app.state.server``."""
+
+    limits: ServerLimits
+    accounts: Accounts
+    """The named players and their sessions."""
+    analyses: Analyses
+    answers: Answers
+    """The replays, records and move lists made once per game version."""
+    reads: ClientRates
+    """Each client's rate of replays, records, move lists and analyses."""
+    allowed_origins: tuple[str, ...]
+    """The origins besides the app's own whose pages may open WebSockets."""
+
+
+def hub(connection: HTTPConnection) -> Hub:
+    """The rooms, store and computer players (in ``app.state.hub`` once the app has started)."""
+    found: Hub = connection.app.state.hub
+    return found
+
+
+def server(connection: HTTPConnection) -> Server:
+    """The server's other parts."""
+    found: Server = connection.app.state.server
+    return found
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """An error as every endpoint answers it: ``{"error": {"code": ..., "message": ...}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def read_json(request: Request, *, optional: bool = False) -> Any:
+    """The request's JSON body, checked (``optional``: an empty body is ``{}``)."""
+    body = await read_body(request)
+    if optional and not body.strip():
+        return {}
+    return parse_json(body, "the request body")
+
+
+def address(connection: HTTPConnection) -> str:
+    """The client's address."""
+    return connection.client.host if connection.client is not None else ""
+
+
+def bearer(request: Request) -> str | None:
+    """The seat token of an ``Authorization: Bearer`` header."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def room_or_404(request: Request) -> Room:
+    """The room of the game the path names (``no_game``, a 404, if there is none)."""
+    room = await hub(request).room(str(request.path_params["game_id"]))
+    if room is None:
+        raise ProtocolError("no_game", "there is no game with this id")
+    return room

@@ -1,0 +1,193 @@
+"""The games: the lobby's lists, new games and uploaded records, a game's state, its seats
+and invites, and rematches."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from sosgame.errors import RecordError
+from sosgame.record import Record
+from sosgame.web import creation, limits
+from sosgame.web.endpoints.common import address, bearer, hub, read_json, room_or_404, server
+from sosgame.web.protocol import ProtocolError, check_name, parse_new_game
+from sosgame.web.room import Room
+from sosgame.web.rows import HUMAN
+
+__all__ = ["get_game", "invites", "list_games", "new_game", "rematch", "take_seat", "upload"]
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /api/games?list=open|playing|archive``: the public games in that state."""
+    which = request.query_params.get("list", "open")
+    statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
+    if which not in statuses:
+        raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
+    # Only games created public are listed, in any state: a private game's id is the
+    # link to watch it, and its players choose whom they give it to.
+    summaries = await hub(request).db(
+        hub(request).store.summaries, statuses[which], public_only=True
+    )
+    return JSONResponse(
+        {
+            "games": [
+                {
+                    "id": item.id,
+                    "kind": item.kind,
+                    "rows": item.rows,
+                    "cols": item.cols,
+                    "mode": item.mode,
+                    "status": item.status,
+                    "names": item.names,
+                    "open_seats": item.open_seats,
+                    "result": item.result,
+                    "updated": item.updated_ms,
+                }
+                for item in summaries
+            ]
+        }
+    )
+
+
+async def new_game(request: Request) -> Response:
+    """``POST /api/games``: a new game; the creator's token and the seats it opens."""
+    settings = parse_new_game(await read_json(request))
+    account = await server(request).accounts.current(request)
+    player = account if settings.kind == "online" else None
+    mine = next((n for n, row in enumerate(settings.seats) if row.player == HUMAN), None)
+    if player is not None and mine is not None:
+        # A named player's seat carries their name (and, linked, their rating).
+        named = replace(settings.seats[mine], name=player.name)
+        settings = replace(
+            settings, seats=(*settings.seats[:mine], named, *settings.seats[mine + 1 :])
+        )
+    room, token, seats = await creation.create(
+        hub(request),
+        settings,
+        owner=address(request),
+        player=None if account is None else account.id,
+    )
+    if mine is not None:
+        await server(request).accounts.link(room.id, mine, player)
+    return _created(request, room, token, seats)
+
+
+async def get_game(request: Request) -> Response:
+    """``GET /api/games/{game_id}``: the game's state and its links."""
+    room = await room_or_404(request)
+    return JSONResponse({**room.state()["game"], "links": _links(request, room, secret=False)})
+
+
+async def invites(request: Request) -> Response:
+    """``GET /api/games/{game_id}/invites``: the free seats' invite links, for its players."""
+    room = await room_or_404(request)
+    if not room.controlled(bearer(request)):
+        raise ProtocolError("not_your_seat", "invite links are for the game's players")
+    return JSONResponse({"id": room.id, "seats": _seat_links(request, room)})
+
+
+async def take_seat(request: Request) -> Response:
+    """``POST /api/games/{game_id}/seats/{seat}``: take a free seat (with its invite)."""
+    room = await room_or_404(request)
+    seat_text = str(request.path_params["seat"])
+    # ASCII digits only: "²".isdigit() is true but int() refuses it.
+    if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 3):
+        raise ProtocolError("bad_field", "the seat must be a seat number")
+    body = await read_json(request, optional=True)
+    if not isinstance(body, dict) or set(body) - {"name", "invite"}:
+        raise ProtocolError(
+            "bad_field", "the body must be an object with at most 'name' and 'invite'"
+        )
+    name = None if body.get("name") is None else check_name(body["name"], "name")
+    invite = body.get("invite")
+    if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+        raise ProtocolError("bad_field", "field 'invite' must be the invite link's secret")
+    player = await server(request).accounts.current(request)
+    if player is not None:
+        name = player.name
+    token = await creation.take_seat(hub(request), room, int(seat_text), name, invite)
+    await server(request).accounts.link(room.id, int(seat_text), player)
+    return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /api/games/{game_id}/rematch``: the game again, with the same players."""
+    room = await room_or_404(request)
+    token = bearer(request)
+    if token is None or not room.controlled(token):
+        raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
+    account = await server(request).accounts.current(request)
+    new, mine, fresh = await creation.rematch(
+        hub(request),
+        room,
+        token,
+        owner=address(request),
+        player=None if account is None else account.id,
+    )
+    if fresh:
+        await server(request).accounts.copy_links(room.id, new.id)
+    response = _created(request, new, token, mine)
+    response.status_code = 201 if fresh else 200
+    return response
+
+
+async def upload(request: Request) -> Response:
+    """``POST /api/records``: a local game from an uploaded record."""
+    body = await read_json(request)
+    try:
+        loaded = Record.from_dict(body)
+        # The same limits as a new game: board sides, seat count and names.
+        limits.check_board(loaded.rows, loaded.cols)
+        limits.check_seat_count(len(loaded.players), "players")
+        players = [
+            limits.check_name(name, f"players[{number}]")
+            for number, name in enumerate(loaded.players)
+        ]
+    except (RecordError, limits.SettingsError) as error:
+        raise ProtocolError("bad_record", str(error)) from None
+    loaded.players = players
+    account = await server(request).accounts.current(request)
+    room, token, seats = await creation.create_from_record(
+        hub(request), loaded, owner=address(request), player=None if account is None else account.id
+    )
+    return _created(request, room, token, seats)
+
+
+def _seat_links(request: Request, room: Room) -> list[str | None]:
+    """Each free seat's invite link (with its secret), for the game's players only."""
+    base = str(request.base_url).rstrip("/")
+    links: list[str | None] = []
+    for row in room.seats:
+        link = None
+        if row.player == HUMAN and row.token_hash is None:
+            if row.invite is not None:
+                link = f"{base}/#/join/{room.id}/{row.seat}/{row.invite}"
+            elif room.public:
+                link = f"{base}/#/join/{room.id}/{row.seat}"
+        links.append(link)
+    return links
+
+
+def _links(request: Request, room: Room, *, secret: bool) -> dict[str, Any]:
+    base = str(request.base_url).rstrip("/")
+    seats = _seat_links(request, room) if secret or room.public else [None] * len(room.seats)
+    return {
+        "game": f"{base}/#/game/{room.id}",
+        "seats": seats,
+        "spectator": f"{base}/#/game/{room.id}",
+    }
+
+
+def _created(request: Request, room: Room, token: str, seats: list[int]) -> JSONResponse:
+    return JSONResponse(
+        {
+            "id": room.id,
+            "token": token,
+            "seats": seats,
+            "links": _links(request, room, secret=True),
+        },
+        status_code=201,
+    )

@@ -1,0 +1,62 @@
+"""The site itself: the page, its texts and settings, the API's description and health."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+
+from sosgame.i18n import LANGUAGES, browser_catalog
+from sosgame.web.browser import browser_config
+from sosgame.web.endpoints.common import hub
+from sosgame.web.openapi import openapi
+from sosgame.web.protocol import PROTOCOL_VERSION
+from sosgame.web.writer import StorageUnavailableError
+
+__all__ = ["config", "health", "i18n", "index", "schema"]
+
+_STATIC = resources.files("sosgame.web") / "static"
+
+
+async def index(_request: Request) -> Response:
+    """``GET /``: the page."""
+    with resources.as_file(_STATIC / "index.html") as path:
+        return FileResponse(path, media_type="text/html; charset=utf-8")
+
+
+async def i18n(_request: Request) -> Response:
+    """``GET /api/i18n``: the languages and the browser's texts."""
+    return JSONResponse({"languages": LANGUAGES, "catalog": browser_catalog()})
+
+
+async def config(_request: Request) -> Response:
+    """``GET /api/config``: the levels, colours and limits the browser offers."""
+    return JSONResponse(browser_config())
+
+
+async def schema(_request: Request) -> Response:
+    """``GET /openapi.json``: the API's description."""
+    return JSONResponse(openapi())
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: whether the database (and Redis) can be reached."""
+    try:
+        await hub(request).db(hub(request).store.ping)
+    except StorageUnavailableError:
+        database = False
+    else:
+        database = True
+    redis = await hub(request).bus.reachable()
+    return JSONResponse(
+        {
+            "ok": database,
+            "protocol": PROTOCOL_VERSION,
+            "rooms": len(hub(request).rooms),
+            "connections": hub(request).connections,
+            "database": "ok" if database else "unavailable",
+            "redis": None if redis is None else "ok" if redis else "unavailable",
+        },
+        status_code=200 if database else 503,
+    )

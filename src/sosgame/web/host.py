@@ -1,0 +1,48 @@
+"""What a room needs from the server that holds it, as a protocol: the room and its computer
+turns depend on this, never on the hub (:class:`sosgame.web.hub.Hub` is the one host).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from sosgame.web.bus import Bus
+from sosgame.web.fanout import LocalChannel
+from sosgame.web.jobs import ComputerJobs
+from sosgame.web.store import Store
+from sosgame.web.workers import ComputerPool
+from sosgame.web.writer import Database
+
+__all__ = ["RoomHost"]
+
+
+class RoomHost(Protocol):
+    """The store, bus, computer players and shared jobs a room works with."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def database(self) -> Database: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def computers(self) -> ComputerPool: ...
+
+    @property
+    def jobs(self) -> ComputerJobs: ...
+
+    @property
+    def computer_pause(self) -> float:
+        """Seconds a computer waits before it moves, so that people can follow."""
+        ...
+
+    def channel(self, game_id: str, seats: int) -> LocalChannel:
+        """Where a room's messages go."""
+        ...
+
+    async def db(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a store call on the database thread."""
+        ...

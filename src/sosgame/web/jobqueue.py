@@ -1,0 +1,142 @@
+"""The queue of computer moves in the database (the ``jobs`` table), which several server
+processes share: each move a computer seat owes is a job that one process holds under a lease
+while it thinks, and any other takes over once the lease runs out.
+
+Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Engine, and_, or_, select
+
+from sosgame.web.rows import Change, Job
+from sosgame.web.schema import games, jobs
+
+__all__ = ["JobQueue", "hand_over"]
+
+
+def hand_over(db: Connection, changes: Sequence[Change]) -> None:
+    """Replace the jobs of the changed games by the ones the changes bring."""
+    if not changes:
+        return
+    db.execute(jobs.delete().where(jobs.c.game_id.in_([c.game_id for c in changes])))
+    rows = [
+        {
+            "game_id": change.game_id,
+            "version": (change.version or 0) + 1,
+            "ready_ms": change.job.ready_ms,
+            "holder": change.job.holder,
+            "lease_ms": change.job.lease_ms,
+            "watched_ms": change.job.watched_ms,
+        }
+        for change in changes
+        if change.job is not None
+    ]
+    if rows:
+        db.execute(jobs.insert(), rows)
+
+
+class JobQueue:
+    """The jobs of the games in the database behind ``engine``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def offer(self, game_id: str, version: int, job: Job) -> bool:
+        """Put up the computer move of a game at ``version`` (if it has none and is still
+        at that version); ``False`` if the game has changed or already has its job."""
+        with self._engine.begin() as db:
+            current = db.execute(
+                select(games.c.version).where(games.c.id == game_id)
+            ).scalar_one_or_none()
+            if current != version:
+                return False
+            if db.execute(select(jobs.c.game_id).where(jobs.c.game_id == game_id)).first():
+                return False
+            db.execute(
+                jobs.insert().values(
+                    game_id=game_id,
+                    version=version,
+                    ready_ms=job.ready_ms,
+                    holder=job.holder,
+                    lease_ms=job.lease_ms,
+                    watched_ms=job.watched_ms,
+                )
+            )
+            return True
+
+    def claim(self, game_id: str, version: int, holder: str, now: int, lease_ms: int) -> bool:
+        """Take the computer move of a game at ``version`` for ``holder`` until ``now +
+        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be."""
+        with self._engine.begin() as db:
+            taken = db.execute(
+                jobs.update()
+                .where(
+                    jobs.c.game_id == game_id,
+                    jobs.c.version == version,
+                    or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
+                    or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
+                )
+                .values(holder=holder, lease_ms=now + lease_ms)
+            )
+            return taken.rowcount == 1
+
+    def claim_due(self, holder: str, now: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
+        """Take up to ``limit`` computer moves that are due and that nobody holds (or whose
+        holder stopped renewing its lease): each game's id and version, games with a person
+        in them first. On PostgreSQL, rows another process is taking are skipped."""
+        due = and_(
+            jobs.c.ready_ms <= now,
+            jobs.c.lease_ms < now,
+            or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
+        )
+        query = (
+            select(jobs.c.game_id, jobs.c.version)
+            .where(due)
+            .order_by(jobs.c.watched_ms.is_(None).desc(), jobs.c.ready_ms)
+            .limit(limit)
+        )
+        if self._engine.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        with self._engine.begin() as db:
+            found = [(row.game_id, row.version) for row in db.execute(query)]
+            taken = []
+            for game_id, version in found:
+                claimed = db.execute(
+                    jobs.update()
+                    .where(jobs.c.game_id == game_id, jobs.c.version == version, due)
+                    .values(holder=holder, lease_ms=now + lease_ms)
+                )
+                if claimed.rowcount == 1:
+                    taken.append((game_id, version))
+            return taken
+
+    def renew(
+        self, holder: str, held: Sequence[str], watched: Sequence[str], now: int, lease_ms: int
+    ) -> None:
+        """Extend ``holder``'s leases on the ``held`` games' jobs, and mark the ``watched``
+        games (with only computer seats) as watched until ``now + lease_ms``."""
+        with self._engine.begin() as db:
+            if held:
+                db.execute(
+                    jobs.update()
+                    .where(jobs.c.holder == holder, jobs.c.game_id.in_(list(held)))
+                    .values(lease_ms=now + lease_ms)
+                )
+            if watched:
+                db.execute(
+                    jobs.update()
+                    .where(jobs.c.game_id.in_(list(watched)), jobs.c.watched_ms.is_not(None))
+                    .values(watched_ms=now + lease_ms)
+                )
+
+    def release(self, game_id: str, holder: str) -> None:
+        """Give back ``holder``'s lease on a game's job (another process may take it)."""
+        with self._engine.begin() as db:
+            db.execute(
+                jobs.update()
+                .where(jobs.c.game_id == game_id, jobs.c.holder == holder)
+                .values(holder=None, lease_ms=0)
+            )
