@@ -604,6 +604,10 @@ def _save(
         store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
 
 
+# Three entry points of one shape, not one with two flags: each passes its flags to the inlined
+# _search as constants, so that numba compiles a copy without the branches it never takes.
+
+
 @jit_borrowed
 def search_exact(
     position: Position,
