@@ -13,9 +13,9 @@ Values are from the point of view of the seat to move, with best play from both 
 >>> solution.value, [str(move) for move in solution.best_moves]
 (1, ['Sc1'])
 
-How far it reaches (measured in docs/benchmarks.md): a position with up to
-:data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when compiled; the empty
-4x4 board in about a second, 4x5 in minutes. To ask "is this within reach?" cheaply, pass a
+How far it reaches is measured in docs/benchmarks.md (empty boards size by size; a position
+with up to :data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when
+compiled). To ask "is this within reach?" cheaply, pass a
 ``node_limit``, or a time limit in ``seconds``: :class:`NodeLimitError` or
 :class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
@@ -91,7 +91,7 @@ MAX_EMPTY_CELLS: Final = 39
 """The most empty cells a position may have: its key must fit 64 bits (3**39 < 2**63)."""
 QUICK_EMPTY_CELLS: Final = 12
 """Positions with at most this many empty cells solve in well under a second when compiled
-(docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
+(measured in docs/benchmarks.md)."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
 _TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
