@@ -553,7 +553,7 @@ def _search(
             if exact:
                 live += frames[frame + _CLOSED]
             lines = frames[frame + _LINES]
-            result = lines * unit + value if lines else -value
+            result = lines * unit + value if lines else -value  # sosgame.solver.rule, inline
             phase = _NEXT
             if result > frames[frame + _BEST]:
                 frames[frame + _BEST] = result
