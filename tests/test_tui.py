@@ -280,6 +280,20 @@ def test_replay_steps_forward_back_and_jumps_then_continues() -> None:
     drive(app_for(Game(3, 3)), script)
 
 
+def test_replay_lists_a_resignation_as_the_game_does() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await pilot.press("x", "x")  # Bao resigns
+        resigned = EN("resigned", name="Bao")
+        assert resigned in text_of(pilot, "#moves")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        assert resigned in text_of(pilot, "#moves")
+
+    drive(app_for(Game(3, 3)), script)
+
+
 def test_replay_of_a_record_file_from_the_load_dialog(tmp_path: Path) -> None:
     path = tmp_path / "done.json"
     save(Record.from_game(Game(3, 3, moves=WHOLE_GAME), players=["Ann", "Bao"]), path)

@@ -20,6 +20,7 @@ from sosgame.errors import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidSettingsError,
+    SosError,
 )
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 
@@ -56,6 +57,13 @@ _SIZE_RE: Final = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 _RESIGN_PREFIX: Final = "resign:"
 
 
+def _text(value: object, error: type[SosError], kind: str, example: str) -> str:
+    """``value``, if it is text; else ``error`` says what it must be."""
+    if not isinstance(value, str):
+        raise error(f"a {kind} must be text such as {example!r}, not {type(value).__name__}")
+    return value
+
+
 class Cell(NamedTuple):
     """A cell of the board: ``row`` and ``col`` count from 0 at the top-left corner."""
 
@@ -68,9 +76,7 @@ class Cell(NamedTuple):
 
         :raises InvalidCellError: if the text is not a cell.
         """
-        if not isinstance(text, str):
-            raise InvalidCellError(f"a cell must be text such as 'b3', not {type(text).__name__}")
-        match = _CELL_RE.fullmatch(text.strip())
+        match = _CELL_RE.fullmatch(_text(text, InvalidCellError, "cell", "b3").strip())
         if match is None:
             raise InvalidCellError(
                 f"{text!r} is not a cell: write a column letter a-z then a row number"
@@ -99,9 +105,7 @@ class Move(NamedTuple):
 
         :raises InvalidMoveError: if the text is not a move.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"a move must be text such as 'Sb3', not {type(text).__name__}")
-        stripped = text.strip()
+        stripped = _text(text, InvalidMoveError, "move", "Sb3").strip()
         letter = stripped[:1].upper()
         if letter not in LETTERS:
             raise InvalidMoveError(
@@ -198,11 +202,7 @@ def parse_position(text: str) -> list[list[str]]:
 
     :raises InvalidPositionError: naming the row and column of anything wrong.
     """
-    if not isinstance(text, str):
-        raise InvalidPositionError(
-            f"a position must be text such as 'S.O/.../OSS', not {type(text).__name__}"
-        )
-    if not text.strip():
+    if not _text(text, InvalidPositionError, "position", "S.O/.../OSS").strip():
         raise InvalidPositionError("the position is empty: write rows such as 'S.O/.../OSS'")
     rows = text.strip().split("/")
     width = len(rows[0])

@@ -21,6 +21,7 @@ from sosgame.game import Game
 from sosgame.kernel import JIT, encode
 from sosgame.notation import Move, Resignation
 from sosgame.solver import MAX_EMPTY_CELLS, NodeLimitError, TranspositionTable, solve
+from sosgame.solver.rule import end_value, move_value
 
 __all__ = [
     "BLUNDER",
@@ -135,18 +136,15 @@ class _Judge:
     def move(self, game: Game, move: Move) -> tuple[float, bool]:
         """The value of ``move`` for the mover, and whether it is exact."""
         after = game.copy()
-        mover = after.turn
         lines = len(after.play(move))
         if after.is_over:
-            if after.mode == "simple":
-                return (1.0 if lines else 0.0), True
-            return float(lines), True
+            return float(end_value(lines, after.mode == "simple")), True
         found = self._try_solution(after)
         if found is not None:
             value, exact = found[0], True
         else:
             value, exact = self._search(after).value, False
-        return (lines + value if after.turn == mover else -value), exact
+        return move_value(lines, value), exact
 
 
 def analyze(

@@ -137,14 +137,7 @@ def play_game(
 def _play(arguments: tuple[str, str, int, int, Mode, float | None, int, int]) -> GameResult:
     level_a, level_b, rows, cols, mode, seconds, seed, index = arguments
     return play_game(
-        level_a,
-        level_b,
-        rows=rows,
-        cols=cols,
-        mode=mode,
-        seconds=seconds,
-        seed=seed,
-        index=index,
+        level_a, level_b, rows=rows, cols=cols, mode=mode, seconds=seconds, seed=seed, index=index
     )
 
 

@@ -147,8 +147,9 @@ class _Base:
             raise GameOverError("cannot choose a move: the game is over")
         self.proven = False
         # A full collection walks every object of the process (the compiled kernels make
-        # many): 50 to 120 ms, a whole small budget. The searches make no cycles worth
-        # collecting in the meantime, so the collector waits until the move is chosen.
+        # many) and can take a whole small budget (docs/benchmarks.md). The searches make no
+        # cycles worth collecting in the meantime, so the collector waits until the move is
+        # chosen.
         collecting = gc.isenabled()
         gc.disable()
         try:

@@ -21,6 +21,7 @@ from sosgame.errors import (
     SosError,
 )
 from sosgame.game import Game
+from sosgame.i18n import outcome_text
 from sosgame.notation import Move
 from sosgame.outcome import Line
 from sosgame.record import Record, save
@@ -205,12 +206,7 @@ class PlainGame:
             key = "to_move_again" if game.extra_turn else "to_move"
             self.say(self.t(key, name=self.names[game.turn]))
             return
-        reason = self.t(f"reason.{outcome.termination.value}")
-        if outcome.winner is not None:
-            self.say(self.t("winner", name=self.names[outcome.winner], reason=reason))
-        else:
-            drawn = ", ".join(self.names[seat] for seat in outcome.winners)
-            self.say(self.t("draw", names=drawn, reason=reason))
+        self.say(outcome_text(self.t, outcome, self.names))
         self.say(self.t("game_over"))
 
     def show_moves(self) -> None:

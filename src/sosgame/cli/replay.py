@@ -8,6 +8,7 @@ from typing import Any
 
 from sosgame.cli.language import subcommand, t
 from sosgame.game import Game
+from sosgame.i18n import outcome_text
 from sosgame.record import load
 
 __all__ = ["register", "summary"]
@@ -61,9 +62,5 @@ def run(arguments: argparse.Namespace) -> int:
     if outcome is None:
         print(t("cli.replay.not_over", name=names[game.turn], count=len(game.actions)))
         return 0
-    reason = t(f"reason.{outcome.termination.value}")
-    if outcome.winner is not None:
-        print(t("winner", name=names[outcome.winner], reason=reason))
-    else:
-        print(t("draw", names=", ".join(names[seat] for seat in outcome.winners), reason=reason))
+    print(outcome_text(t, outcome, names))
     return 0

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 from sosgame.i18n.marks import Plural
 from sosgame.i18n.texts import TEXTS
+
+if TYPE_CHECKING:
+    from sosgame.outcome import Outcome
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -29,6 +32,7 @@ __all__ = [
     "Language",
     "browser_catalog",
     "detect_language",
+    "outcome_text",
     "translations",
     "translator",
 ]
@@ -96,6 +100,15 @@ def translator(language: str) -> Callable[..., str]:
         return _lookup(catalog, key, values.get("count")).format(**values)
 
     return translate
+
+
+def outcome_text(t: Callable[..., str], outcome: Outcome, names: Sequence[str]) -> str:
+    """Who won a finished game, or who drew, and why: in the language of the translator ``t``,
+    naming the seats by ``names``."""
+    reason = t(f"reason.{outcome.termination.value}")
+    if outcome.winner is not None:
+        return t("winner", name=names[outcome.winner], reason=reason)
+    return t("draw", names=", ".join(names[seat] for seat in outcome.winners), reason=reason)
 
 
 def browser_catalog() -> dict[str, dict[str, str | dict[str, str]]]:

@@ -1,30 +1,18 @@
 """The compiled search kernel: flat-array SOS primitives and playouts for search code.
 
-What the players and the solver build on:
+Compiled by numba when it is installed (:data:`JIT`), plain Python over lists otherwise:
+write new kernel functions over flat integer arrays only (:func:`new_array`,
+:func:`to_array`), so that they run both ways. Everything is importable from here; by module:
 
-* :data:`JIT` (compiled?), :data:`HAVE_NUMBA`, :func:`jit` (``numba.njit(nogil=True)``
-  cached on disk where a folder is writable, :func:`plan_cache`, under a digest of the
-  compiled modules' source, when numba imports; the
-  identity otherwise; :func:`jit_borrowed` the same without reference counting, for
-  functions that never make an array; :func:`jit_inline` that, compiled into each caller),
-  :func:`notice_if_slow` (say once,
-  on standard error, ``pip install 'sosgame[fast]'`` when numba is missing), :func:`warm_up`
-  (compile or load every kernel once, so no game stalls later).
-* Arrays: :func:`new_array`, :func:`to_array` give numpy arrays when compiled and lists
-  otherwise; write new kernel functions over flat integer arrays only, so they run both ways.
-* :func:`tables` (``rows, cols`` -> :class:`Tables`, whose ``table`` packs, per cell, the
-  ``(first, second)`` index pairs for an S and for an O; layout in :mod:`sosgame.kernel.tables`).
-* :func:`encode` (:class:`~sosgame.Game` -> :class:`KernelState`: board, scores, next_seat,
-  turn, simple, empty, over), :func:`encode_move` / :func:`decode_move` (``Move`` <->
-  ``(cell, letter)``; letters are :data:`S` = 1 and :data:`O` = 2, :data:`EMPTY` = 0).
-* Move primitives: :func:`letter_lines` (what a letter in a cell completes, opens and could
-  still complete), :func:`count_lines` (lines a move would complete), :func:`count_openings`
-  (SOS chances a move hands the next player), :func:`has_scoring_move`, :func:`apply_move`,
-  :func:`undo_move`, :func:`next_turn`.
-* Playouts for 2 to 8 seats: :func:`make_rng`, :func:`random_below`, :func:`playout` (one game
-  to the end, in place, returns the winner or :data:`DRAW`; final points left in ``scores``),
-  :func:`playouts` (many from one position, counting wins and summing points), with policy
-  :data:`RANDOM` or :data:`GREEDY`; :func:`winner`.
+* :mod:`~sosgame.kernel._jit`: the compiling decorators and the disk cache of compiled code;
+* :mod:`~sosgame.kernel.tables`: a board's line tables, packed per cell;
+* :mod:`~sosgame.kernel.state`: a :class:`~sosgame.Game` as arrays, and moves as
+  ``(cell, letter)`` (letters :data:`S` = 1 and :data:`O` = 2, :data:`EMPTY` = 0);
+* :mod:`~sosgame.kernel.moves`: what a letter in a cell completes or opens, applying and
+  undoing a move;
+* :mod:`~sosgame.kernel.playout`: games played to the end, for 2 to 8 seats.
+
+:func:`warm_up` compiles (or loads) every kernel once, so that no game stalls later.
 
 Example, 1000 random playouts from a game::
 

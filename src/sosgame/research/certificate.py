@@ -36,6 +36,7 @@ from sosgame.research.split import (
 )
 from sosgame.search.table import TranspositionTable
 from sosgame.solver import Search, _check, warm_up
+from sosgame.solver.rule import child_claim, end_value
 
 Namer = Callable[[Move], str]
 
@@ -55,6 +56,11 @@ __all__ = [
 
 class CertificateTooLargeError(SosError):
     """The certificate would need more than the entries allowed."""
+
+
+def _trivial(simple: bool, bound: int, lower: bool) -> bool:
+    # Simple mode: a claim the checker sees true of every position (values lie in -1..1).
+    return simple and (bound <= -1 if lower else bound >= 1)
 
 
 class Prover:
@@ -93,26 +99,20 @@ class Prover:
             for letter in (1, 2)
         ]
 
+    def _ended(self, lines: int) -> bool:
+        # Has the move just played, completing ``lines``, ended the game?
+        return bool(lines and self.simple) or self.run.empty == 0
+
     def _reaches(self, lines: int, bound: int) -> bool:
         # After a move completing ``lines``: is the mover's value at least ``bound``?
-        run = self.run
-        if lines and self.simple:
-            return bound <= 1
-        if run.empty == 0:
-            return lines >= bound
-        if lines:
-            target = bound - lines
-            return run.value(target - 1, target) >= target
-        return run.value(-bound, -bound + 1) <= -bound
+        if self._ended(lines):
+            return end_value(lines, self.simple) >= bound
+        return self.run.test_move(lines, bound) >= bound
 
     def _follow(self, move: tuple[int, int], lines: int, bound: int, lower: bool) -> None:
         # The mover's claim, in the position after ``move`` (a finished game needs nothing).
-        if (lines and self.simple) or self.run.empty == 0:
-            return
-        if lines:
-            self.needs(move, bound - lines, lower)  # the same mover, ``lines`` points up
-        else:
-            self.needs(move, -bound, not lower)
+        if not self._ended(lines):
+            self.needs(move, *child_claim(lines, bound, lower))
 
     def needs(self, move: tuple[int, int], bound: int, lower: bool) -> None:
         """The entry being written needs this claim of the board after ``move`` (played now):
@@ -121,8 +121,8 @@ class Prover:
 
     def settled(self, bound: int, lower: bool) -> bool:
         """Does the checker see the claim on the current board without an entry?"""
-        if self.simple and (bound <= -1 if lower else bound >= 1):
-            return True  # true of every position
+        if _trivial(self.simple, bound, lower):
+            return True
         # Simple mode: a mover who completes an SOS at once has won.
         return self.simple and lower and min(map(self._scoring_first, self._moves())) < 0
 
@@ -241,8 +241,8 @@ def claims_above(
     leaves: dict[str, list[int | None]] = {}
 
     def claim(text: str, steps: tuple[Step, ...], bound: int, lower: bool, name: Namer) -> None:
-        if simple and (bound <= -1 if lower else bound >= 1):
-            return  # true of every position
+        if _trivial(simple, bound, lower):
+            return
         entry = entries.setdefault(text, [None, None, None])
         if lower:
             if entry[0] is not None and entry[0] >= bound:
@@ -268,17 +268,13 @@ def claims_above(
         return len({reply.child for reply in below})
 
     def follow(step: Step, bound: int, lower: bool) -> None:
-        if step.child is None:
-            return  # the game ends with the move: the checker sees its value
-        if step.lines:
-            child(step.child, bound - step.lines, lower)
-        else:
-            child(step.child, -bound, not lower)
+        if step.child is not None:  # else the game ends with the move: the checker sees it
+            child(step.child, *child_claim(step.lines, bound, lower))
 
     def child(text: str, bound: int, lower: bool) -> None:
         if text in plan.inner:
             claim(text, plan.inner[text], bound, lower, str)
-        elif not (simple and (bound <= -1 if lower else bound >= 1)):
+        elif not _trivial(simple, bound, lower):
             leaf = leaves.setdefault(text, [None, None])
             side = 0 if lower else 1
             old = leaf[side]

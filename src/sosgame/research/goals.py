@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 from sosgame.research.split import Interval, Plan, Step, node_bounds, step_bounds
+from sosgame.solver.rule import child_claim
 
 __all__ = ["Goal", "needed", "status"]
 
@@ -68,11 +69,9 @@ def needed(plan: Plan, known: Mapping[str, Interval], goal: Goal) -> Iterator[tu
                 continue
             step = steps[index]
             assert step.child is not None  # a move ending the game has an exact value
-            if step.lines:
-                yield from child(step.child, target - step.lines)
-            else:
-                # -value(child) >= target, that is: not value(child) >= 1 - target.
-                yield from child(step.child, 1 - target)
+            after, lower = child_claim(step.lines, target, lower=True)
+            # "At most ``after``" is the answer no to "at least ``after + 1``?".
+            yield from child(step.child, after if lower else after + 1)
 
     def child(text: str, target: int) -> Iterator[tuple[str, int]]:
         low, high = bounds(text)

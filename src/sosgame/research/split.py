@@ -26,6 +26,7 @@ from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
 from sosgame.notation import Move
 from sosgame.solver.mirror import mirror_interval
+from sosgame.solver.rule import end_value, move_bounds, move_value
 from sosgame.solver.symmetry import symmetries
 
 __all__ = [
@@ -143,11 +144,8 @@ def plan_split(game: Game, depth: int) -> Plan:
 
 def _step_value(step: Step, simple: bool, value: Callable[[str], int]) -> int:
     if step.child is None:
-        # The game ends with this move: a simple-mode SOS wins, a full board scores its lines.
-        return min(step.lines, 1) if simple else step.lines
-    if step.lines:
-        return step.lines + value(step.child)
-    return -value(step.child)
+        return end_value(step.lines, simple)
+    return move_value(step.lines, value(step.child))
 
 
 def all_values(plan: Plan, values: Mapping[str, int]) -> dict[str, int]:
@@ -245,9 +243,6 @@ def widest(text: str, simple: bool) -> Interval:
 def step_bounds(step: Step, simple: bool, bounds: Callable[[str], Interval]) -> Interval:
     """The least and most a move is worth to its player, from the bounds of where it leads."""
     if step.child is None:
-        value = min(step.lines, 1) if simple else step.lines
+        value = end_value(step.lines, simple)
         return value, value
-    low, high = bounds(step.child)
-    if step.lines:
-        return step.lines + low, step.lines + high
-    return -high, -low
+    return move_bounds(step.lines, *bounds(step.child))

@@ -108,6 +108,6 @@ def endgame(board: IntArray, table: IntArray, size: int, empty: int, simple: int
             board[cell] = letter
             after = last_cell(board, table, other, simple)
             board[cell] = EMPTY
-            value = lines + after if lines else -after
+            value = lines + after if lines else -after  # sosgame.solver.rule, compiled inline
             best = max(best, value)
     return best

@@ -553,7 +553,7 @@ def _search(
             if exact:
                 live += frames[frame + _CLOSED]
             lines = frames[frame + _LINES]
-            result = lines * unit + value if lines else -value
+            result = lines * unit + value if lines else -value  # sosgame.solver.rule, inline
             phase = _NEXT
             if result > frames[frame + _BEST]:
                 frames[frame + _BEST] = result
@@ -602,6 +602,10 @@ def _save(
         store_word(tt_keys, frames[frame + _KEY], depth, value, kind, move)
     else:
         store(tt_keys, tt_data, frames[frame + _KEY], depth, value, kind, move)
+
+
+# Three entry points of one shape, not one with two flags: each passes its flags to the inlined
+# _search as constants, so that numba compiles a copy without the branches it never takes.
 
 
 @jit_borrowed

@@ -4,7 +4,8 @@ Values are from the point of view of the seat to move, with best play from both 
 
 * general mode: the mover's future points minus the opponent's (a move completing ``k`` lines
   is worth ``k`` plus the value of the position after it, since the mover moves again; a quiet
-  move is worth minus the value after it). It depends on the board only.
+  move is worth minus the value after it: :mod:`sosgame.solver.rule`). It depends on the
+  board only.
 * simple mode: +1 if the mover wins, 0 for a draw, -1 if the mover loses.
 
 >>> from sosgame import Game
@@ -12,9 +13,9 @@ Values are from the point of view of the seat to move, with best play from both 
 >>> solution.value, [str(move) for move in solution.best_moves]
 (1, ['Sc1'])
 
-How far it reaches (measured in docs/benchmarks.md): a position with up to
-:data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when compiled; the empty
-4x4 board in about a second, 4x5 in minutes. To ask "is this within reach?" cheaply, pass a
+How far it reaches is measured in docs/benchmarks.md (empty boards size by size; a position
+with up to :data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when
+compiled). To ask "is this within reach?" cheaply, pass a
 ``node_limit``, or a time limit in ``seconds``: :class:`NodeLimitError` or
 :class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
@@ -68,6 +69,7 @@ from sosgame.search.negamax import (
     search_exact_shared,
 )
 from sosgame.search.table import DEFAULT_MEMORY_MB, SharedTable, TranspositionTable
+from sosgame.solver.rule import child_claim, end_value, move_value
 from sosgame.solver.symmetry import symmetries
 
 __all__ = [
@@ -89,7 +91,7 @@ MAX_EMPTY_CELLS: Final = 39
 """The most empty cells a position may have: its key must fit 64 bits (3**39 < 2**63)."""
 QUICK_EMPTY_CELLS: Final = 12
 """Positions with at most this many empty cells solve in well under a second when compiled
-(docs/benchmarks.md: at most 0.24 s over mid-game positions of 5x5, 6x6 and 8x8)."""
+(measured in docs/benchmarks.md)."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
 _TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
@@ -225,6 +227,16 @@ class Search:
             else:
                 lower = value
         return value
+
+    def test_move(self, lines: int, bound: int) -> int:
+        """The value of the move just played (completing ``lines``) to its player, fail-soft
+        around ``bound``: at least ``bound`` exactly when the move reaches it (then a lower
+        bound; otherwise an upper bound)."""
+        if lines and self.simple:
+            return end_value(lines, simple=True)
+        after, lower = child_claim(lines, bound, lower=True)
+        found = self.value(after - 1, after) if lower else self.value(after, after + 1)
+        return move_value(lines, found)
 
     def key(self) -> int:
         """The current board's key (the same for symmetric boards)."""
@@ -384,14 +396,7 @@ def solve(
             child = (run.key(), completed)
             reaches = tested.get(child)
             if reaches is None:
-                if completed > 0 and run.simple:
-                    reaches = value == 1
-                elif completed > 0:
-                    target = value - completed
-                    reaches = run.value(target - 1, target) >= target
-                else:
-                    reaches = run.value(-value, -value + 1) <= -value
-                tested[child] = reaches
+                reaches = tested[child] = run.test_move(completed, value) >= value
             run.unplay(cell, letter)
             if reaches:
                 best.append(decode_move(cell, letter, run.rows, run.cols))
@@ -432,14 +437,9 @@ def _test(run: Search, move: _RootMove, bound: int) -> int:
     """The value of a root move, fail-soft around ``bound``: at least ``bound`` exactly when
     the move reaches it (then a lower bound; otherwise an upper bound)."""
     cell, letter, lines = move
-    if lines and run.simple:
-        return 1
     run.play(cell, letter)
     try:
-        if lines:
-            target = bound - lines
-            return lines + run.value(target - 1, target)
-        return -run.value(-bound, -bound + 1)
+        return run.test_move(lines, bound)
     finally:
         run.unplay(cell, letter)
 

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
 
 from rich.text import Text
 
+from sosgame.notation import Resignation
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
+
+if TYPE_CHECKING:
+    from sosgame.tui.session import Step
 
 __all__ = [
     "INK",
     "PAPER",
     "line_glyphs",
+    "move_line",
     "seat_colour",
     "seat_key",
     "seat_style",
@@ -48,3 +54,17 @@ def seat_style(seat: int) -> str:
 def seat_key(seat: int) -> Text:
     """Seat ``seat``'s symbol and a sample of its stroke, in its colour: the key to the board."""
     return Text(f"{SEAT_SYMBOLS[seat]} {_ACROSS[seat] * 2}", seat_style(seat))
+
+
+def move_line(number: int, step: Step, name: str, t: Callable[..., str]) -> Text:
+    """Entry ``number`` of a list of moves: the seat's symbol, then the move, ``name`` (who
+    made it) and the points it scored, or that ``name`` resigned (in ``t``'s language)."""
+    text = Text(f"{number:>3}. ", no_wrap=True)
+    text.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
+    if isinstance(step.action, Resignation):
+        text.append(" " + t("resigned", name=name))
+        return text
+    text.append(f" {step.action!s:<4} {name}")
+    if step.points:
+        text.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
+    return text

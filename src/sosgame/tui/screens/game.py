@@ -17,12 +17,13 @@ from textual.widgets import Button, RichLog, Static
 
 from sosgame.errors import GameOverError, IllegalMoveError, OccupiedCellError, SosError
 from sosgame.game import Game
-from sosgame.notation import Letter, Move, Resignation
+from sosgame.i18n import outcome_text
+from sosgame.notation import Letter, Move
 from sosgame.record import load, save
-from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
+from sosgame.seats import SEAT_SYMBOLS
 from sosgame.tui.layout import lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
-from sosgame.tui.seats import seat_key, seat_style
+from sosgame.tui.seats import move_line, seat_key, seat_style
 from sosgame.tui.session import SEATS_TAG, History, Session, Step, seats_from_record
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
@@ -163,12 +164,7 @@ class GameScreen(TranslatedScreen):
         names = session.names
         outcome = game.outcome
         if outcome is not None:
-            reason = self.t(f"reason.{outcome.termination.value}")
-            if outcome.winner is not None:
-                text = self.t("winner", name=names[outcome.winner], reason=reason)
-            else:
-                drawn = ", ".join(names[seat] for seat in outcome.winners)
-                text = self.t("draw", names=drawn, reason=reason)
+            text = outcome_text(self.t, outcome, names)
             return Text.assemble(("★ ", "bold"), (text, "bold"), "\n", self.t("tui.game_over"))
         name = names[game.turn]
         if self.thinking is not None:
@@ -236,21 +232,9 @@ class GameScreen(TranslatedScreen):
             if not steps:
                 log.write(Text(self.t("no_moves"), "dim"))
         for number, step in enumerate(steps[len(written) :], start=len(written) + 1):
-            log.write(self._move_line(number, step))
+            log.write(move_line(number, step, self.session.names[step.seat], self.t))
         self._moves_written = list(steps) if steps else None
         self._moves_language = self.sos.t
-
-    def _move_line(self, number: int, step: Step) -> Text:
-        text = Text(f"{number:>3}. ", no_wrap=True)
-        text.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
-        name = self.session.names[step.seat]
-        if isinstance(step.action, Resignation):
-            text.append(" " + self.t("resigned", name=name))
-            return text
-        text.append(f" {step.action!s:<4} {name}")
-        if step.points:
-            text.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
-        return text
 
     def needed_size(self) -> tuple[int, int]:
         """The terminal size that shows the whole board beside the side panel."""

@@ -12,11 +12,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from sosgame.game import Action
+from sosgame.i18n import outcome_text
 from sosgame.record import Record
-from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 from sosgame.tui.layout import lay_out
 from sosgame.tui.screens.base import TranslatedScreen
-from sosgame.tui.seats import seat_key, seat_style
+from sosgame.tui.seats import move_line, seat_key
 from sosgame.tui.session import Replay, Session, history
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
@@ -91,12 +91,7 @@ class ReplayScreen(TranslatedScreen):
             board.cursor = last.cell
         outcome = game.outcome
         if outcome is not None:
-            reason = self.t(f"reason.{outcome.termination.value}")
-            if outcome.winner is not None:
-                turn = self.t("winner", name=names[outcome.winner], reason=reason)
-            else:
-                drawn = ", ".join(names[seat] for seat in outcome.winners)
-                turn = self.t("draw", names=drawn, reason=reason)
+            turn = outcome_text(self.t, outcome, names)
         else:
             key = "to_move_again" if game.extra_turn else "to_move"
             turn = self.t(key, name=names[game.turn])
@@ -108,11 +103,7 @@ class ReplayScreen(TranslatedScreen):
         self.query_one("#scores", Static).update(scores)
         moves = Text()
         for number, step in enumerate(history(game), start=1):
-            moves.append(f"{number:>3}. ")
-            moves.append(SEAT_SYMBOLS[step.seat], seat_style(step.seat))
-            moves.append(f" {step.action!s:<4} {names[step.seat]}")
-            if step.points:
-                moves.append(f"  +{step.points}", f"bold {SEAT_COLOURS[step.seat]}")
+            moves.append_text(move_line(number, step, names[step.seat], self.t))
             moves.append("\n")
         if not replay.ply:
             moves.append(self.t("tui.replay_at_start"), "dim")
