@@ -1,7 +1,9 @@
 // The analysis page: what each move cost, the best move at every ply, mistakes and blunders.
 // The server analyses (exact where its solver finishes, its strongest search elsewhere);
 // this page asks until the analysis is done, showing how far it has gone.
-"use strict";
+import { api, el, router, svg, view } from "./dom.js";
+import { settings, t } from "./i18n.js";
+import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
 const POLL_MS = 700;
@@ -11,29 +13,29 @@ const RETRY_MS = 3000;
 const NOT_NOW = ["rate_limited", "analysis_busy", "analysis_queue_full"];
 
 function formatCost(value) {
-  return new Intl.NumberFormat(app.lang, { maximumFractionDigits: 2 }).format(value);
+  return new Intl.NumberFormat(settings.lang, { maximumFractionDigits: 2 }).format(value);
 }
 
-async function showAnalysis(id) {
-  const route = app.route;
+export async function showAnalysis(id) {
+  const route = router.visits;
   view().replaceChildren(el("p", { text: t("web.connecting") }));
   let data;
   let game;
   try {
     [data, game] = await Promise.all([api("GET", `/api/games/${id}/replay`), api("GET", `/api/games/${id}`)]);
   } catch {
-    if (route === app.route) view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
+    if (route === router.visits) view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
     return;
   }
-  if (route !== app.route) return;
+  if (route !== router.visits) return;
   const page = { id, data, game, analysis: null, ply: null, error: "", progress: null };
-  app.render = () => drawAnalysis(page);
+  router.render = () => drawAnalysis(page);
   drawAnalysis(page);
   pollAnalysis(page, route);
 }
 
 async function pollAnalysis(page, route) {
-  while (route === app.route) {
+  while (route === router.visits) {
     let answer;
     let wait = POLL_MS;
     try {
@@ -43,12 +45,12 @@ async function pollAnalysis(page, route) {
         : { status: "failed", error: error.message };
       if (NOT_NOW.includes(error.code)) wait = RETRY_MS;
     }
-    if (route !== app.route) return;
+    if (route !== router.visits) return;
     if (answer.status === "done") {
       if (answer.ply !== page.data.actions.length) {
         // The game went on since the replay was read: read it again to match.
         page.data = await api("GET", `/api/games/${page.id}/replay`);
-        if (route !== app.route) return;
+        if (route !== router.visits) return;
       }
       page.analysis = answer;
       const flagged = answer.moves.find((report) => report.flag === "blunder")
@@ -131,7 +133,7 @@ function drawAnalysis(page) {
     el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
     el("div", { class: "banner", id: "banner", "data-testid": "banner" },
       el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
-    drawBoard(state, { interactive: false, lineCount: frame.lines, marks, last }),
+    drawBoard(state, { lineCount: frame.lines, marks, last }),
     el("div", { class: "picker-row", "data-reserve": "" },
       el("span", { class: "legend" },
         el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",

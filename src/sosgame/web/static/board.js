@@ -1,5 +1,10 @@
 // The board and the move list, drawn the same on the game, replay and analysis pages.
-"use strict";
+import { cellName, el, parseCell, svg } from "./dom.js";
+import { settings, t } from "./i18n.js";
+
+// How the board is looked at: its zoom over the size that fits the window, and the cell
+// that has (or last had) the keyboard's focus.
+export const boardView = { zoom: 1, focus: null };
 
 const MIN_PHONE_CELL = 22; // px: about a fingertip; bigger boards zoom and pan instead
 const MIN_CELL = 14;
@@ -9,16 +14,16 @@ const ZOOMS = [1, 1.25, 1.5, 2, 2.5, 3];
 const LINE_DASHES = ["", "0.42 0.16", "0.01 0.2", "0.42 0.14 0.01 0.14", "0.2 0.12",
   "0.6 0.12 0.12 0.12", "0.01 0.12 0.01 0.3", "0.3 0.3"];
 
-function seatColour(seat) {
-  return seat === null || seat === undefined ? app.config.seats.unowned_colour : app.config.seats.colours[seat];
+export function seatColour(seat) {
+  return seat === null || seat === undefined ? settings.config.seats.unowned_colour : settings.config.seats.colours[seat];
 }
 
 function seatSymbol(seat) {
-  return app.config.seats.symbols[seat] || "";
+  return settings.config.seats.symbols[seat] || "";
 }
 
 // The seat's symbol in its colour: shown wherever a seat is named, beside the name.
-function seatMark(seat) {
+export function seatMark(seat) {
   const mark = el("span", { class: "seat-mark", "aria-hidden": "true", text: seatSymbol(seat) });
   mark.style.setProperty("color", seatColour(seat));
   return mark;
@@ -29,10 +34,12 @@ function reducedMotion() {
 }
 
 // The board: an ARIA grid of cell buttons with the lines drawn over it in an SVG.
-// options: interactive, lineCount (lines on the board), fresh (lines to animate),
-// last (the cell of the last move), marks ({cell: class} for the analysis page).
-function drawBoard(state, options) {
-  const { interactive, lineCount } = options;
+// options: lineCount (lines on the board), fresh (lines to animate), last (the cell of the
+// last move), marks ({cell: class} for the analysis page), selected and hint (cells on the
+// game page); on a board one plays on, onPick(cell) (a click) and onLetter(letter, cell) (a key).
+export function drawBoard(state, options) {
+  const { lineCount, onPick, onLetter } = options;
+  const interactive = Boolean(onLetter);
   const lines = lineCount === undefined ? state.lines : state.lines.slice(0, lineCount);
   const fresh = new Set(options.fresh || []);
   const freshCells = new Map();
@@ -56,8 +63,8 @@ function drawBoard(state, options) {
       const classes = ["cell"];
       if (filled) classes.push("filled");
       if (last === name) classes.push("last");
-      if (app.selected === name) classes.push("selected");
-      if (app.hint && app.hint.slice(1) === name) classes.push("hint");
+      if (options.selected === name) classes.push("selected");
+      if (options.hint && options.hint.slice(1) === name) classes.push("hint");
       if (freshCells.has(name)) classes.push("scored");
       if (marks[name]) classes.push(...marks[name].classes);
       let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
@@ -70,17 +77,8 @@ function drawBoard(state, options) {
         tabindex: "-1", text: filled ? letter : (marks[name] && marks[name].ghost) || "",
       });
       if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
-      if (interactive) {
-        cell.addEventListener("click", () => {
-          if (filled || !myTurn(app.state)) return;
-          app.selected = name;
-          app.focus = name;
-          drawGame();
-          const picker = document.querySelector(".picker button.letter");
-          if (picker) picker.focus();
-        });
-      }
-      cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, interactive));
+      if (onPick && !filled) cell.addEventListener("click", () => onPick(name));
+      cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, onLetter));
       line.append(cell);
     }
     board.append(line);
@@ -113,10 +111,10 @@ function drawBoard(state, options) {
 }
 
 // Zoom buttons for boards bigger than the space: the frame then pans (scrolls).
-function zoomControls() {
-  const index = ZOOMS.indexOf(app.zoom);
+export function zoomControls() {
+  const index = ZOOMS.indexOf(boardView.zoom);
   const change = (step) => () => {
-    app.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
+    boardView.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
     fitBoard();
     const fresh = zoomControls();
     document.querySelector(".zoom").replaceWith(fresh);
@@ -132,7 +130,7 @@ function zoomControls() {
 
 // Sizes the board from the space it has: the width of its column and the height left in
 // the window below what stands above it, less what stands below it in the same column.
-function fitBoard() {
+export function fitBoard() {
   const frame = document.querySelector(".board-frame");
   if (!frame) return;
   const wrap = frame.firstElementChild;
@@ -148,24 +146,24 @@ function fitBoard() {
   const width = column.clientWidth - 4;
   const height = Math.max(phone ? 200 : 120, window.innerHeight - top - below - 12);
   const fitted = Math.floor(Math.min(width / cols, height / rows, MAX_CELL));
-  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (app.zoom || 1));
+  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (boardView.zoom || 1));
   wrap.style.setProperty("--cell", `${cell}px`);
   frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
   frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);
   frame.classList.toggle("pans", cell * cols > width || cell * rows > height);
 }
 
-function focusCell(row, col) {
+export function focusCell(row, col) {
   const cell = document.querySelector(`.cell[data-cell="${cellName(row, col)}"]`);
   if (!cell) return;
   for (const other of document.querySelectorAll(".cell[tabindex='0']")) other.tabIndex = -1;
   cell.tabIndex = 0;
   cell.focus();
-  app.focus = cellName(row, col);
+  boardView.focus = cellName(row, col);
 }
 
 // The grid's keys: arrows, Home/End (row), PageUp/PageDown (column) move; S and O write.
-function boardKey(event, state, row, col, interactive) {
+function boardKey(event, state, row, col, onLetter) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   let target = null;
   if (event.key in moves) {
@@ -178,15 +176,15 @@ function boardKey(event, state, row, col, interactive) {
   if (target) {
     event.preventDefault();
     focusCell(Math.min(state.rows - 1, Math.max(0, target[0])), Math.min(state.cols - 1, Math.max(0, target[1])));
-  } else if (interactive && "sSoO".includes(event.key) && event.key.length === 1) {
+  } else if (onLetter && "sSoO".includes(event.key) && event.key.length === 1) {
     event.preventDefault();
-    if (state.board[row][col] === ".") play(event.key.toUpperCase(), cellName(row, col));
+    if (state.board[row][col] === ".") onLetter(event.key.toUpperCase(), cellName(row, col));
   }
 }
 
 // The lines the last action made (on the game page, from the state alone). The engine
 // numbers a line by the moves made so far, resignations apart.
-function newestLines(state) {
+export function newestLines(state) {
   const actions = state.actions;
   if (!actions.length || actions[actions.length - 1].startsWith("resign")) return [];
   const moves = actions.filter((action) => !action.startsWith("resign")).length;
@@ -200,7 +198,7 @@ function moveText(entry) {
 // The move list: a column per player, one row per round (a row ends when a player moves
 // again, as after an extra turn); each move shows its points and, after an analysis, its flag.
 // options: selected (ply), onSelect (makes moves buttons), flags ({ply: "mistake"|"blunder"}).
-function movesTable(seats, moves, options = {}) {
+export function movesTable(seats, moves, options = {}) {
   const head = el("tr", {}, el("th", { scope: "col", class: "round", text: "#" }),
     seats.map((seat, index) => el("th", { scope: "col", "data-seat": index }, seatMark(index), " ", seat.name)));
   const body = el("tbody");
@@ -240,7 +238,7 @@ function movesTable(seats, moves, options = {}) {
 
 // Keeps the newest move (or the chosen one) in view in a long move list, scrolling the
 // list alone (never the page, which would take the board out of view on a phone).
-function scrollMoves(ply) {
+export function scrollMoves(ply) {
   const box = document.querySelector(".moves-box");
   if (!box) return;
   const target = ply ? box.querySelector(`.move[data-ply="${ply}"]`) : null;
