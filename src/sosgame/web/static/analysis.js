@@ -92,11 +92,6 @@ function reportsByPly(page) {
 }
 
 function drawAnalysis(page) {
-  const { data, game } = page;
-  const seats = game.seats;
-  const reports = page.analysis ? page.analysis.moves : [];
-  const byPly = reportsByPly(page);
-  const report = page.ply ? byPly[page.ply] : null;
   const select = (ply) => {
     page.ply = ply;
     const focusId = document.activeElement && document.activeElement.id;
@@ -104,24 +99,54 @@ function drawAnalysis(page) {
     const again = focusId && document.getElementById(focusId);
     if (again) again.focus();
   };
+  const reports = page.analysis ? page.analysis.moves : [];
+  const flags = {};
+  for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
+  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" },
+    analysisColumn(page, flags, select), analysisSide(page, flags, select)));
+  document.title = t("web.title_analysis");
+  fitBoard();
+  scrollMoves(page.ply);
+}
+
+// The marks of the chosen move on the board: the move played and the best one.
+function moveMarks(report) {
+  const marks = {};
+  if (!report) return marks;
+  const played = report.played.slice(1);
+  const best = report.best.slice(1);
+  marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
+  const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
+  if (best === played) {
+    marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
+  } else marks[best] = bestMark;
+  return marks;
+}
+
+// The board before the chosen move (or at the end), its verdict, and the buttons that step.
+function analysisColumn(page, flags, select) {
+  const { data } = page;
+  const report = page.ply ? reportsByPly(page)[page.ply] : null;
   const ply = report ? report.ply : data.frames.length - 1;
   const frame = report ? data.frames[ply - 1] : data.frames[data.frames.length - 1];
-  const marks = {};
-  if (report) {
-    const played = report.played.slice(1);
-    const best = report.best.slice(1);
-    marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
-    const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
-    if (best === played) {
-      marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
-    } else marks[best] = bestMark;
-  }
   const state = { rows: data.rows, cols: data.cols, board: frame.board, lines: data.lines };
   const previous = ply > 1 ? data.actions[ply - 2] : "";
   const last = report && previous && !previous.startsWith("resign") ? previous.slice(1) : "";
-  const flags = {};
-  for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
-  const plies = reports.map((item) => item.ply);
+  return el("div", { class: "board-column" },
+    el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
+    el("div", { class: "banner", id: "banner", "data-testid": "banner" },
+      el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
+    drawBoard(state, { lineCount: frame.lines, marks: moveMarks(report), last }),
+    el("div", { class: "picker-row", "data-reserve": "" },
+      el("span", { class: "legend" },
+        el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
+        el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),
+      zoomControls()),
+    analysisControls(page, report, flags, select));
+}
+
+function analysisControls(page, report, flags, select) {
+  const plies = (page.analysis ? page.analysis.moves : []).map((item) => item.ply);
   const at = plies.indexOf(page.ply);
   const step = (delta) => () => { if (at + delta >= 0 && at + delta < plies.length) select(plies[at + delta]); };
   const nextFlag = (delta) => () => {
@@ -129,38 +154,29 @@ function drawAnalysis(page) {
       if (flags[plies[index]]) { select(plies[index]); return; }
     }
   };
-  const column = el("div", { class: "board-column" },
-    el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
-    el("div", { class: "banner", id: "banner", "data-testid": "banner" },
-      el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
-    drawBoard(state, { lineCount: frame.lines, marks, last }),
-    el("div", { class: "picker-row", "data-reserve": "" },
-      el("span", { class: "legend" },
-        el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
-        el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),
-      zoomControls()),
-    el("div", { class: "controls", "data-reserve": "" },
-      el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
-      el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
-      el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
-      el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
-      el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
-      el("a", { href: `#/replay/${page.id}`, text: t("web.replay") })));
+  return el("div", { class: "controls", "data-reserve": "" },
+    el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
+    el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
+    el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
+    el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
+    el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
+    el("a", { href: `#/replay/${page.id}`, text: t("web.replay") }));
+}
+
+// The players' summary, the chart (or the progress while the server works) and the moves.
+function analysisSide(page, flags, select) {
+  const reports = page.analysis ? page.analysis.moves : [];
   const chartPanel = el("section", { class: "panel chart-panel", "aria-labelledby": "chart-title" },
     el("h2", { id: "chart-title", text: page.analysis ? t(`web.chart_title.${page.analysis.mode}`) : t("web.chart_pending") }),
     page.error ? el("p", { class: "error", role: "alert", id: "analysis-error", text: page.error })
       : page.analysis ? drawChart(page, reports, select) : progressBox(page));
-  const side = el("div", { class: "side" },
+  return el("div", { class: "side" },
     el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
       el("h2", { id: "players-title", text: t("web.players") }), summaryTable(page)),
     chartPanel,
     el("section", { class: "panel", "aria-labelledby": "moves-title" },
       el("h2", { id: "moves-title", text: t("web.moves") }),
-      movesTable(seats, data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
-  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" }, column, side));
-  document.title = t("web.title_analysis");
-  fitBoard();
-  scrollMoves(page.ply);
+      movesTable(page.game.seats, page.data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
 }
 
 // "Move 5, Bao: Ob2 cost 4 points (a blunder). Best: Sb2." with exact or estimated.

@@ -110,6 +110,38 @@ function sizeSelect(id, value) {
   return select;
 }
 
+// The seats as the form holds them: a name and a player (a person or a level) each.
+function readSeats(seatBox) {
+  return [...seatBox.querySelectorAll(".seat")].map((row) => ({
+    name: row.querySelector("input").value,
+    player: row.querySelector("select").value,
+  }));
+}
+
+// A row per seat, keeping what was typed into the seats that stay.
+function drawSeatRows(seatBox, count) {
+  const old = readSeats(seatBox);
+  seatBox.replaceChildren();
+  for (let seat = 0; seat < count; seat += 1) {
+    seatBox.append(seatRow(seat, old[seat] || { name: t("player", { number: seat + 1 }), player: "human" }));
+  }
+}
+
+function seatRow(seat, previous) {
+  const player = el("select", { id: `seat-${seat}-player`, "aria-label": t("web.seat_player", { number: seat + 1 }) },
+    ["human", ...settings.config.levels].map((level) => el("option", {
+      value: level, selected: level === previous.player,
+      text: level === "human" ? t("web.player.human") : t(`web.player.${level}`),
+    })));
+  const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+  swatch.style.setProperty("background", settings.config.seats.colours[seat]);
+  return el("div", { class: "field seat" },
+    swatch,
+    el("input", { type: "text", id: `seat-${seat}-name`, maxlength: settings.config.limits.max_name, value: previous.name,
+      "aria-label": t("web.seat_name", { number: seat + 1 }) }),
+    player);
+}
+
 function newGameForm() {
   const rows = sizeSelect("rows", 3);
   const cols = sizeSelect("cols", 3);
@@ -123,27 +155,7 @@ function newGameForm() {
   const { min_players: fewest, max_players: most } = settings.config.limits;
   for (let n = fewest; n <= most; n += 1) count.append(el("option", { value: n, text: String(n) }));
   const seatBox = el("div", { id: "seat-list" });
-  const drawSeats = () => {
-    const old = [...seatBox.querySelectorAll(".seat")].map((row) => ({
-      name: row.querySelector("input").value,
-      player: row.querySelector("select").value,
-    }));
-    seatBox.replaceChildren();
-    for (let seat = 0; seat < Number(count.value); seat += 1) {
-      const previous = old[seat] || { name: t("player", { number: seat + 1 }), player: "human" };
-      const player = el("select", { id: `seat-${seat}-player`, "aria-label": t("web.seat_player", { number: seat + 1 }) },
-        ["human", ...settings.config.levels].map((level) => el("option", {
-          value: level, selected: level === previous.player,
-          text: level === "human" ? t("web.player.human") : t(`web.player.${level}`),
-        })));
-      seatBox.append(el("div", { class: "field seat" },
-        el("span", { class: "swatch", "aria-hidden": "true" }),
-        el("input", { type: "text", id: `seat-${seat}-name`, maxlength: settings.config.limits.max_name, value: previous.name,
-          "aria-label": t("web.seat_name", { number: seat + 1 }) }),
-        player));
-      seatBox.lastChild.firstChild.style.setProperty("background", settings.config.seats.colours[seat]);
-    }
-  };
+  const drawSeats = () => drawSeatRows(seatBox, Number(count.value));
   count.addEventListener("change", drawSeats);
   drawSeats();
   const clockOn = el("input", { type: "checkbox", id: "clock-on" });
@@ -177,10 +189,7 @@ function newGameForm() {
       error.textContent = t("web.board_too_small", { least });
       return;
     }
-    const seats = [...seatBox.querySelectorAll(".seat")].map((row) => ({
-      name: row.querySelector("input").value,
-      player: row.querySelector("select").value,
-    }));
+    const seats = readSeats(seatBox);
     const body = {
       rows: Number(rows.value), cols: Number(cols.value), mode: mode.value, kind: kind.value, seats,
       clock: clockOn.checked ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,

@@ -38,51 +38,62 @@ function reducedMotion() {
 // last move), marks ({cell: class} for the analysis page), selected and hint (cells on the
 // game page); on a board one plays on, onPick(cell) (a click) and onLetter(letter, cell) (a key).
 export function drawBoard(state, options) {
-  const { lineCount, onPick, onLetter } = options;
-  const interactive = Boolean(onLetter);
-  const lines = lineCount === undefined ? state.lines : state.lines.slice(0, lineCount);
+  const lines = options.lineCount === undefined ? state.lines : state.lines.slice(0, options.lineCount);
   const fresh = new Set(options.fresh || []);
+  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols },
+    boardGrid(state, options, fresh), linesOverlay(state, lines, fresh));
+  return el("div", { class: "board-frame", "data-testid": "board-frame" }, wrap);
+}
+
+function boardGrid(state, options, fresh) {
   const freshCells = new Map();
   for (const found of fresh) for (const cell of found.cells) freshCells.set(cell, found.owner);
-  const frame = el("div", { class: "board-frame", "data-testid": "board-frame" });
-  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols });
   const board = el("div", {
     class: "board", id: "board", role: "grid", "data-testid": "board",
     "aria-label": t("web.board", { rows: state.rows, cols: state.cols }),
   });
   board.style.setProperty("--cols", state.cols);
   board.style.setProperty("--rows", state.rows);
-  const last = options.last || "";
-  const marks = options.marks || {};
   for (let row = 0; row < state.rows; row += 1) {
     const line = el("div", { role: "row", class: "board-row" });
-    for (let col = 0; col < state.cols; col += 1) {
-      const name = cellName(row, col);
-      const letter = state.board[row][col];
-      const filled = letter !== ".";
-      const classes = ["cell"];
-      if (filled) classes.push("filled");
-      if (last === name) classes.push("last");
-      if (options.selected === name) classes.push("selected");
-      if (options.hint && options.hint.slice(1) === name) classes.push("hint");
-      if (freshCells.has(name)) classes.push("scored");
-      if (marks[name]) classes.push(...marks[name].classes);
-      let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
-      if (last === name) label += `, ${t("web.last_move")}`;
-      if (marks[name]) label += `, ${marks[name].label}`;
-      const cell = el("button", {
-        type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
-        "aria-label": label,
-        "aria-disabled": filled || !interactive ? "true" : null,
-        tabindex: "-1", text: filled ? letter : (marks[name] && marks[name].ghost) || "",
-      });
-      if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
-      if (onPick && !filled) cell.addEventListener("click", () => onPick(name));
-      cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, onLetter));
-      line.append(cell);
-    }
+    for (let col = 0; col < state.cols; col += 1) line.append(cellButton(state, options, freshCells, row, col));
     board.append(line);
   }
+  return board;
+}
+
+// One cell: its letter (or the analysis page's ghost letter), its marks and its label.
+function cellButton(state, options, freshCells, row, col) {
+  const { onPick, onLetter } = options;
+  const name = cellName(row, col);
+  const letter = state.board[row][col];
+  const filled = letter !== ".";
+  const last = (options.last || "") === name;
+  const mark = (options.marks || {})[name];
+  const classes = ["cell"];
+  if (filled) classes.push("filled");
+  if (last) classes.push("last");
+  if (options.selected === name) classes.push("selected");
+  if (options.hint && options.hint.slice(1) === name) classes.push("hint");
+  if (freshCells.has(name)) classes.push("scored");
+  if (mark) classes.push(...mark.classes);
+  let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
+  if (last) label += `, ${t("web.last_move")}`;
+  if (mark) label += `, ${mark.label}`;
+  const cell = el("button", {
+    type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
+    "aria-label": label,
+    "aria-disabled": filled || !onLetter ? "true" : null,
+    tabindex: "-1", text: filled ? letter : (mark && mark.ghost) || "",
+  });
+  if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
+  if (onPick && !filled) cell.addEventListener("click", () => onPick(name));
+  cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, onLetter));
+  return cell;
+}
+
+// The lines drawn over the grid, each in its owner's colour and dash; the fresh ones grow.
+function linesOverlay(state, lines, fresh) {
   const overlay = svg("svg", { class: "lines", viewBox: `0 0 ${state.cols} ${state.rows}`, preserveAspectRatio: "none", "aria-hidden": "true" });
   const animate = !reducedMotion();
   for (const found of lines) {
@@ -105,9 +116,7 @@ export function drawBoard(state, options) {
     }
     overlay.append(drawn);
   }
-  wrap.append(board, overlay);
-  frame.append(wrap);
-  return frame;
+  return overlay;
 }
 
 // Zoom buttons for boards bigger than the space: the frame then pans (scrolls).

@@ -78,48 +78,8 @@ export function showGame(id, attempt = 0) {
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "welcome") {
-      connection.seats = message.seats;
-      attempt = 0;
-    } else if (message.type === "state") {
-      const before = gameView.state;
-      gameView.state = message.game;
-      if (!before || before.ply !== gameView.state.ply) {
-        gameView.hint = null;
-        gameView.selected = null;
-      }
-      gameView.error = "";
-      if (!before || before.id !== gameView.state.id) gameView.rematch = gameView.state.rematch;
-      // A new move is drawn with its lines growing; a first look or an undo is not.
-      gameView.animate = Boolean(before && before.id === gameView.state.id && gameView.state.ply === before.ply + 1);
-      updateMoves(before, gameView.state);
-      soundFor(before, gameView.state);
-      sendPending(gameView.state);
-      drawGame();
-      if (gameView.state.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
-    } else if (message.type === "presence") {
-      if (gameView.state) {
-        gameView.state.spectators = message.spectators;
-        message.connected.forEach((on, seat) => { if (gameView.state.seats[seat]) gameView.state.seats[seat].connected = on; });
-        drawGame();
-      }
-    } else if (message.type === "hint") {
-      gameView.hint = message.move;
-      drawGame();
-    } else if (message.type === "rematch") {
-      // Each player's tokens open the same seats in the rematch.
-      for (const token of tokensFor(id)) saveToken(message.game, token);
-      gameView.rematch = message.game;
-      drawGame();
-    } else if (message.type === "error") {
-      if (message.code === "no_game") {
-        view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
-        connection.socket = null;
-        return;
-      }
-      gameView.error = errorText(message.code, message.message);
-      if (gameView.state) drawGame();
-    }
+    if (message.type === "welcome") attempt = 0;
+    receive(id, message);
   });
   socket.addEventListener("close", () => {
     if (connection.leaving === socket || connection.socket !== socket) return;
@@ -129,6 +89,58 @@ export function showGame(id, attempt = 0) {
       if (connection.socket === socket) showGame(id, attempt + 1);
     }, delay);
   });
+}
+
+// What the server says in the game's room, by the message's type.
+function receive(id, message) {
+  if (message.type === "welcome") connection.seats = message.seats;
+  else if (message.type === "state") receiveState(id, message.game);
+  else if (message.type === "presence") receivePresence(message);
+  else if (message.type === "hint") {
+    gameView.hint = message.move;
+    drawGame();
+  } else if (message.type === "rematch") {
+    // Each player's tokens open the same seats in the rematch.
+    for (const token of tokensFor(id)) saveToken(message.game, token);
+    gameView.rematch = message.game;
+    drawGame();
+  } else if (message.type === "error") receiveError(message);
+}
+
+function receiveState(id, game) {
+  const before = gameView.state;
+  gameView.state = game;
+  if (!before || before.ply !== game.ply) {
+    gameView.hint = null;
+    gameView.selected = null;
+  }
+  gameView.error = "";
+  if (!before || before.id !== game.id) gameView.rematch = game.rematch;
+  // A new move is drawn with its lines growing; a first look or an undo is not.
+  gameView.animate = Boolean(before && before.id === game.id && game.ply === before.ply + 1);
+  updateMoves(before, game);
+  soundFor(before, game);
+  sendPending(game);
+  drawGame();
+  if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
+}
+
+function receivePresence(message) {
+  const state = gameView.state;
+  if (!state) return;
+  state.spectators = message.spectators;
+  message.connected.forEach((on, seat) => { if (state.seats[seat]) state.seats[seat].connected = on; });
+  drawGame();
+}
+
+function receiveError(message) {
+  if (message.code === "no_game") {
+    view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
+    connection.socket = null; // the room is gone: no reconnecting
+    return;
+  }
+  gameView.error = errorText(message.code, message.message);
+  if (gameView.state) drawGame();
 }
 
 function myTurn(state) {

@@ -27,7 +27,7 @@ export function playerLabel(seat) {
   return seat.player === "human" ? t("web.player.human") : t(`web.player.${seat.player}`);
 }
 
-export function reasonText(result, seats) {
+function reasonText(result, seats) {
   if (result.flagged && result.flagged.length && result.termination === "resignation") {
     return t("web.reason.time", { names: result.flagged.map((s) => seats[s].name).join(", ") });
   }
