@@ -1,7 +1,7 @@
 // The analysis page: what each move cost, the best move at every ply, mistakes and blunders.
 // The server analyses (exact where its solver finishes, its strongest search elsewhere);
 // this page asks until the analysis is done, showing how far it has gone.
-import { api, el, router, svg, view } from "./dom.js";
+import { api, el, router, svg, svgText, view } from "./dom.js";
 import { settings, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
@@ -218,67 +218,18 @@ function summaryTable(page) {
 // a mistake and "??" over a blunder, and dashed lines at the two thresholds. It is a slider:
 // the arrow keys (or a click) choose the move shown on the board.
 function drawChart(page, reports, select) {
-  const { width, height, top, bottom, left, right } = CHART;
-  const thresholds = page.analysis.thresholds;
-  const plotWidth = width - left - right;
-  const plotHeight = height - top - bottom;
-  const most = Math.max(thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
-  const y = (value) => top + plotHeight - (value / most) * plotHeight;
-  const slot = plotWidth / Math.max(1, reports.length);
-  const bar = Math.max(0.6, Math.min(slot * 0.72, 40));
+  const scale = chartScale(page, reports);
   const current = reports.find((report) => report.ply === page.ply);
   const chart = svg("svg", {
-    class: "chart", viewBox: `0 0 ${width} ${height}`, role: "slider", tabindex: 0, id: "analysis-chart",
+    class: "chart", viewBox: `0 0 ${CHART.width} ${CHART.height}`, role: "slider", tabindex: 0, id: "analysis-chart",
     "data-testid": "analysis-chart", "aria-label": t(`web.chart_title.${page.analysis.mode}`),
     "aria-valuemin": reports.length ? reports[0].ply : 0,
     "aria-valuemax": reports.length ? reports[reports.length - 1].ply : 0,
     "aria-valuenow": page.ply || 0,
     "aria-valuetext": current ? moveVerdict(page, current) : "",
   });
-  const axis = svg("g", { class: "axis" });
-  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
-  const label = (x, yy, text, attrs = {}) => {
-    const node = svg("text", { x, y: yy, ...attrs });
-    node.textContent = text;
-    return node;
-  };
-  axis.append(label(left - 6, y(0) + 4, formatCost(0), { "text-anchor": "end" }));
-  axis.append(label(left - 6, y(most) + 4, formatCost(Number(most.toFixed(1))), { "text-anchor": "end" }));
-  for (const kind of ["mistake", "blunder"]) {
-    const at = y(thresholds[kind]);
-    axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
-    axis.append(label(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
-  }
-  // Move numbers under the axis, about ten of them whatever the game's length.
-  const every = Math.max(1, Math.ceil(reports.length / 10));
-  reports.forEach((report, index) => {
-    if (index % every === 0 || index === reports.length - 1) {
-      axis.append(label(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
-    }
-  });
-  chart.append(axis);
-  reports.forEach((report, index) => {
-    const x = left + index * slot;
-    const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
-    group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
-    const cost = report.cost || 0;
-    const barHeight = report.cost === null ? 0 : Math.max(1.5, y(0) - y(cost));
-    const drawn = svg("rect", {
-      class: `bar${report.flag ? ` ${report.flag}` : ""}${report.cost === null ? " unknown" : ""}`,
-      x: x + (slot - bar) / 2, y: y(0) - Math.max(barHeight, report.cost === null ? 3 : 0),
-      width: bar, height: Math.max(barHeight, report.cost === null ? 3 : 0),
-      fill: report.cost === null ? "#9a9a9a" : seatColour(report.seat),
-    });
-    const tip = svg("title");
-    tip.textContent = moveVerdict(page, report);
-    drawn.append(tip);
-    group.append(drawn);
-    if (report.flag) {
-      group.append(label(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
-        { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
-    }
-    chart.append(group);
-  });
+  chart.append(chartAxis(page, reports, scale));
+  reports.forEach((report, index) => chart.append(chartBar(page, report, index, scale)));
   chart.addEventListener("click", (event) => {
     const group = event.target.closest("[data-ply]");
     if (group) select(Number(group.dataset.ply));
@@ -292,4 +243,67 @@ function drawChart(page, reports, select) {
     select(plies[Math.max(0, Math.min(plies.length - 1, to))]);
   });
   return chart;
+}
+
+// Where things go in the chart: the highest cost shown, y of a cost, and a move's slot and bar.
+function chartScale(page, reports) {
+  const { width, height, top, bottom, left, right } = CHART;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const most = Math.max(page.analysis.thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
+  const slot = plotWidth / Math.max(1, reports.length);
+  return {
+    plotWidth, plotHeight, most, slot,
+    y: (value) => top + plotHeight - (value / most) * plotHeight,
+    bar: Math.max(0.6, Math.min(slot * 0.72, 40)),
+  };
+}
+
+// The axis with its two thresholds and about ten move numbers under it.
+function chartAxis(page, reports, scale) {
+  const { height, left } = CHART;
+  const { plotWidth, most, slot, y } = scale;
+  const thresholds = page.analysis.thresholds;
+  const axis = svg("g", { class: "axis" });
+  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
+  axis.append(svgText(left - 6, y(0) + 4, formatCost(0), { "text-anchor": "end" }));
+  axis.append(svgText(left - 6, y(most) + 4, formatCost(Number(most.toFixed(1))), { "text-anchor": "end" }));
+  for (const kind of ["mistake", "blunder"]) {
+    const at = y(thresholds[kind]);
+    axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
+    axis.append(svgText(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
+  }
+  const every = Math.max(1, Math.ceil(reports.length / 10));
+  reports.forEach((report, index) => {
+    if (index % every === 0 || index === reports.length - 1) {
+      axis.append(svgText(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
+    }
+  });
+  return axis;
+}
+
+// One move's bar, with the move's verdict as its tooltip and "?" or "??" over a flagged move.
+function chartBar(page, report, index, scale) {
+  const { top, left } = CHART;
+  const { plotHeight, slot, bar, y } = scale;
+  const x = left + index * slot;
+  const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
+  group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
+  const cost = report.cost || 0;
+  const barHeight = report.cost === null ? 0 : Math.max(1.5, y(0) - y(cost));
+  const drawn = svg("rect", {
+    class: `bar${report.flag ? ` ${report.flag}` : ""}${report.cost === null ? " unknown" : ""}`,
+    x: x + (slot - bar) / 2, y: y(0) - Math.max(barHeight, report.cost === null ? 3 : 0),
+    width: bar, height: Math.max(barHeight, report.cost === null ? 3 : 0),
+    fill: report.cost === null ? "#9a9a9a" : seatColour(report.seat),
+  });
+  const tip = svg("title");
+  tip.textContent = moveVerdict(page, report);
+  drawn.append(tip);
+  group.append(drawn);
+  if (report.flag) {
+    group.append(svgText(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
+      { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
+  }
+  return group;
 }

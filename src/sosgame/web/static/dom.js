@@ -27,6 +27,13 @@ export function svg(tag, attrs = {}) {
   return node;
 }
 
+// A text in an SVG drawing, at (x, y).
+export function svgText(x, y, text, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs });
+  node.textContent = text;
+  return node;
+}
+
 export function cellName(row, col) {
   return String.fromCharCode(97 + col) + String(row + 1);
 }

@@ -2,7 +2,7 @@
 // rating history as a chart (on one's own page also the account's controls: log out
 // everywhere, change the password), and the lobby of public games. The server keeps the
 // session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
-import { api, el, go, router, svg, view } from "./dom.js";
+import { api, el, go, router, svg, svgText, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 
 // The named player logged in here (null: a guest), from GET /api/session.
@@ -187,17 +187,12 @@ function ratingChart(history) {
   const y = (value) => top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const chart = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
     "data-testid": "rating-chart", id: "rating-chart", "aria-label": t("web.rating_chart") });
-  const label = (lx, ly, text, attrs = {}) => {
-    const node = svg("text", { x: lx, y: ly, ...attrs });
-    node.textContent = text;
-    return node;
-  };
   const axis = svg("g", { class: "axis" });
   axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(low), y2: y(low) }));
   axis.append(svg("line", { x1: left, x2: left, y1: top, y2: top + plotHeight }));
-  axis.append(label(left - 4, y(high) + 4, formatRating(high), { "text-anchor": "end" }));
-  axis.append(label(left - 4, y(low) + 4, formatRating(low), { "text-anchor": "end" }));
-  axis.append(label(left + plotWidth / 2, height - 4, t("web.rated_games"), { "text-anchor": "middle", class: "tick" }));
+  axis.append(svgText(left - 4, y(high) + 4, formatRating(high), { "text-anchor": "end" }));
+  axis.append(svgText(left - 4, y(low) + 4, formatRating(low), { "text-anchor": "end" }));
+  axis.append(svgText(left + plotWidth / 2, height - 4, t("web.rated_games"), { "text-anchor": "middle", class: "tick" }));
   chart.append(axis);
   const points = history.map((point, index) => `${x(index).toFixed(1)},${y(point.rating).toFixed(1)}`);
   chart.append(svg("polyline", { class: "rating-line", points: points.join(" ") }));
