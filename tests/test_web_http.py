@@ -163,10 +163,7 @@ def test_every_web_text_has_the_same_placeholders_in_every_language(client: Test
 def test_the_front_end_uses_only_catalog_keys_that_exist(client: TestClient) -> None:
     import re
 
-    page = client.get("/").text
-    scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
-    assert "/static/app.js" in scripts
-    script = "\n".join(client.get(path).text for path in scripts)
+    script = front_end_script(client)
     catalog = client.get("/api/i18n").json()["catalog"]
     used = set(re.findall(r'\bt\("([a-z_.]+)"', script))
     assert used, "the script translates nothing"
@@ -307,8 +304,6 @@ def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
 def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     client: TestClient,
 ) -> None:
-    import re
-
     from sosgame import limits
     from sosgame.levels import LEVELS
     from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
@@ -321,13 +316,42 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     assert config["limits"]["max_side"] == limits.BOARD_MAX_SIDE
     assert config["limits"]["min_long_side"] == limits.BOARD_MIN_LONG_SIDE
     assert config["limits"]["max_name"] == limits.WEB_MAX_NAME
-    page = client.get("/").text
-    scripts = re.findall(r'<script src="(/static/[\w.]+\.js)"', page)
-    assert "/static/app.js" in scripts
-    script = "\n".join(client.get(path).text for path in scripts)
+    script = front_end_script(client)
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script
-    assert "app.config.levels" in script and "app.config.seats.colours" in script
+    assert "settings.config.levels" in script and "settings.config.seats.colours" in script
+
+
+def test_the_front_end_is_modules_that_share_no_globals(client: TestClient) -> None:
+    import re
+
+    script = front_end_script(client)
+    assert '"use strict"' not in script  # modules are strict already
+    assert not re.search(r"\b(window|globalThis|self)\.\w+\s*=[^=]", script)
+    assert "export function" in script and "import {" in script
+
+
+def front_end_script(client: TestClient) -> str:
+    """The text of every module the page loads: its entry module and all it imports."""
+    import re
+
+    page = client.get("/").text
+    entries = re.findall(r'<script type="module" src="(/static/[\w.]+\.js)"></script>', page)
+    assert entries == ["/static/app.js"]
+    assert "<script>" not in page
+    seen: dict[str, str] = {}
+    waiting = list(entries)
+    while waiting:
+        path = waiting.pop()
+        if path in seen:
+            continue
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["content-type"].startswith("text/javascript"), path
+        seen[path] = response.text
+        imported = re.findall(r'from "\./([\w.]+\.js)";', response.text)
+        waiting += [f"/static/{name}" for name in imported]
+    return "\n".join(seen.values())
 
 
 def listed(client: TestClient, which: str) -> list[str]:

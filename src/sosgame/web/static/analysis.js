@@ -1,7 +1,9 @@
 // The analysis page: what each move cost, the best move at every ply, mistakes and blunders.
 // The server analyses (exact where its solver finishes, its strongest search elsewhere);
 // this page asks until the analysis is done, showing how far it has gone.
-"use strict";
+import { api, el, router, svg, svgText, view } from "./dom.js";
+import { settings, t } from "./i18n.js";
+import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
 const POLL_MS = 700;
@@ -11,29 +13,29 @@ const RETRY_MS = 3000;
 const NOT_NOW = ["rate_limited", "analysis_busy", "analysis_queue_full"];
 
 function formatCost(value) {
-  return new Intl.NumberFormat(app.lang, { maximumFractionDigits: 2 }).format(value);
+  return new Intl.NumberFormat(settings.lang, { maximumFractionDigits: 2 }).format(value);
 }
 
-async function showAnalysis(id) {
-  const route = app.route;
+export async function showAnalysis(id) {
+  const route = router.visits;
   view().replaceChildren(el("p", { text: t("web.connecting") }));
   let data;
   let game;
   try {
     [data, game] = await Promise.all([api("GET", `/api/games/${id}/replay`), api("GET", `/api/games/${id}`)]);
   } catch {
-    if (route === app.route) view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
+    if (route === router.visits) view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
     return;
   }
-  if (route !== app.route) return;
+  if (route !== router.visits) return;
   const page = { id, data, game, analysis: null, ply: null, error: "", progress: null };
-  app.render = () => drawAnalysis(page);
+  router.render = () => drawAnalysis(page);
   drawAnalysis(page);
   pollAnalysis(page, route);
 }
 
 async function pollAnalysis(page, route) {
-  while (route === app.route) {
+  while (route === router.visits) {
     let answer;
     let wait = POLL_MS;
     try {
@@ -43,12 +45,12 @@ async function pollAnalysis(page, route) {
         : { status: "failed", error: error.message };
       if (NOT_NOW.includes(error.code)) wait = RETRY_MS;
     }
-    if (route !== app.route) return;
+    if (route !== router.visits) return;
     if (answer.status === "done") {
       if (answer.ply !== page.data.actions.length) {
         // The game went on since the replay was read: read it again to match.
         page.data = await api("GET", `/api/games/${page.id}/replay`);
-        if (route !== app.route) return;
+        if (route !== router.visits) return;
       }
       page.analysis = answer;
       const flagged = answer.moves.find((report) => report.flag === "blunder")
@@ -90,11 +92,6 @@ function reportsByPly(page) {
 }
 
 function drawAnalysis(page) {
-  const { data, game } = page;
-  const seats = game.seats;
-  const reports = page.analysis ? page.analysis.moves : [];
-  const byPly = reportsByPly(page);
-  const report = page.ply ? byPly[page.ply] : null;
   const select = (ply) => {
     page.ply = ply;
     const focusId = document.activeElement && document.activeElement.id;
@@ -102,24 +99,54 @@ function drawAnalysis(page) {
     const again = focusId && document.getElementById(focusId);
     if (again) again.focus();
   };
+  const reports = page.analysis ? page.analysis.moves : [];
+  const flags = {};
+  for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
+  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" },
+    analysisColumn(page, flags, select), analysisSide(page, flags, select)));
+  document.title = t("web.title_analysis");
+  fitBoard();
+  scrollMoves(page.ply);
+}
+
+// The marks of the chosen move on the board: the move played and the best one.
+function moveMarks(report) {
+  const marks = {};
+  if (!report) return marks;
+  const played = report.played.slice(1);
+  const best = report.best.slice(1);
+  marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
+  const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
+  if (best === played) {
+    marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
+  } else marks[best] = bestMark;
+  return marks;
+}
+
+// The board before the chosen move (or at the end), its verdict, and the buttons that step.
+function analysisColumn(page, flags, select) {
+  const { data } = page;
+  const report = page.ply ? reportsByPly(page)[page.ply] : null;
   const ply = report ? report.ply : data.frames.length - 1;
   const frame = report ? data.frames[ply - 1] : data.frames[data.frames.length - 1];
-  const marks = {};
-  if (report) {
-    const played = report.played.slice(1);
-    const best = report.best.slice(1);
-    marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
-    const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
-    if (best === played) {
-      marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
-    } else marks[best] = bestMark;
-  }
   const state = { rows: data.rows, cols: data.cols, board: frame.board, lines: data.lines };
   const previous = ply > 1 ? data.actions[ply - 2] : "";
   const last = report && previous && !previous.startsWith("resign") ? previous.slice(1) : "";
-  const flags = {};
-  for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
-  const plies = reports.map((item) => item.ply);
+  return el("div", { class: "board-column" },
+    el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
+    el("div", { class: "banner", id: "banner", "data-testid": "banner" },
+      el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
+    drawBoard(state, { lineCount: frame.lines, marks: moveMarks(report), last }),
+    el("div", { class: "picker-row", "data-reserve": "" },
+      el("span", { class: "legend" },
+        el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
+        el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),
+      zoomControls()),
+    analysisControls(page, report, flags, select));
+}
+
+function analysisControls(page, report, flags, select) {
+  const plies = (page.analysis ? page.analysis.moves : []).map((item) => item.ply);
   const at = plies.indexOf(page.ply);
   const step = (delta) => () => { if (at + delta >= 0 && at + delta < plies.length) select(plies[at + delta]); };
   const nextFlag = (delta) => () => {
@@ -127,38 +154,29 @@ function drawAnalysis(page) {
       if (flags[plies[index]]) { select(plies[index]); return; }
     }
   };
-  const column = el("div", { class: "board-column" },
-    el("h1", { class: "game-title", text: t("web.analysis_title", { rows: data.rows, cols: data.cols, mode: t(`mode.${data.mode}`) }) }),
-    el("div", { class: "banner", id: "banner", "data-testid": "banner" },
-      el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
-    drawBoard(state, { interactive: false, lineCount: frame.lines, marks, last }),
-    el("div", { class: "picker-row", "data-reserve": "" },
-      el("span", { class: "legend" },
-        el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
-        el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),
-      zoomControls()),
-    el("div", { class: "controls", "data-reserve": "" },
-      el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
-      el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
-      el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
-      el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
-      el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
-      el("a", { href: `#/replay/${page.id}`, text: t("web.replay") })));
+  return el("div", { class: "controls", "data-reserve": "" },
+    el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
+    el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
+    el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
+    el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
+    el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
+    el("a", { href: `#/replay/${page.id}`, text: t("web.replay") }));
+}
+
+// The players' summary, the chart (or the progress while the server works) and the moves.
+function analysisSide(page, flags, select) {
+  const reports = page.analysis ? page.analysis.moves : [];
   const chartPanel = el("section", { class: "panel chart-panel", "aria-labelledby": "chart-title" },
     el("h2", { id: "chart-title", text: page.analysis ? t(`web.chart_title.${page.analysis.mode}`) : t("web.chart_pending") }),
     page.error ? el("p", { class: "error", role: "alert", id: "analysis-error", text: page.error })
       : page.analysis ? drawChart(page, reports, select) : progressBox(page));
-  const side = el("div", { class: "side" },
+  return el("div", { class: "side" },
     el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
       el("h2", { id: "players-title", text: t("web.players") }), summaryTable(page)),
     chartPanel,
     el("section", { class: "panel", "aria-labelledby": "moves-title" },
       el("h2", { id: "moves-title", text: t("web.moves") }),
-      movesTable(seats, data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
-  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" }, column, side));
-  document.title = t("web.title_analysis");
-  fitBoard();
-  scrollMoves(page.ply);
+      movesTable(page.game.seats, page.data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
 }
 
 // "Move 5, Bao: Ob2 cost 4 points (a blunder). Best: Sb2." with exact or estimated.
@@ -200,67 +218,18 @@ function summaryTable(page) {
 // a mistake and "??" over a blunder, and dashed lines at the two thresholds. It is a slider:
 // the arrow keys (or a click) choose the move shown on the board.
 function drawChart(page, reports, select) {
-  const { width, height, top, bottom, left, right } = CHART;
-  const thresholds = page.analysis.thresholds;
-  const plotWidth = width - left - right;
-  const plotHeight = height - top - bottom;
-  const most = Math.max(thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
-  const y = (value) => top + plotHeight - (value / most) * plotHeight;
-  const slot = plotWidth / Math.max(1, reports.length);
-  const bar = Math.max(0.6, Math.min(slot * 0.72, 40));
+  const scale = chartScale(page, reports);
   const current = reports.find((report) => report.ply === page.ply);
   const chart = svg("svg", {
-    class: "chart", viewBox: `0 0 ${width} ${height}`, role: "slider", tabindex: 0, id: "analysis-chart",
+    class: "chart", viewBox: `0 0 ${CHART.width} ${CHART.height}`, role: "slider", tabindex: 0, id: "analysis-chart",
     "data-testid": "analysis-chart", "aria-label": t(`web.chart_title.${page.analysis.mode}`),
     "aria-valuemin": reports.length ? reports[0].ply : 0,
     "aria-valuemax": reports.length ? reports[reports.length - 1].ply : 0,
     "aria-valuenow": page.ply || 0,
     "aria-valuetext": current ? moveVerdict(page, current) : "",
   });
-  const axis = svg("g", { class: "axis" });
-  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
-  const label = (x, yy, text, attrs = {}) => {
-    const node = svg("text", { x, y: yy, ...attrs });
-    node.textContent = text;
-    return node;
-  };
-  axis.append(label(left - 6, y(0) + 4, formatCost(0), { "text-anchor": "end" }));
-  axis.append(label(left - 6, y(most) + 4, formatCost(Number(most.toFixed(1))), { "text-anchor": "end" }));
-  for (const kind of ["mistake", "blunder"]) {
-    const at = y(thresholds[kind]);
-    axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
-    axis.append(label(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
-  }
-  // Move numbers under the axis, about ten of them whatever the game's length.
-  const every = Math.max(1, Math.ceil(reports.length / 10));
-  reports.forEach((report, index) => {
-    if (index % every === 0 || index === reports.length - 1) {
-      axis.append(label(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
-    }
-  });
-  chart.append(axis);
-  reports.forEach((report, index) => {
-    const x = left + index * slot;
-    const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
-    group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
-    const cost = report.cost || 0;
-    const barHeight = report.cost === null ? 0 : Math.max(1.5, y(0) - y(cost));
-    const drawn = svg("rect", {
-      class: `bar${report.flag ? ` ${report.flag}` : ""}${report.cost === null ? " unknown" : ""}`,
-      x: x + (slot - bar) / 2, y: y(0) - Math.max(barHeight, report.cost === null ? 3 : 0),
-      width: bar, height: Math.max(barHeight, report.cost === null ? 3 : 0),
-      fill: report.cost === null ? "#9a9a9a" : seatColour(report.seat),
-    });
-    const tip = svg("title");
-    tip.textContent = moveVerdict(page, report);
-    drawn.append(tip);
-    group.append(drawn);
-    if (report.flag) {
-      group.append(label(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
-        { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
-    }
-    chart.append(group);
-  });
+  chart.append(chartAxis(page, reports, scale));
+  reports.forEach((report, index) => chart.append(chartBar(page, report, index, scale)));
   chart.addEventListener("click", (event) => {
     const group = event.target.closest("[data-ply]");
     if (group) select(Number(group.dataset.ply));
@@ -274,4 +243,67 @@ function drawChart(page, reports, select) {
     select(plies[Math.max(0, Math.min(plies.length - 1, to))]);
   });
   return chart;
+}
+
+// Where things go in the chart: the highest cost shown, y of a cost, and a move's slot and bar.
+function chartScale(page, reports) {
+  const { width, height, top, bottom, left, right } = CHART;
+  const plotWidth = width - left - right;
+  const plotHeight = height - top - bottom;
+  const most = Math.max(page.analysis.thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
+  const slot = plotWidth / Math.max(1, reports.length);
+  return {
+    plotWidth, plotHeight, most, slot,
+    y: (value) => top + plotHeight - (value / most) * plotHeight,
+    bar: Math.max(0.6, Math.min(slot * 0.72, 40)),
+  };
+}
+
+// The axis with its two thresholds and about ten move numbers under it.
+function chartAxis(page, reports, scale) {
+  const { height, left } = CHART;
+  const { plotWidth, most, slot, y } = scale;
+  const thresholds = page.analysis.thresholds;
+  const axis = svg("g", { class: "axis" });
+  axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
+  axis.append(svgText(left - 6, y(0) + 4, formatCost(0), { "text-anchor": "end" }));
+  axis.append(svgText(left - 6, y(most) + 4, formatCost(Number(most.toFixed(1))), { "text-anchor": "end" }));
+  for (const kind of ["mistake", "blunder"]) {
+    const at = y(thresholds[kind]);
+    axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
+    axis.append(svgText(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
+  }
+  const every = Math.max(1, Math.ceil(reports.length / 10));
+  reports.forEach((report, index) => {
+    if (index % every === 0 || index === reports.length - 1) {
+      axis.append(svgText(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
+    }
+  });
+  return axis;
+}
+
+// One move's bar, with the move's verdict as its tooltip and "?" or "??" over a flagged move.
+function chartBar(page, report, index, scale) {
+  const { top, left } = CHART;
+  const { plotHeight, slot, bar, y } = scale;
+  const x = left + index * slot;
+  const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
+  group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
+  const cost = report.cost || 0;
+  const barHeight = report.cost === null ? 0 : Math.max(1.5, y(0) - y(cost));
+  const drawn = svg("rect", {
+    class: `bar${report.flag ? ` ${report.flag}` : ""}${report.cost === null ? " unknown" : ""}`,
+    x: x + (slot - bar) / 2, y: y(0) - Math.max(barHeight, report.cost === null ? 3 : 0),
+    width: bar, height: Math.max(barHeight, report.cost === null ? 3 : 0),
+    fill: report.cost === null ? "#9a9a9a" : seatColour(report.seat),
+  });
+  const tip = svg("title");
+  tip.textContent = moveVerdict(page, report);
+  drawn.append(tip);
+  group.append(drawn);
+  if (report.flag) {
+    group.append(svgText(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
+      { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
+  }
+  return group;
 }

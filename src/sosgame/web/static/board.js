@@ -1,5 +1,10 @@
 // The board and the move list, drawn the same on the game, replay and analysis pages.
-"use strict";
+import { cellName, el, parseCell, svg } from "./dom.js";
+import { settings, t } from "./i18n.js";
+
+// How the board is looked at: its zoom over the size that fits the window, and the cell
+// that has (or last had) the keyboard's focus.
+export const boardView = { zoom: 1, focus: null };
 
 const MIN_PHONE_CELL = 22; // px: about a fingertip; bigger boards zoom and pan instead
 const MIN_CELL = 14;
@@ -9,16 +14,16 @@ const ZOOMS = [1, 1.25, 1.5, 2, 2.5, 3];
 const LINE_DASHES = ["", "0.42 0.16", "0.01 0.2", "0.42 0.14 0.01 0.14", "0.2 0.12",
   "0.6 0.12 0.12 0.12", "0.01 0.12 0.01 0.3", "0.3 0.3"];
 
-function seatColour(seat) {
-  return seat === null || seat === undefined ? app.config.seats.unowned_colour : app.config.seats.colours[seat];
+export function seatColour(seat) {
+  return seat === null || seat === undefined ? settings.config.seats.unowned_colour : settings.config.seats.colours[seat];
 }
 
 function seatSymbol(seat) {
-  return app.config.seats.symbols[seat] || "";
+  return settings.config.seats.symbols[seat] || "";
 }
 
 // The seat's symbol in its colour: shown wherever a seat is named, beside the name.
-function seatMark(seat) {
+export function seatMark(seat) {
   const mark = el("span", { class: "seat-mark", "aria-hidden": "true", text: seatSymbol(seat) });
   mark.style.setProperty("color", seatColour(seat));
   return mark;
@@ -29,62 +34,66 @@ function reducedMotion() {
 }
 
 // The board: an ARIA grid of cell buttons with the lines drawn over it in an SVG.
-// options: interactive, lineCount (lines on the board), fresh (lines to animate),
-// last (the cell of the last move), marks ({cell: class} for the analysis page).
-function drawBoard(state, options) {
-  const { interactive, lineCount } = options;
-  const lines = lineCount === undefined ? state.lines : state.lines.slice(0, lineCount);
+// options: lineCount (lines on the board), fresh (lines to animate), last (the cell of the
+// last move), marks ({cell: class} for the analysis page), selected and hint (cells on the
+// game page); on a board one plays on, onPick(cell) (a click) and onLetter(letter, cell) (a key).
+export function drawBoard(state, options) {
+  const lines = options.lineCount === undefined ? state.lines : state.lines.slice(0, options.lineCount);
   const fresh = new Set(options.fresh || []);
+  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols },
+    boardGrid(state, options, fresh), linesOverlay(state, lines, fresh));
+  return el("div", { class: "board-frame", "data-testid": "board-frame" }, wrap);
+}
+
+function boardGrid(state, options, fresh) {
   const freshCells = new Map();
   for (const found of fresh) for (const cell of found.cells) freshCells.set(cell, found.owner);
-  const frame = el("div", { class: "board-frame", "data-testid": "board-frame" });
-  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols });
   const board = el("div", {
     class: "board", id: "board", role: "grid", "data-testid": "board",
     "aria-label": t("web.board", { rows: state.rows, cols: state.cols }),
   });
   board.style.setProperty("--cols", state.cols);
   board.style.setProperty("--rows", state.rows);
-  const last = options.last || "";
-  const marks = options.marks || {};
   for (let row = 0; row < state.rows; row += 1) {
     const line = el("div", { role: "row", class: "board-row" });
-    for (let col = 0; col < state.cols; col += 1) {
-      const name = cellName(row, col);
-      const letter = state.board[row][col];
-      const filled = letter !== ".";
-      const classes = ["cell"];
-      if (filled) classes.push("filled");
-      if (last === name) classes.push("last");
-      if (app.selected === name) classes.push("selected");
-      if (app.hint && app.hint.slice(1) === name) classes.push("hint");
-      if (freshCells.has(name)) classes.push("scored");
-      if (marks[name]) classes.push(...marks[name].classes);
-      let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
-      if (last === name) label += `, ${t("web.last_move")}`;
-      if (marks[name]) label += `, ${marks[name].label}`;
-      const cell = el("button", {
-        type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
-        "aria-label": label,
-        "aria-disabled": filled || !interactive ? "true" : null,
-        tabindex: "-1", text: filled ? letter : (marks[name] && marks[name].ghost) || "",
-      });
-      if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
-      if (interactive) {
-        cell.addEventListener("click", () => {
-          if (filled || !myTurn(app.state)) return;
-          app.selected = name;
-          app.focus = name;
-          drawGame();
-          const picker = document.querySelector(".picker button.letter");
-          if (picker) picker.focus();
-        });
-      }
-      cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, interactive));
-      line.append(cell);
-    }
+    for (let col = 0; col < state.cols; col += 1) line.append(cellButton(state, options, freshCells, row, col));
     board.append(line);
   }
+  return board;
+}
+
+// One cell: its letter (or the analysis page's ghost letter), its marks and its label.
+function cellButton(state, options, freshCells, row, col) {
+  const { onPick, onLetter } = options;
+  const name = cellName(row, col);
+  const letter = state.board[row][col];
+  const filled = letter !== ".";
+  const last = (options.last || "") === name;
+  const mark = (options.marks || {})[name];
+  const classes = ["cell"];
+  if (filled) classes.push("filled");
+  if (last) classes.push("last");
+  if (options.selected === name) classes.push("selected");
+  if (options.hint && options.hint.slice(1) === name) classes.push("hint");
+  if (freshCells.has(name)) classes.push("scored");
+  if (mark) classes.push(...mark.classes);
+  let label = filled ? t("web.cell_letter", { cell: name, letter }) : t("web.cell_empty", { cell: name });
+  if (last) label += `, ${t("web.last_move")}`;
+  if (mark) label += `, ${mark.label}`;
+  const cell = el("button", {
+    type: "button", role: "gridcell", class: classes.join(" "), "data-cell": name,
+    "aria-label": label,
+    "aria-disabled": filled || !onLetter ? "true" : null,
+    tabindex: "-1", text: filled ? letter : (mark && mark.ghost) || "",
+  });
+  if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
+  if (onPick && !filled) cell.addEventListener("click", () => onPick(name));
+  cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, onLetter));
+  return cell;
+}
+
+// The lines drawn over the grid, each in its owner's colour and dash; the fresh ones grow.
+function linesOverlay(state, lines, fresh) {
   const overlay = svg("svg", { class: "lines", viewBox: `0 0 ${state.cols} ${state.rows}`, preserveAspectRatio: "none", "aria-hidden": "true" });
   const animate = !reducedMotion();
   for (const found of lines) {
@@ -107,16 +116,14 @@ function drawBoard(state, options) {
     }
     overlay.append(drawn);
   }
-  wrap.append(board, overlay);
-  frame.append(wrap);
-  return frame;
+  return overlay;
 }
 
 // Zoom buttons for boards bigger than the space: the frame then pans (scrolls).
-function zoomControls() {
-  const index = ZOOMS.indexOf(app.zoom);
+export function zoomControls() {
+  const index = ZOOMS.indexOf(boardView.zoom);
   const change = (step) => () => {
-    app.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
+    boardView.zoom = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, index + step))];
     fitBoard();
     const fresh = zoomControls();
     document.querySelector(".zoom").replaceWith(fresh);
@@ -132,7 +139,7 @@ function zoomControls() {
 
 // Sizes the board from the space it has: the width of its column and the height left in
 // the window below what stands above it, less what stands below it in the same column.
-function fitBoard() {
+export function fitBoard() {
   const frame = document.querySelector(".board-frame");
   if (!frame) return;
   const wrap = frame.firstElementChild;
@@ -148,24 +155,24 @@ function fitBoard() {
   const width = column.clientWidth - 4;
   const height = Math.max(phone ? 200 : 120, window.innerHeight - top - below - 12);
   const fitted = Math.floor(Math.min(width / cols, height / rows, MAX_CELL));
-  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (app.zoom || 1));
+  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (boardView.zoom || 1));
   wrap.style.setProperty("--cell", `${cell}px`);
   frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
   frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);
   frame.classList.toggle("pans", cell * cols > width || cell * rows > height);
 }
 
-function focusCell(row, col) {
+export function focusCell(row, col) {
   const cell = document.querySelector(`.cell[data-cell="${cellName(row, col)}"]`);
   if (!cell) return;
   for (const other of document.querySelectorAll(".cell[tabindex='0']")) other.tabIndex = -1;
   cell.tabIndex = 0;
   cell.focus();
-  app.focus = cellName(row, col);
+  boardView.focus = cellName(row, col);
 }
 
 // The grid's keys: arrows, Home/End (row), PageUp/PageDown (column) move; S and O write.
-function boardKey(event, state, row, col, interactive) {
+function boardKey(event, state, row, col, onLetter) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   let target = null;
   if (event.key in moves) {
@@ -178,15 +185,15 @@ function boardKey(event, state, row, col, interactive) {
   if (target) {
     event.preventDefault();
     focusCell(Math.min(state.rows - 1, Math.max(0, target[0])), Math.min(state.cols - 1, Math.max(0, target[1])));
-  } else if (interactive && "sSoO".includes(event.key) && event.key.length === 1) {
+  } else if (onLetter && "sSoO".includes(event.key) && event.key.length === 1) {
     event.preventDefault();
-    if (state.board[row][col] === ".") play(event.key.toUpperCase(), cellName(row, col));
+    if (state.board[row][col] === ".") onLetter(event.key.toUpperCase(), cellName(row, col));
   }
 }
 
 // The lines the last action made (on the game page, from the state alone). The engine
 // numbers a line by the moves made so far, resignations apart.
-function newestLines(state) {
+export function newestLines(state) {
   const actions = state.actions;
   if (!actions.length || actions[actions.length - 1].startsWith("resign")) return [];
   const moves = actions.filter((action) => !action.startsWith("resign")).length;
@@ -200,7 +207,7 @@ function moveText(entry) {
 // The move list: a column per player, one row per round (a row ends when a player moves
 // again, as after an extra turn); each move shows its points and, after an analysis, its flag.
 // options: selected (ply), onSelect (makes moves buttons), flags ({ply: "mistake"|"blunder"}).
-function movesTable(seats, moves, options = {}) {
+export function movesTable(seats, moves, options = {}) {
   const head = el("tr", {}, el("th", { scope: "col", class: "round", text: "#" }),
     seats.map((seat, index) => el("th", { scope: "col", "data-seat": index }, seatMark(index), " ", seat.name)));
   const body = el("tbody");
@@ -240,7 +247,7 @@ function movesTable(seats, moves, options = {}) {
 
 // Keeps the newest move (or the chosen one) in view in a long move list, scrolling the
 // list alone (never the page, which would take the board out of view on a phone).
-function scrollMoves(ply) {
+export function scrollMoves(ply) {
   const box = document.querySelector(".moves-box");
   if (!box) return;
   const target = ply ? box.querySelector(`.move[data-ply="${ply}"]`) : null;

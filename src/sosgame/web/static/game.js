@@ -1,135 +1,170 @@
 // The game page: what the server sends, drawn; what the player does, sent.
-"use strict";
+import { api, el, formatClock, go, notice, parseCell, router, saveToken, tokensFor, view } from "./dom.js";
+import { errorText, playerLabel, resultText, t } from "./i18n.js";
+import {
+  boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
+} from "./board.js";
+import { beep } from "./sound.js";
 
-// ------------------------------------------------------------------------------ game page
+const PROTOCOL = 1;
 
-function closeSocket() {
-  if (app.socket) {
-    app.leaving = app.socket;
-    app.socket.close();
+// The connection to the game's room: the socket (and one being closed on purpose), the
+// seats this browser plays, and a move made while the connection was down, sent once it is back.
+const connection = { socket: null, leaving: null, seats: [], pending: null };
+
+// The game on screen: the latest state the server sent and what this page adds to it.
+const gameView = {
+  state: null,
+  selected: null, // the cell picked for a move, waiting for its letter
+  hint: null,
+  error: "",
+  invites: null,
+  rematch: null,
+  moveList: null, // {id, moves: [{action, seat, points}]} of the game on screen
+  animate: false, // draw the newest lines growing (once, as they are made)
+  refocus: false, // give the focus back to the cell just played from the letter buttons
+  clockTimer: null,
+};
+
+export function closeSocket() {
+  if (connection.socket) {
+    connection.leaving = connection.socket;
+    connection.socket.close();
   }
-  app.socket = null;
-  app.state = null;
-  app.seats = [];
-  app.selected = null;
-  app.hint = null;
-  app.error = "";
-  app.pending = null;
-  app.invites = null;
-  app.rematch = null;
-  clearInterval(app.clockTimer);
+  connection.socket = null;
+  gameView.state = null;
+  connection.seats = [];
+  gameView.selected = null;
+  gameView.hint = null;
+  gameView.error = "";
+  connection.pending = null;
+  gameView.invites = null;
+  gameView.rematch = null;
+  clearInterval(gameView.clockTimer);
   notice("");
 }
 
 // Sends a message; a move made while the connection is down is kept (the latest one only)
 // and sent when it is back if the game is still at the same ply, else the player is told.
 function send(message) {
-  if (app.socket && app.socket.readyState === WebSocket.OPEN) {
-    app.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
+  if (connection.socket && connection.socket.readyState === WebSocket.OPEN) {
+    connection.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
     return true;
   }
   if (message.type === "move") {
-    app.pending = message;
+    connection.pending = message;
     notice(t("web.move_queued", { move: message.move }));
   }
   return false;
 }
 
 function sendPending(state) {
-  const pending = app.pending;
+  const pending = connection.pending;
   if (!pending) return;
-  app.pending = null;
+  connection.pending = null;
   if (pending.ply === state.ply && myTurn(state)) send(pending);
-  else app.error = t("web.move_dropped", { move: pending.move });
+  else gameView.error = t("web.move_dropped", { move: pending.move });
 }
 
-function showGame(id, attempt = 0) {
-  app.render = () => app.state && drawGame();
-  if (!app.state) view().replaceChildren(el("p", { text: t("web.connecting") }));
+export function showGame(id, attempt = 0) {
+  router.render = () => gameView.state && drawGame();
+  if (!gameView.state) view().replaceChildren(el("p", { text: t("web.connecting") }));
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}`);
-  app.socket = socket;
+  connection.socket = socket;
   socket.addEventListener("open", () => {
     notice("");
     socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "welcome") {
-      app.seats = message.seats;
-      attempt = 0;
-    } else if (message.type === "state") {
-      const before = app.state;
-      app.state = message.game;
-      if (!before || before.ply !== app.state.ply) {
-        app.hint = null;
-        app.selected = null;
-      }
-      app.error = "";
-      if (!before || before.id !== app.state.id) app.rematch = app.state.rematch;
-      // A new move is drawn with its lines growing; a first look or an undo is not.
-      app.animate = Boolean(before && before.id === app.state.id && app.state.ply === before.ply + 1);
-      updateMoves(before, app.state);
-      soundFor(before, app.state);
-      sendPending(app.state);
-      drawGame();
-      if (app.state.kind === "online" && app.seats.length && app.invites === null) loadInvites(id);
-    } else if (message.type === "presence") {
-      if (app.state) {
-        app.state.spectators = message.spectators;
-        message.connected.forEach((on, seat) => { if (app.state.seats[seat]) app.state.seats[seat].connected = on; });
-        drawGame();
-      }
-    } else if (message.type === "hint") {
-      app.hint = message.move;
-      drawGame();
-    } else if (message.type === "rematch") {
-      // Each player's tokens open the same seats in the rematch.
-      for (const token of tokensFor(id)) saveToken(message.game, token);
-      app.rematch = message.game;
-      drawGame();
-    } else if (message.type === "error") {
-      if (message.code === "no_game") {
-        view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
-        app.socket = null;
-        return;
-      }
-      app.error = errorText(message.code, message.message);
-      if (app.state) drawGame();
-    }
+    if (message.type === "welcome") attempt = 0;
+    receive(id, message);
   });
   socket.addEventListener("close", () => {
-    if (app.leaving === socket || app.socket !== socket) return;
+    if (connection.leaving === socket || connection.socket !== socket) return;
     notice(t("web.reconnecting"));
     const delay = Math.min(5000, 300 * 2 ** attempt);
     setTimeout(() => {
-      if (app.socket === socket) showGame(id, attempt + 1);
+      if (connection.socket === socket) showGame(id, attempt + 1);
     }, delay);
   });
 }
 
+// What the server says in the game's room, by the message's type.
+function receive(id, message) {
+  if (message.type === "welcome") connection.seats = message.seats;
+  else if (message.type === "state") receiveState(id, message.game);
+  else if (message.type === "presence") receivePresence(message);
+  else if (message.type === "hint") {
+    gameView.hint = message.move;
+    drawGame();
+  } else if (message.type === "rematch") {
+    // Each player's tokens open the same seats in the rematch.
+    for (const token of tokensFor(id)) saveToken(message.game, token);
+    gameView.rematch = message.game;
+    drawGame();
+  } else if (message.type === "error") receiveError(message);
+}
+
+function receiveState(id, game) {
+  const before = gameView.state;
+  gameView.state = game;
+  if (!before || before.ply !== game.ply) {
+    gameView.hint = null;
+    gameView.selected = null;
+  }
+  gameView.error = "";
+  if (!before || before.id !== game.id) gameView.rematch = game.rematch;
+  // A new move is drawn with its lines growing; a first look or an undo is not.
+  gameView.animate = Boolean(before && before.id === game.id && game.ply === before.ply + 1);
+  updateMoves(before, game);
+  soundFor(before, game);
+  sendPending(game);
+  drawGame();
+  if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
+}
+
+function receivePresence(message) {
+  const state = gameView.state;
+  if (!state) return;
+  state.spectators = message.spectators;
+  message.connected.forEach((on, seat) => { if (state.seats[seat]) state.seats[seat].connected = on; });
+  drawGame();
+}
+
+function receiveError(message) {
+  if (message.code === "no_game") {
+    view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
+    connection.socket = null; // the room is gone: no reconnecting
+    return;
+  }
+  gameView.error = errorText(message.code, message.message);
+  if (gameView.state) drawGame();
+}
+
 function myTurn(state) {
-  return state.status === "playing" && !state.result && app.seats.includes(state.turn)
+  return state.status === "playing" && !state.result && connection.seats.includes(state.turn)
     && state.seats[state.turn].player === "human";
 }
 
 function play(letter, cell) {
-  const state = app.state;
+  const state = gameView.state;
   if (!state || !myTurn(state)) return;
   send({ type: "move", move: `${letter}${cell}`, ply: state.ply });
-  app.selected = null;
-  app.focus = cell;
+  gameView.selected = null;
+  boardView.focus = cell;
   // A move made from the letter buttons gives the focus back to its cell once drawn.
-  app.refocus = Boolean(document.activeElement && document.activeElement.closest(".picker"));
+  gameView.refocus = Boolean(document.activeElement && document.activeElement.closest(".picker"));
 }
 
-function drawSeats(state, scores = state.scores) {
+export function drawSeats(state, scores = state.scores) {
   const list = el("ul", { class: "seats", id: "seats" });
   const clock = state.clock;
   state.seats.forEach((seat, index) => {
     const turn = !state.result && state.status === "playing" && state.turn === index;
     const details = [playerLabel(seat)];
-    if (app.seats.includes(index)) details.push(t("web.you"));
+    if (connection.seats.includes(index)) details.push(t("web.you"));
     if (seat.resigned) details.push(t("web.resigned"));
     if (state.thinking === index) details.push(t("web.thinking"));
     const presence = seat.player === "human" && state.kind === "online"
@@ -149,13 +184,13 @@ function drawSeats(state, scores = state.scores) {
 }
 
 function tickClocks() {
-  clearInterval(app.clockTimer);
-  const state = app.state;
+  clearInterval(gameView.clockTimer);
+  const state = gameView.state;
   if (!state || !state.clock || state.clock.running === null) return;
   const started = performance.now();
   const seat = state.clock.running;
   const left = state.clock.remaining[seat];
-  app.clockTimer = setInterval(() => {
+  gameView.clockTimer = setInterval(() => {
     const node = document.querySelector(`.clock[data-seat="${seat}"]`);
     if (!node) return;
     const now = left - (performance.now() - started);
@@ -182,7 +217,7 @@ function gameTitle(state) {
 // The move list of the game on screen: kept from the states as they come (the mover of a
 // new action is the seat the previous state gave the turn to), else asked of the server.
 function updateMoves(before, state) {
-  const known = app.moveList && app.moveList.id === state.id ? app.moveList.moves : null;
+  const known = gameView.moveList && gameView.moveList.id === state.id ? gameView.moveList.moves : null;
   const actions = state.actions;
   const agrees = (count) => known.slice(0, count).every((entry, index) => entry.action === actions[index]);
   if (known && known.length >= actions.length && agrees(actions.length)) {
@@ -196,11 +231,11 @@ function updateMoves(before, state) {
     known.push({ action, seat, points: Math.max(0, state.lines.length - before.lines.length) });
     return;
   }
-  app.moveList = { id: state.id, moves: null };
+  gameView.moveList = { id: state.id, moves: null };
   api("GET", `/api/games/${state.id}/moves`).then((data) => {
-    if (!app.state || app.state.id !== state.id) return;
-    if (data.moves.length !== app.state.actions.length) return updateMoves(null, app.state);
-    app.moveList = { id: state.id, moves: data.moves };
+    if (!gameView.state || gameView.state.id !== state.id) return;
+    if (data.moves.length !== gameView.state.actions.length) return updateMoves(null, gameView.state);
+    gameView.moveList = { id: state.id, moves: data.moves };
     drawGame();
   }).catch(() => {});
 }
@@ -213,16 +248,111 @@ function soundFor(before, state) {
   else beep("move");
 }
 
+// Draws the game page anew from gameView, keeping the focus, the board's pan and the clocks.
 function drawGame() {
-  const state = app.state;
+  const state = gameView.state;
   if (!state) return;
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.cell : null;
-  // A redraw (someone joining, say) must not take the focus from a control being used.
-  const focusedControl = !focused && document.activeElement && document.activeElement.id ? document.activeElement.id : null;
-  const oldFrame = document.querySelector(".board-frame");
-  const pan = oldFrame ? [oldFrame.scrollLeft, oldFrame.scrollTop] : null;
+  const kept = keptFocus();
+  view().replaceChildren(
+    el("div", { class: "game", "data-testid": "game" },
+      el("div", { class: "board-column" },
+        gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
+        el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
+        gameControls(state)),
+      el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state))),
+  );
+  gameView.animate = false;
+  document.title = gameTitle(state);
+  fitBoard();
+  scrollMoves();
+  restoreFocus(kept);
+  tickClocks();
+}
+
+// What has the focus before a redraw (a cell or a control) and how far the board is panned.
+function keptFocus() {
+  const active = document.activeElement;
+  const cell = active && active.dataset ? active.dataset.cell : null;
+  const frame = document.querySelector(".board-frame");
+  return {
+    cell,
+    // A redraw (someone joining, say) must not take the focus from a control being used.
+    control: !cell && active && active.id ? active.id : null,
+    pan: frame ? [frame.scrollLeft, frame.scrollTop] : null,
+  };
+}
+
+function restoreFocus(kept) {
+  const frame = document.querySelector(".board-frame");
+  if (kept.pan && frame) [frame.scrollLeft, frame.scrollTop] = kept.pan;
+  const target = kept.cell || boardView.focus || "a1";
+  const node = document.querySelector(`.cell[data-cell="${target}"]`);
+  if (node) node.tabIndex = 0;
+  if (kept.cell || gameView.refocus) {
+    const { row, col } = parseCell(target);
+    focusCell(row, col);
+  } else if (kept.control) {
+    const again = document.getElementById(kept.control);
+    if (again) again.focus();
+  }
+  gameView.refocus = false;
+}
+
+function gameHeader(state) {
+  return el("h1", { class: "game-title", text: t("web.game_title", { rows: state.rows, cols: state.cols, mode: t(`mode.${state.mode}`) }) });
+}
+
+function banner(state) {
+  const over = Boolean(state.result);
+  const extra = state.extra_turn && !over;
+  return el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
+    over ? el("p", { class: "result", id: "result", role: "status", text: resultText(state.result, state.seats) })
+      : el("p", { class: "status", id: "status", "aria-live": "polite", text: statusLine(state) }),
+    extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
+}
+
+function gameBoard(state) {
+  const action = state.actions.length ? state.actions[state.actions.length - 1] : "";
+  const last = action && !action.startsWith("resign") ? action.slice(1) : "";
+  return drawBoard(state, {
+    last, fresh: gameView.animate ? newestLines(state) : [], selected: gameView.selected, hint: gameView.hint,
+    onPick: pickCell, onLetter: play,
+  });
+}
+
+// A click on an empty cell picks it; its letter comes from the picker's buttons.
+function pickCell(cell) {
+  if (!myTurn(gameView.state)) return;
+  gameView.selected = cell;
+  boardView.focus = cell;
+  drawGame();
+  const picker = document.querySelector(".picker button.letter");
+  if (picker) picker.focus();
+}
+
+// The letter picker for the picked cell (or the hint), beside the zoom buttons.
+function pickerRow(state) {
+  const picker = el("div", { class: "picker", id: "picker" });
+  if (gameView.selected && myTurn(state)) {
+    picker.append(
+      el("span", { text: t("web.pick_letter", { cell: gameView.selected }) }),
+      el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", gameView.selected) }),
+      el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", gameView.selected) }),
+      el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: cancelPick }));
+    picker.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") cancelPick();
+      else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), gameView.selected);
+    });
+  } else if (gameView.hint) {
+    picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: gameView.hint }) }));
+  }
+  return el("div", { class: "picker-row", "data-reserve": "" }, picker, zoomControls());
+}
+
+// The buttons under the board: undo, redo, hint, resign, rematch, and the links.
+function gameControls(state) {
   const local = state.kind === "local";
-  const mine = app.seats.length > 0;
+  const mine = connection.seats.length > 0;
   const over = Boolean(state.result);
   const controls = el("div", { class: "controls", "data-reserve": "" });
   const button = (id, label, action, enabled = true) => controls.append(
@@ -235,14 +365,14 @@ function drawGame() {
   if (mine && !over) {
     button("resign", t("web.resign"), () => {
       if (confirm(t("web.resign_confirm"))) {
-        send({ type: "resign", ply: state.ply, seat: local ? state.turn : app.seats[0] });
+        send({ type: "resign", ply: state.ply, seat: local ? state.turn : connection.seats[0] });
       }
     }, state.status === "playing" && (!local || myTurn(state)));
   }
-  if (mine && over && !app.rematch) button("rematch", t("web.rematch"), rematch);
-  if (app.rematch) {
+  if (mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
+  if (gameView.rematch) {
     controls.append(el("a", {
-      href: `#/game/${app.rematch}`, id: "rematch-link",
+      href: `#/game/${gameView.rematch}`, id: "rematch-link",
       text: mine ? t("web.rematch_play") : t("web.rematch_offered"),
     }));
   }
@@ -252,80 +382,37 @@ function drawGame() {
   }
   button("new-game", t("web.new_game"), () => go("#/"));
   controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download") }));
+  return controls;
+}
 
-  const picker = el("div", { class: "picker", id: "picker" });
-  if (app.selected && myTurn(state)) {
-    picker.append(
-      el("span", { text: t("web.pick_letter", { cell: app.selected }) }),
-      el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", app.selected) }),
-      el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", app.selected) }),
-      el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: cancelPick }));
-    picker.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") cancelPick();
-      else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), app.selected);
-    });
-  } else if (app.hint) {
-    picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: app.hint }) }));
-  }
-  const pickerRow = el("div", { class: "picker-row", "data-reserve": "" }, picker, zoomControls());
+function playersPanel(state) {
+  return el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
+    el("h2", { id: "players-title", text: t("web.players") }), drawSeats(state),
+    state.spectators ? el("p", { class: "meta", id: "spectators", text: t("web.spectators", { count: state.spectators }) }) : null);
+}
 
-  const extra = state.extra_turn && !over;
-  const banner = el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
-    over ? el("p", { class: "result", id: "result", role: "status", text: resultText(state.result, state.seats) })
-      : el("p", { class: "status", id: "status", "aria-live": "polite", text: statusLine(state) }),
-    extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
-  const moveList = app.moveList && app.moveList.id === state.id && app.moveList.moves ? app.moveList.moves : null;
-  const moves = moveList ? movesTable(state.seats, moveList) : el("p", { class: "meta", text: t("web.connecting") });
-  let links = null;
-  if (state.kind === "online" && mine && location) {
-    const base = `${location.origin}/#`;
-    const invites = app.invites || [];
-    const rows = state.seats.map((seat, index) => (seat.player === "human" && !seat.taken && invites[index]
-      ? linkRow(t("web.invite_seat", { number: index + 1, name: seat.name }), invites[index], `invite-${index}`)
-      : null));
-    rows.push(linkRow(t("web.spectator_link"), `${base}/game/${state.id}`, "spectate"));
-    links = el("section", { class: "panel links", id: "links" }, el("h2", { text: t("web.invite") }), rows);
-  }
-  const header = el("h1", { class: "game-title", text: t("web.game_title", { rows: state.rows, cols: state.cols, mode: t(`mode.${state.mode}`) }) });
-  const last = state.actions.length && !state.actions[state.actions.length - 1].startsWith("resign")
-    ? state.actions[state.actions.length - 1].slice(1) : "";
-  view().replaceChildren(
-    el("div", { class: "game", "data-testid": "game" },
-      el("div", { class: "board-column" },
-        header, banner,
-        drawBoard(state, { interactive: true, last, fresh: app.animate ? newestLines(state) : [] }),
-        pickerRow,
-        el("p", { class: "error", id: "error", role: "alert", text: app.error }),
-        controls),
-      el("div", { class: "side" },
-        el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
-          el("h2", { id: "players-title", text: t("web.players") }), drawSeats(state),
-          state.spectators ? el("p", { class: "meta", id: "spectators", text: t("web.spectators", { count: state.spectators }) }) : null),
-        links,
-        el("section", { class: "panel", "aria-labelledby": "moves-title" }, el("h2", { id: "moves-title", text: t("web.moves") }), moves))),
-  );
-  app.animate = false;
-  document.title = gameTitle(state);
-  fitBoard();
-  const frame = document.querySelector(".board-frame");
-  if (pan && frame) [frame.scrollLeft, frame.scrollTop] = pan;
-  scrollMoves();
-  const target = focused || app.focus || "a1";
-  const cell = parseCell(target);
-  const node = document.querySelector(`.cell[data-cell="${target}"]`);
-  if (node) node.tabIndex = 0;
-  if (focused || app.refocus) focusCell(cell.row, cell.col);
-  else if (focusedControl) {
-    const again = document.getElementById(focusedControl);
-    if (again) again.focus();
-  }
-  app.refocus = false;
-  tickClocks();
+// The invitation links of an online game, for the players who created it.
+function linksPanel(state) {
+  if (state.kind !== "online" || !connection.seats.length || !location) return null;
+  const base = `${location.origin}/#`;
+  const invites = gameView.invites || [];
+  const rows = state.seats.map((seat, index) => (seat.player === "human" && !seat.taken && invites[index]
+    ? linkRow(t("web.invite_seat", { number: index + 1, name: seat.name }), invites[index], `invite-${index}`)
+    : null));
+  rows.push(linkRow(t("web.spectator_link"), `${base}/game/${state.id}`, "spectate"));
+  return el("section", { class: "panel links", id: "links" }, el("h2", { text: t("web.invite") }), rows);
+}
+
+function movesPanel(state) {
+  const list = gameView.moveList;
+  const moves = list && list.id === state.id && list.moves ? movesTable(state.seats, list.moves)
+    : el("p", { class: "meta", text: t("web.connecting") });
+  return el("section", { class: "panel", "aria-labelledby": "moves-title" }, el("h2", { id: "moves-title", text: t("web.moves") }), moves);
 }
 
 function cancelPick() {
-  const cell = app.selected;
-  app.selected = null;
+  const cell = gameView.selected;
+  gameView.selected = null;
   drawGame();
   if (cell) {
     const { row, col } = parseCell(cell);
@@ -344,91 +431,26 @@ function linkRow(label, url, id) {
 }
 
 async function loadInvites(id) {
-  app.invites = [];
+  gameView.invites = [];
   try {
     const data = await api("GET", `/api/games/${id}/invites`, undefined, tokensFor(id)[0]);
-    if (app.state && app.state.id === id) {
-      app.invites = data.seats;
+    if (gameView.state && gameView.state.id === id) {
+      gameView.invites = data.seats;
       drawGame();
     }
   } catch {
-    app.invites = [];
+    gameView.invites = [];
   }
 }
 
 async function rematch() {
-  const state = app.state;
+  const state = gameView.state;
   try {
     const created = await api("POST", `/api/games/${state.id}/rematch`, {}, tokensFor(state.id)[0]);
     for (const token of tokensFor(state.id)) saveToken(created.id, token);
     go(`#/game/${created.id}`);
   } catch (error) {
-    app.error = error.message;
+    gameView.error = error.message;
     drawGame();
   }
-}
-
-// ---------------------------------------------------------------------------- replay page
-
-async function showReplay(id) {
-  let data;
-  let game;
-  try {
-    [data, game] = await Promise.all([api("GET", `/api/games/${id}/replay`), api("GET", `/api/games/${id}`)]);
-  } catch {
-    view().replaceChildren(el("p", { class: "error", text: t("web.no_game") }));
-    return;
-  }
-  let ply = data.frames.length - 1;
-  const total = data.frames.length - 1;
-  const draw = (animate = false) => {
-    app.render = draw;
-    const focusId = document.activeElement && document.activeElement.id;
-    const frame = data.frames[ply];
-    const before = ply > 0 ? data.frames[ply - 1] : frame;
-    const state = { rows: data.rows, cols: data.cols, board: frame.board, lines: data.lines };
-    const seats = game.seats;
-    const status = frame.result ? resultText({ ...frame.result, flagged: ply === total && game.result ? game.result.flagged : [] }, seats)
-      : (frame.extra_turn ? t("to_move_again", { name: seats[frame.turn].name }) : t("to_move", { name: seats[frame.turn].name }));
-    const step = (to) => () => {
-      const next = Math.max(0, Math.min(total, to));
-      const forward = next === ply + 1;
-      ply = next;
-      draw(forward);
-    };
-    const action = frame.action || "";
-    const last = action && !action.startsWith("resign") ? action.slice(1) : "";
-    const fresh = animate ? data.lines.slice(before.lines, frame.lines) : [];
-    document.title = t("web.title_replay", { ply, total });
-    view().replaceChildren(
-      el("div", { class: "game", "data-testid": "game" },
-        el("div", { class: "board-column" },
-          el("h1", { class: "game-title", text: t("web.replay_title") }),
-          el("div", { class: "banner", id: "banner", "data-testid": "banner" },
-            el("p", { class: "status", id: "status", "aria-live": "polite", text: status })),
-          drawBoard(state, { interactive: false, lineCount: frame.lines, last, fresh }),
-          el("div", { class: "picker-row", "data-reserve": "" },
-            el("p", { id: "replay-ply", "aria-live": "polite", text: t("web.ply_of", { ply, total }) }), zoomControls()),
-          el("div", { class: "controls", "data-reserve": "" },
-            el("button", { type: "button", id: "replay-first", text: t("web.first"), onclick: step(0) }),
-            el("button", { type: "button", id: "replay-prev", text: t("web.prev"), onclick: step(ply - 1) }),
-            el("button", { type: "button", id: "replay-next", text: t("web.next"), onclick: step(ply + 1) }),
-            el("button", { type: "button", id: "replay-last", text: t("web.last"), onclick: step(total) }),
-            el("a", { href: `#/analysis/${id}`, id: "analysis", class: "button-link", text: t("web.analysis") }),
-            el("a", { href: `/api/games/${id}/record`, download: `sos-${id}.json`, text: t("web.download") }),
-            el("a", { href: "#/", text: t("web.home") }))),
-        el("div", { class: "side" },
-          el("section", { class: "panel", id: "players", "data-testid": "players" },
-            el("h2", { text: t("web.players") }),
-            drawSeats({ seats: seats.map((seat) => ({ ...seat, player: seat.player, taken: true })), kind: "local", status: "replay", result: null, clock: null, scores: frame.scores }, frame.scores)),
-          el("section", { class: "panel" }, el("h2", { text: t("web.moves") }),
-            movesTable(seats, data.moves, { selected: ply, onSelect: (chosen) => { ply = chosen; draw(); } })))));
-    fitBoard();
-    scrollMoves(ply);
-    if (focusId) {
-      const again = document.getElementById(focusId);
-      if (again) again.focus();
-    }
-  };
-  draw();
 }

@@ -2,12 +2,16 @@
 // rating history as a chart (on one's own page also the account's controls: log out
 // everywhere, change the password), and the lobby of public games. The server keeps the
 // session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
-"use strict";
+import { api, el, go, router, svg, svgText, view } from "./dom.js";
+import { errorText, settings, t } from "./i18n.js";
+
+// The named player logged in here (null: a guest), from GET /api/session.
+export const account = { player: null };
 
 const RATING_CHART = { width: 440, height: 180, top: 14, bottom: 24, left: 40, right: 12 };
 
 function formatRating(value) {
-  return new Intl.NumberFormat(app.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(settings.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
 function clockText(clock) {
@@ -17,27 +21,27 @@ function clockText(clock) {
 
 // ------------------------------------------------------------------------------ the session
 
-async function loadSession() {
+export async function loadSession() {
   try {
-    app.player = (await api("GET", "/api/session")).player;
+    account.player = (await api("GET", "/api/session")).player;
   } catch {
-    app.player = null;
+    account.player = null;
   }
   drawAccount();
 }
 
-function drawAccount() {
+export function drawAccount() {
   const box = document.getElementById("account");
   if (!box) return;
-  if (app.player) {
+  if (account.player) {
     const out = el("button", { type: "button", id: "logout", class: "sound", text: t("web.logout") });
     out.addEventListener("click", async () => {
       await api("DELETE", "/api/session");
       loggedOut();
     });
     box.replaceChildren(
-      el("a", { href: `#/players/${encodeURIComponent(app.player.name)}`, id: "me", class: "nav",
-        text: t("web.logged_in_as", { name: app.player.name }) }),
+      el("a", { href: `#/players/${encodeURIComponent(account.player.name)}`, id: "me", class: "nav",
+        text: t("web.logged_in_as", { name: account.player.name }) }),
       out);
   } else {
     box.replaceChildren(el("a", { href: "#/login", id: "login-link", class: "nav", text: t("web.login") }));
@@ -45,14 +49,14 @@ function drawAccount() {
 }
 
 function loggedOut() {
-  app.player = null;
+  account.player = null;
   drawAccount();
-  if (app.render) app.render();
+  if (router.render) router.render();
 }
 
 // Log out everywhere, and change the password (which also logs out everywhere else).
 function accountPanel() {
-  const { min_password: least, max_password: most } = app.config.limits;
+  const { min_password: least, max_password: most } = settings.config.limits;
   const everywhere = el("button", { type: "button", id: "logout-everywhere", text: t("web.logout_everywhere") });
   const status = el("p", { class: "meta", role: "status", id: "account-status" });
   everywhere.addEventListener("click", async () => {
@@ -77,7 +81,7 @@ function accountPanel() {
     event.preventDefault();
     status.textContent = "";
     try {
-      app.player = (await api("POST", "/api/session/password", { password: current.value, new_password: fresh.value })).player;
+      account.player = (await api("POST", "/api/session/password", { password: current.value, new_password: fresh.value })).player;
       form.reset();
       status.textContent = t("web.password_changed");
     } catch (failure) {
@@ -90,25 +94,25 @@ function accountPanel() {
 }
 
 function loginError(failure) {
-  const { min_password: least, max_password: most } = app.config.limits;
+  const { min_password: least, max_password: most } = settings.config.limits;
   const known = { name_taken: {}, wrong_password: {}, weak_password: { least, most }, rate_limited: {} };
   if (failure.code in known) return t(`web.login.${failure.code}`, known[failure.code]);
   return errorText(failure.code, failure.message);
 }
 
-function showLogin() {
-  app.render = showLogin;
+export function showLogin() {
+  router.render = showLogin;
   document.title = t("web.title_login");
-  const name = el("input", { type: "text", id: "login-name", autocomplete: "username", maxlength: app.config.limits.max_name });
+  const name = el("input", { type: "text", id: "login-name", autocomplete: "username", maxlength: settings.config.limits.max_name });
   const password = el("input", { type: "password", id: "login-password", autocomplete: "current-password",
-    maxlength: app.config.limits.max_password });
+    maxlength: settings.config.limits.max_password });
   const error = el("p", { class: "error", role: "alert", id: "login-error" });
   const send = async (path) => {
     error.textContent = "";
     try {
-      app.player = (await api("POST", path, { name: name.value, password: password.value })).player;
+      account.player = (await api("POST", path, { name: name.value, password: password.value })).player;
       drawAccount();
-      go(`#/players/${encodeURIComponent(app.player.name)}`);
+      go(`#/players/${encodeURIComponent(account.player.name)}`);
     } catch (failure) {
       error.textContent = loginError(failure);
     }
@@ -120,7 +124,7 @@ function showLogin() {
     el("p", { class: "meta", text: t("web.account_help") }),
     el("label", { class: "field" }, el("span", { text: t("web.name") }), name),
     el("label", { class: "field" }, el("span", { text: t("web.password") }), password),
-    el("p", { class: "meta", text: t("web.password_rule", { least: app.config.limits.min_password }) }),
+    el("p", { class: "meta", text: t("web.password_rule", { least: settings.config.limits.min_password }) }),
     el("div", { class: "buttons" },
       el("button", { type: "submit", class: "primary", id: "login-button", text: t("web.login") }), " ", claim),
     error);
@@ -134,9 +138,9 @@ function showLogin() {
 
 // --------------------------------------------------------------------------- the leaderboard
 
-async function showPlayers() {
-  const route = app.route;
-  app.render = showPlayers;
+export async function showPlayers() {
+  const route = router.visits;
+  router.render = showPlayers;
   document.title = t("web.title_players");
   let data;
   try {
@@ -145,7 +149,7 @@ async function showPlayers() {
     view().replaceChildren(el("p", { class: "error", text: error.message }));
     return;
   }
-  if (route !== app.route) return;
+  if (route !== router.visits) return;
   const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col", text: name }))));
   const board = el("table", { class: "table", "data-testid": "leaderboard", id: "leaderboard" },
     el("caption", { text: t("web.leaderboard") }),
@@ -183,17 +187,12 @@ function ratingChart(history) {
   const y = (value) => top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const chart = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
     "data-testid": "rating-chart", id: "rating-chart", "aria-label": t("web.rating_chart") });
-  const label = (lx, ly, text, attrs = {}) => {
-    const node = svg("text", { x: lx, y: ly, ...attrs });
-    node.textContent = text;
-    return node;
-  };
   const axis = svg("g", { class: "axis" });
   axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(low), y2: y(low) }));
   axis.append(svg("line", { x1: left, x2: left, y1: top, y2: top + plotHeight }));
-  axis.append(label(left - 4, y(high) + 4, formatRating(high), { "text-anchor": "end" }));
-  axis.append(label(left - 4, y(low) + 4, formatRating(low), { "text-anchor": "end" }));
-  axis.append(label(left + plotWidth / 2, height - 4, t("web.rated_games"), { "text-anchor": "middle", class: "tick" }));
+  axis.append(svgText(left - 4, y(high) + 4, formatRating(high), { "text-anchor": "end" }));
+  axis.append(svgText(left - 4, y(low) + 4, formatRating(low), { "text-anchor": "end" }));
+  axis.append(svgText(left + plotWidth / 2, height - 4, t("web.rated_games"), { "text-anchor": "middle", class: "tick" }));
   chart.append(axis);
   const points = history.map((point, index) => `${x(index).toFixed(1)},${y(point.rating).toFixed(1)}`);
   chart.append(svg("polyline", { class: "rating-line", points: points.join(" ") }));
@@ -214,18 +213,18 @@ function outcomeText(game) {
   return won ? t("web.won") : t("web.lost");
 }
 
-async function showPlayer(name) {
-  const route = app.route;
-  app.render = () => showPlayer(name);
+export async function showPlayer(name) {
+  const route = router.visits;
+  router.render = () => showPlayer(name);
   document.title = t("web.title_player", { name });
   let data;
   try {
     data = await api("GET", `/api/players/${encodeURIComponent(name)}`);
   } catch {
-    if (route === app.route) view().replaceChildren(el("p", { class: "error", text: t("web.no_player") }));
+    if (route === router.visits) view().replaceChildren(el("p", { class: "error", text: t("web.no_player") }));
     return;
   }
-  if (route !== app.route) return;
+  if (route !== router.visits) return;
   const games = el("ul", { class: "list", id: "player-games" }, data.games.length ? data.games.map((game) =>
     el("li", {},
       el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
@@ -235,7 +234,7 @@ async function showPlayer(name) {
       game.id ? el("a", { href: game.status === "finished" ? `#/replay/${game.id}` : `#/game/${game.id}`,
         text: game.status === "finished" ? t("web.replay") : t("web.watch") }) : null,
     )) : [el("li", { text: t("web.no_games") })]);
-  const own = app.player && app.player.name === data.name;
+  const own = account.player && account.player.name === data.name;
   view().replaceChildren(
     el("h1", { id: "player-name", text: data.name }),
     el("p", { class: "meta", id: "player-rating",
@@ -255,9 +254,9 @@ function seatText(seat) {
   return `${who} (${formatRating(seat.rating.rating)})`;
 }
 
-async function showLobby() {
-  const route = app.route;
-  app.render = showLobby;
+export async function showLobby() {
+  const route = router.visits;
+  router.render = showLobby;
   document.title = t("web.title_lobby");
   let data;
   try {
@@ -266,7 +265,7 @@ async function showLobby() {
     view().replaceChildren(el("p", { class: "error", text: error.message }));
     return;
   }
-  if (route !== app.route) return;
+  if (route !== router.visits) return;
   const list = el("ul", { class: "list", "data-testid": "lobby", id: "lobby" }, data.games.length ? data.games.map((game) =>
     el("li", { "data-game": game.id },
       el("strong", { text: `${game.rows}x${game.cols}` }),
@@ -279,6 +278,6 @@ async function showLobby() {
   view().replaceChildren(
     el("h1", { text: t("web.lobby") }),
     el("section", { class: "panel" },
-      el("p", { class: "meta", text: app.player ? t("web.lobby_named", { name: app.player.name }) : t("web.lobby_guest") }),
+      el("p", { class: "meta", text: account.player ? t("web.lobby_named", { name: account.player.name }) : t("web.lobby_guest") }),
       list));
 }

@@ -1,0 +1,106 @@
+// Small helpers shared by every page: building the DOM, the board's cell names, the tokens
+// this browser holds, the HTTP API, and the router's state.
+
+// The page on screen: how to draw it again (after a language change), and a count of page
+// changes, so that a page's late answers find it gone. The entry module sets `route`.
+export const router = { render: null, visits: 0, route: null };
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (value === true) node.setAttribute(name, "");
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  return node;
+}
+
+// A text in an SVG drawing, at (x, y).
+export function svgText(x, y, text, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs });
+  node.textContent = text;
+  return node;
+}
+
+export function cellName(row, col) {
+  return String.fromCharCode(97 + col) + String(row + 1);
+}
+
+export function parseCell(text) {
+  return { row: Number(text.slice(1)) - 1, col: text.charCodeAt(0) - 97 };
+}
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem("sos.tokens") || "{}");
+  } catch {
+    return {};
+  }
+}
+
+// Every token this browser holds for a game: one per seat taken here (an older single
+// token is read as a list of one).
+export function tokensFor(game) {
+  const held = tokens()[game];
+  if (!held) return [];
+  return Array.isArray(held) ? held : [held];
+}
+
+export function saveToken(game, token) {
+  const all = tokens();
+  const held = tokensFor(game);
+  if (!held.includes(token)) held.push(token);
+  all[game] = held;
+  localStorage.setItem("sos.tokens", JSON.stringify(all));
+}
+
+export async function api(method, path, body, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error((data.error && data.error.message) || response.statusText);
+    error.code = data.error && data.error.code;
+    throw error;
+  }
+  return data;
+}
+
+export function notice(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+export function view() {
+  return document.getElementById("view");
+}
+
+export function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return `${minutes}:${seconds}`;
+}
+
+export function go(hash) {
+  if (location.hash === hash) router.route();
+  else location.hash = hash;
+}

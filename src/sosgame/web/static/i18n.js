@@ -1,0 +1,41 @@
+// The settings the server gives (levels, seat colours and symbols, limits) and the texts in
+// every language, with the language chosen here.
+export const settings = {
+  // Levels, seat colours and symbols, and the limits of a new game: GET /api/config.
+  config: { levels: [], seats: { colours: [], symbols: [], unowned_colour: "#888888" }, limits: {} },
+  catalog: {},
+  languages: {},
+  lang: "en",
+};
+
+export function t(key, values = {}) {
+  const entry = settings.catalog[key];
+  let text = entry ? (entry[settings.lang] || entry.en) : key;
+  // A text that depends on a number comes as its plural forms: {"one": ..., "other": ...}.
+  if (typeof text === "object") {
+    text = text[new Intl.PluralRules(settings.lang).select(Number(values.count))] || text.other;
+  }
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
+}
+
+export function errorText(code, message) {
+  const key = `web.error.${code}`;
+  return settings.catalog[key] ? t(key) : t("web.error.other", { message });
+}
+
+export function playerLabel(seat) {
+  return seat.player === "human" ? t("web.player.human") : t(`web.player.${seat.player}`);
+}
+
+function reasonText(result, seats) {
+  if (result.flagged && result.flagged.length && result.termination === "resignation") {
+    return t("web.reason.time", { names: result.flagged.map((s) => seats[s].name).join(", ") });
+  }
+  return t(`reason.${result.termination}`);
+}
+
+export function resultText(result, seats) {
+  const reason = reasonText(result, seats);
+  if (result.winners.length === 1) return t("winner", { name: seats[result.winners[0]].name, reason });
+  return t("draw", { names: result.winners.map((s) => seats[s].name).join(", "), reason });
+}
