@@ -77,9 +77,15 @@ MODULE_MARKS = {
     "test_web_shared": "slow",
 }
 
-# Single tests of the fast modules that search for many seconds as plain Python (by name, all
-# their parameters).
+# Single tests of the fast modules that search for many seconds as plain Python, or start
+# real server processes and wait out a server's deadline (by name, all their parameters).
 SLOW_TESTS = {
+    "test_clients_that_send_their_headers_slowly_are_cut_off_while_others_are_served",
+    "test_the_h11_parser_cuts_slow_clients_off_too",
+    "test_while_postgresql_is_down_http_answers_503_and_the_health_check_says_so",
+    "test_serve_with_other_hosts_answers_for_them_only",
+    "test_processes_started_together_on_a_sqlite_file_all_start",
+    "test_serve_processes_started_at_the_same_moment_on_a_new_database_all_serve",
     "test_a_big_board_scrolls_with_its_labels_and_keeps_the_cursor_and_new_line_in_view",
     "test_hard_and_perfect_play_the_solved_move_whatever_the_budget",
     "test_hard_never_loses_in_the_mirror_seat",
