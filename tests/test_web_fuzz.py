@@ -508,3 +508,13 @@ def test_a_route_that_forgets_the_limit_is_still_guarded(site: Site) -> None:
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "too_large"
     assert read == []
+
+
+def test_a_huge_password_change_is_refused_before_it_is_read(site: Site) -> None:
+    claimed = site.client.post("/api/players", json={"name": "Vy", "password": "a good password"})
+    assert claimed.status_code == 201, claimed.text
+    cookie = f"sos_session={claimed.cookies['sos_session']}"
+    response, sent = stream(site, "POST", "/api/session/password", 300 * MiB, {"cookie": cookie})
+    assert sent <= 4096 + 64 * 1024
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"

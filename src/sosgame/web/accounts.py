@@ -146,28 +146,20 @@ class Accounts:
 
     @staticmethod
     async def _fields(request: Request, *names: str) -> list[object]:
-        """The values of a JSON body that must be an object of exactly these fields."""
-        body = await request.body()
-        if len(body) > _MAX_BODY:
-            raise ProtocolError("too_large", f"the body may be at most {_MAX_BODY} bytes")
-        data = parse_json(body, "the request body")
+        """The values of a JSON body (at most ``_MAX_BODY`` bytes, counted as it streams in)
+        that must be an object of exactly these fields."""
+        data = parse_json(await read_body(request, _MAX_BODY), "the request body")
         if not isinstance(data, dict) or set(data) != set(names):
             listed = " and ".join(repr(name) for name in names)
             raise ProtocolError("bad_field", f"the body must be an object with {listed}")
         return [data[name] for name in names]
 
     async def _credentials(self, request: Request) -> tuple[str, str]:
-        body = await read_body(request, _MAX_BODY)
-        data = parse_json(body, "the request body")
-        if not isinstance(data, dict) or set(data) != {"name", "password"}:
-            raise ProtocolError(
-                "bad_field", "the body must be an object with 'name' and 'password'"
-            )
+        raw_name, password = await self._fields(request, "name", "password")
         try:
-            name = limits.check_name(data["name"], "name")
+            name = limits.check_name(raw_name, "name")
         except limits.SettingsError as error:
             raise ProtocolError("bad_field", str(error)) from None
-        password = data["password"]
         if not isinstance(password, str) or not password:
             raise ProtocolError("bad_field", "field 'password' must be text")
         return name, password
