@@ -158,7 +158,8 @@ server_secrets: Final = Table(
     Column("name", String(32), primary_key=True),
     Column("value", String(200), nullable=False),
 )
-"""Secrets every server process shares, such as the key that signs session cookies."""
+"""Secrets every server process shares. Sessions no longer sign cookies (they are rows of
+``sessions``), so nothing reads it now; the table stays because migration 0004 made it."""
 
 login_attempts: Final = Table(
     "login_attempts",
