@@ -638,18 +638,14 @@ def test_the_bus_reconnects_less_and_less_often_and_reloads_the_games_once(
     assert sum("lost the connection to Redis" in line for line in lines) == 1
 
 
-def test_the_shared_sweep_backs_off_while_the_database_is_away(
+def test_the_sweep_backs_off_while_the_database_is_away(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from types import SimpleNamespace
 
     from sosgame.web import hub as hubs
-    from sosgame.web.bus import LocalBus
     from sosgame.web.store import Store
     from sosgame.web.writer import MAX_BACKOFF_SECONDS
-
-    class Shared(LocalBus):
-        shared = True
 
     store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     tries: list[int] = []
@@ -670,7 +666,7 @@ def test_the_shared_sweep_backs_off_while_the_database_is_away(
 
     async def scenario() -> None:
         executor = ThreadPoolExecutor(max_workers=1)
-        hub = hubs.Hub(store, computer=executor, bus=Shared())
+        hub = hubs.Hub(store, computer=executor)
         await hub.start()
         hub._wake.set()  # sweep at once
         deadline = time.monotonic() + 30

@@ -1,9 +1,8 @@
 """The computer moves of one game: when to make one, who makes it, and playing it.
 
 The room's own task asks the queue of computer moves (:mod:`sosgame.web.jobs`) whether it
-makes the move: with one server process it always does; with several, whichever process
-takes the game's job makes it, and the others show the seat as thinking and hear the move
-when it is made.
+makes the move: whichever hub takes the game's job makes it (a server alone takes every
+one), and the others show the seat as thinking and hear the move when it is made.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ __all__ = ["ComputerTurns", "Table"]
 
 _log = logging.getLogger(__name__)
 ASK_AGAIN: Final = 5.0
-"""Seconds before a process asks again for a shared computer move it did not get."""
+"""Seconds before a hub asks again for a computer move it did not get."""
 
 
 class Table(Protocol):
@@ -77,7 +76,7 @@ class ComputerTurns:
         self.room = room
         self.host = host
         self.thinking: int | None = None
-        """The computer seat whose move is awaited (by this process or another)."""
+        """The computer seat whose move is awaited (by this hub or another)."""
         self._task: asyncio.Task[None] | None = None
         self._holding = False
         self._asked = 0.0
@@ -89,7 +88,7 @@ class ComputerTurns:
 
     @property
     def computing(self) -> bool:
-        """Whether this process makes (or is about to make) the room's computer move."""
+        """Whether this hub makes (or is about to make) the room's computer move."""
         return self._holding
 
     def cancel(self) -> None:
@@ -100,10 +99,12 @@ class ComputerTurns:
         self.thinking = None
 
     def start(self, *, taken: bool = False) -> None:
-        """Start the computer move if a computer seat is to move (``taken``: this process
-        already holds the game's shared job).
+        """Start the computer move if a computer seat is to move (``taken``: this hub
+        already holds the game's job).
 
-        A game with only computer seats moves only while someone watches it.
+        A game with only computer seats moves only while someone watches it: a hub starts
+        its move only while its own connections watch it, or once it took the job from the
+        queue (which hands it out only while someone watches it, through any hub).
         """
         room = self.room
         task = self._task
@@ -113,7 +114,7 @@ class ComputerTurns:
         if not room.playable or room.seats[room.game.turn].player == HUMAN:
             self.thinking = None
             return
-        if room.computers_only and not self.host.jobs.watched(len(room.channel)):
+        if room.computers_only and not len(room.channel) and not taken:
             self.thinking = None
             return
         self.thinking = room.game.turn
@@ -123,13 +124,13 @@ class ComputerTurns:
         )
 
     def retry(self) -> None:
-        """Ask again for the shared computer move the room waits for, unless asked a
-        moment ago (its holder may have died, or a watcher arrived)."""
+        """Ask again for the computer move the room waits for, unless asked a moment ago
+        (its holder may have died, or a watcher arrived)."""
         if time.monotonic() - self._asked >= ASK_AGAIN and not self.computing:
             self.start()
 
     async def take_over(self, version: int) -> None:
-        """This process took the game's shared job from the queue: make the move."""
+        """This hub took the game's job from the queue: make the move."""
         room = self.room
         async with room.lock:
             if room.version != version:
@@ -145,7 +146,7 @@ class ComputerTurns:
         if not taken:
             self._asked = time.monotonic()
             if not await self._take():
-                return  # another process makes it (``thinking`` stays shown)
+                return  # another hub makes it (``thinking`` stays shown)
         self._holding = True
         try:
             await self._think_and_play(ply, seat, pause=not taken)
@@ -153,10 +154,15 @@ class ComputerTurns:
             self._holding = False
 
     async def _take(self) -> bool:
-        """Whether this process makes the computer move the room waits for now (with
-        other processes, only if it takes the game's job)."""
+        """Whether this hub makes the computer move the room waits for now (only if it
+        takes the game's job)."""
         room = self.room
-        return await self.host.jobs.take(room.id, room.version, watched=room.computers_only)
+        return await self.host.jobs.take(
+            room.id,
+            room.version,
+            computers_only=room.computers_only,
+            watched_here=bool(len(room.channel)),
+        )
 
     async def _think_and_play(self, ply: int, seat: int, *, pause: bool) -> None:
         room = self.room

@@ -1,15 +1,19 @@
 """What server processes tell each other: a game's changes, and that computer moves wait.
 
-A single process needs nobody: :class:`LocalBus` does nothing. Several processes serving the
-same games share a Redis server (:class:`RedisBus`): each change a process stores is
-published on the game's channel (``sosgame:<db>:game:<id>``, with the database number of
-the Redis URL, since all of a server's databases share its channels), and every process that
-has the game in memory brings its copy up to date and tells its own connections. Publishing
-never waits for the network: messages go out in order from one task.
+Every server runs the same code whether it is alone or one of many: its hub publishes each
+change it stores on the game's channel, hears the changes others made to the games it has in
+memory, and wakes whoever makes computer moves when one waits. Only the bus differs.
+:class:`LocalBus` fans out inside one process, among the hubs that share its
+:class:`Exchange` (a server alone has one hub, which then hears nothing from anyone).
+Several processes serving the same games share a Redis server (:class:`RedisBus`): each
+change is published on the game's channel (``sosgame:<db>:game:<id>``, with the database
+number of the Redis URL, since all of a server's databases share its channels), and every
+process that has the game in memory brings its copy up to date and tells its own
+connections. Publishing never waits: messages go out in order.
 
 The database, not the bus, decides what happened: every event carries the game's version
-after the change, so a process that missed one (or hears one twice) notices and reads the
-game again from the database.
+after the change, so a hub that missed one (or hears one twice) notices and reads the game
+again from the database.
 """
 
 from __future__ import annotations
@@ -24,7 +28,15 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Final, Protocol
 
-__all__ = ["Bus", "BusError", "LocalBus", "RedisBus", "game_channel", "wake_channel"]
+__all__ = [
+    "Bus",
+    "BusError",
+    "Exchange",
+    "LocalBus",
+    "RedisBus",
+    "game_channel",
+    "wake_channel",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -57,9 +69,7 @@ class Bus(Protocol):
     """How one server process hears about the others' changes."""
 
     origin: str
-    """This process's name on the bus (events it sent itself are not handed back)."""
-    shared: bool
-    """Whether other processes may change the same games."""
+    """This hub's name on the bus (events it sent itself are not handed back)."""
 
     async def start(
         self, on_event: EventHandler, on_wake: Callable[[], None], on_lost: Callable[[], None]
@@ -87,43 +97,96 @@ class Bus(Protocol):
         """Send what is queued and disconnect."""
 
 
-class LocalBus:
-    """The bus of a server that is the only process: nothing to tell anyone."""
+class Exchange:
+    """The games' channels inside one process: which :class:`LocalBus` follows which game.
 
-    shared = False
+    Hubs that share an exchange serve the same games as processes sharing a Redis server
+    would (each over its own store connection); a hub alone has an exchange of its own.
+    """
 
     def __init__(self) -> None:
+        self.buses: list[LocalBus] = []
+        self.followers: dict[str, set[LocalBus]] = {}
+
+    def send(self, sender: LocalBus, game_id: str, event: dict[str, Any]) -> None:
+        """Hand an event to every other bus that follows the game, later in its loop."""
+        others = [bus for bus in self.followers.get(game_id, ()) if bus is not sender]
+        if not others:
+            return
+        # Through JSON, as over Redis: no hub ever holds another's objects (a clock, say).
+        text = json.dumps({**event, "origin": sender.origin}, separators=(",", ":"))
+        for bus in others:
+            bus.deliver(game_id, text)
+
+    def wake(self) -> None:
+        """Wake every bus's hub (the sender's too, as Redis does)."""
+        for bus in self.buses:
+            bus.deliver(None, "")
+
+
+class LocalBus:
+    """The bus of the hubs of one process: events fan out through their :class:`Exchange`
+    (one of its own unless given), in order, each in its hub's event loop."""
+
+    def __init__(self, exchange: Exchange | None = None) -> None:
         self.origin = secrets.token_hex(6)
+        self.exchange = exchange or Exchange()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._on_event: EventHandler = lambda _game, _event: None
+        self._on_wake: Callable[[], None] = lambda: None
 
     async def start(
         self, on_event: EventHandler, on_wake: Callable[[], None], on_lost: Callable[[], None]
     ) -> None:
-        return None
+        self._on_event, self._on_wake = on_event, on_wake
+        self._loop = asyncio.get_running_loop()
+        self.exchange.buses.append(self)
 
     async def follow(self, game_id: str) -> None:
-        return None
+        self.exchange.followers.setdefault(game_id, set()).add(self)
 
     async def unfollow(self, game_id: str) -> None:
-        return None
+        followers = self.exchange.followers.get(game_id)
+        if followers is not None:
+            followers.discard(self)
+            if not followers:
+                del self.exchange.followers[game_id]
 
     def publish(self, game_id: str, event: dict[str, Any]) -> None:
-        return None
+        self.exchange.send(self, game_id, event)
 
     def wake(self) -> None:
-        return None
+        self.exchange.wake()
+
+    def deliver(self, game_id: str | None, text: str) -> None:
+        """Hand this hub an event about ``game_id`` (``None``: a wake) in its own loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._dispatch, game_id, text)
+
+    def _dispatch(self, game_id: str | None, text: str) -> None:
+        if self._loop is None:
+            return  # closed meanwhile
+        if game_id is None:
+            self._on_wake()
+        else:
+            self._on_event(game_id, json.loads(text))
 
     async def reachable(self) -> bool | None:
         return None
 
     async def close(self) -> None:
-        return None
+        if self._loop is None:
+            return
+        self._loop = None
+        self.exchange.buses.remove(self)
+        for game_id, followers in list(self.exchange.followers.items()):
+            if self in followers:
+                await self.unfollow(game_id)
 
 
 class RedisBus:
     """Events between server processes over Redis publish/subscribe at ``url``
     (``redis://host:port/db`` or ``unix:///path/to/socket``)."""
-
-    shared = True
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -17,7 +17,7 @@ __all__ = ["RoomHost"]
 
 
 class RoomHost(Protocol):
-    """The store, bus, computer players and shared jobs a room works with."""
+    """The store, bus, computer players and queue of computer moves a room works with."""
 
     @property
     def store(self) -> Store: ...

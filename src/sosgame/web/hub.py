@@ -2,8 +2,9 @@
 
 The hub loads rooms from the store on demand, opens the rooms of new games
 (:mod:`sosgame.web.creation` makes them), drops idle rooms again, counts connections against
-their caps, and sweeps: with other processes, it follows their changes and hands out the
-shared computer moves (:mod:`sosgame.web.jobs`).
+their caps, and sweeps: it checks its rooms against the store and hands out the computer
+moves (:mod:`sosgame.web.jobs`). A server alone runs the same code as one of many processes:
+only its bus differs (:mod:`sosgame.web.bus`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from sosgame.web.bus import Bus, LocalBus
 from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
-from sosgame.web.jobs import ComputerJobs, LocalJobs, SharedJobs
+from sosgame.web.jobs import ComputerJobs
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.room import Room
 from sosgame.web.rows import StoredGame
@@ -37,11 +38,12 @@ _log = logging.getLogger(__name__)
 JOIN_ATTEMPTS: Final = 5
 """Loads of a room for a newcomer before giving up on its being kept (each one is made
 current first; the room is only forgotten if nobody follows it, which a newcomer ends)."""
-SHARED_SWEEP_SECONDS: Final = 1.0
+SWEEP_SECONDS: Final = 1.0
+"""The longest time between two sweeps (a wake on the bus starts one at once)."""
 CHECK_SECONDS: Final = 5.0
-"""How often a process compares its rooms' versions with the database's (with other
-processes): a change whose announcement was lost (its process died just after writing it,
-or Redis dropped it) is caught up within that time."""
+"""How often a hub compares its rooms' versions with the database's: a change whose
+announcement was lost (its process died just after writing it, or Redis dropped it) is
+caught up within that time."""
 
 
 class TooManyError(ProtocolError):
@@ -51,9 +53,10 @@ class TooManyError(ProtocolError):
 class Hub:
     """The rooms in memory, the store behind them and the computer players' pool.
 
-    With a shared ``bus``, other server processes serve the same games: the hub follows
-    the games it has in memory on the bus, and takes computer moves through the store's
-    shared queue, so each is made once (by this process only if ``computers``).
+    Other hubs (other server processes, or other hubs of this one) may serve the same
+    games: the hub follows the games it has in memory on its ``bus`` (by default one of
+    its own), and takes computer moves through the store's queue, so each is made once (by
+    this hub only if ``computers``).
     """
 
     def __init__(
@@ -77,10 +80,8 @@ class Hub:
         )
         """Paces new WebSocket sessions (see :mod:`sosgame.web.admission`)."""
         self.computer_pause = computer_pause
-        self.database = Database(store, on_finished=self._finished)
-        self.jobs: ComputerJobs = LocalJobs()
-        if self.bus.shared:
-            self.jobs = SharedJobs(store.queue, self.database, self.bus, makes_moves=computers)
+        self.database = Database(store, on_finished=self._finished, on_unheld=self.bus.wake)
+        self.jobs = ComputerJobs(store.queue, self.database, self.bus, makes_moves=computers)
         self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""
@@ -101,7 +102,7 @@ class Hub:
 
     def channel(self, game_id: str, seats: int) -> LocalChannel:
         """Where a room's messages go; it announces its followers on the bus (to the other
-        processes, if there are any)."""
+        hubs, if there are any)."""
         bus = self.bus
         return LocalChannel(
             game_id, seats, lambda presence: bus.publish(game_id, {"presence": presence})
@@ -157,17 +158,15 @@ class Hub:
     # ---------------------------------------------------------------------------- rooms
 
     async def start(self) -> None:
-        """Connect to the bus and start the sweeps: idle rooms, and with other processes,
-        the shared computer moves (call once the event loop runs)."""
+        """Connect to the bus and start the sweeps: idle rooms, versions and the computer
+        moves (call once the event loop runs)."""
         if self._sweeper is not None:
             return
         await self.bus.start(self._heard, self._wake.set, self._lost)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
-        period = min(5.0, max(0.05, self.limits.idle_seconds / 4))
-        if self.bus.shared:
-            period = min(period, SHARED_SWEEP_SECONDS)
+        period = min(SWEEP_SECONDS, max(0.05, self.limits.idle_seconds / 4))
         while True:
             if self.database.available:
                 with contextlib.suppress(TimeoutError):
@@ -178,15 +177,14 @@ class Hub:
                 await asyncio.sleep(self.database.backoff(period))
             self._wake.clear()
             self.drop_idle()
-            if self.bus.shared:
-                try:
-                    await self._share_computer_moves()
-                except StorageUnavailableError:
-                    pass  # logged once by the database, for the whole outage
-                except Exception as error:  # the database may be back on the next sweep
-                    _log.warning("sweep of the shared computer moves failed: %s", error)
+            try:
+                await self._share_computer_moves()
+            except StorageUnavailableError:
+                pass  # logged once by the database, for the whole outage
+            except Exception as error:  # the database may be back on the next sweep
+                _log.warning("sweep of the computer moves failed: %s", error)
 
-    # ----------------------------------------------------------- other server processes
+    # ----------------------------------------------------------------------- other hubs
 
     def _heard(self, game_id: str, event: dict[str, Any]) -> None:
         room = self.rooms.get(game_id)
@@ -204,8 +202,8 @@ class Hub:
             room.hear({"reload": True})
 
     async def _share_computer_moves(self) -> None:
-        """Renew the leases this process holds, keep watched computer-only games moving,
-        and take over computer moves nobody holds (their process died, or none took them)."""
+        """Renew the leases this hub holds, keep watched computer-only games moving, and
+        take over computer moves nobody holds (their hub died, or none took them)."""
         now = now_ms()
         self._announce_presence()
         await self._check_versions()
@@ -228,7 +226,7 @@ class Hub:
                 taken.later(taken.computer.take_over(version))
 
     def _announce_presence(self) -> None:
-        """Every so often, tell the other processes again who follows which game here."""
+        """Every so often, tell the other hubs again who follows which game here."""
         now = time.monotonic()
         if now - self._announced < PRESENCE_TTL / 3:
             return
@@ -238,11 +236,10 @@ class Hub:
                 room.channel.announce(again=True)
 
     async def make_current(self, room: Room) -> None:
-        """Before a newcomer sees a room: with other processes, compare its version with
-        the database's and read the game again if it is behind. Newcomers that arrive
-        while a check is under way share it (a crowd costs a few queries, not one each)."""
-        if not self.bus.shared:
-            return
+        """Before a newcomer sees a room: compare its version with the database's and read
+        the game again if it is behind (another hub changed it, and the news was lost).
+        Newcomers that arrive while a check is under way share it (a crowd costs a few
+        queries, not one each)."""
         if room.checking is None or room.checking.done():
             room.checking = asyncio.get_running_loop().create_task(self._check_room(room))
         await asyncio.shield(room.checking)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Engine, and_, or_, select
+from sqlalchemy import ColumnElement, Connection, Engine, and_, case, or_, select
 
 from sosgame.web.rows import Change, Job
 from sosgame.web.schema import games, jobs
@@ -46,14 +46,21 @@ class JobQueue:
 
     def offer(self, game_id: str, version: int, job: Job) -> bool:
         """Put up the computer move of a game at ``version`` (if it has none and is still
-        at that version); ``False`` if the game has changed or already has its job."""
+        at that version); ``False`` if the game has changed or already has its job (which
+        an offer that is watched marks watched as long)."""
         with self._engine.begin() as db:
-            current = db.execute(
-                select(games.c.version).where(games.c.id == game_id)
-            ).scalar_one_or_none()
-            if current != version:
+            # The game's row is locked first, as every change of the game locks it: no
+            # change can slip in between the checks and the insertion.
+            locked = db.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(version=games.c.version)
+            )
+            if locked.rowcount != 1:
                 return False
             if db.execute(select(jobs.c.game_id).where(jobs.c.game_id == game_id)).first():
+                if job.watched_ms:
+                    _mark_watched(db, [game_id], job.watched_ms, version)
                 return False
             db.execute(
                 jobs.insert().values(
@@ -67,20 +74,31 @@ class JobQueue:
             )
             return True
 
-    def claim(self, game_id: str, version: int, holder: str, now: int, lease_ms: int) -> bool:
+    def claim(
+        self,
+        game_id: str,
+        version: int,
+        holder: str,
+        now: int,
+        lease_ms: int,
+        *,
+        watching: bool = False,
+    ) -> bool:
         """Take the computer move of a game at ``version`` for ``holder`` until ``now +
-        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be."""
+        lease_ms``, if it is free (or already ``holder``'s) and watched if it must be
+        (``watching``: ``holder`` watches it, and marks it watched as long)."""
+        values: dict[str, object] = {"holder": holder, "lease_ms": now + lease_ms}
+        conditions = [
+            jobs.c.game_id == game_id,
+            jobs.c.version == version,
+            or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
+        ]
+        if watching:
+            values["watched_ms"] = case((jobs.c.watched_ms.is_(None), None), else_=now + lease_ms)
+        else:
+            conditions.append(or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now))
         with self._engine.begin() as db:
-            taken = db.execute(
-                jobs.update()
-                .where(
-                    jobs.c.game_id == game_id,
-                    jobs.c.version == version,
-                    or_(jobs.c.lease_ms < now, jobs.c.holder == holder),
-                    or_(jobs.c.watched_ms.is_(None), jobs.c.watched_ms >= now),
-                )
-                .values(holder=holder, lease_ms=now + lease_ms)
-            )
+            taken = db.execute(jobs.update().where(*conditions).values(**values))
             return taken.rowcount == 1
 
     def claim_due(self, holder: str, now: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
@@ -126,11 +144,7 @@ class JobQueue:
                     .values(lease_ms=now + lease_ms)
                 )
             if watched:
-                db.execute(
-                    jobs.update()
-                    .where(jobs.c.game_id.in_(list(watched)), jobs.c.watched_ms.is_not(None))
-                    .values(watched_ms=now + lease_ms)
-                )
+                _mark_watched(db, watched, now + lease_ms)
 
     def release(self, game_id: str, holder: str) -> None:
         """Give back ``holder``'s lease on a game's job (another process may take it)."""
@@ -140,3 +154,17 @@ class JobQueue:
                 .where(jobs.c.game_id == game_id, jobs.c.holder == holder)
                 .values(holder=None, lease_ms=0)
             )
+
+
+def _mark_watched(
+    db: Connection, game_ids: Sequence[str], until: int, version: int | None = None
+) -> None:
+    """Mark the jobs of games with only computer seats watched until ``until`` (of the
+    games at ``version`` only, if given)."""
+    where: list[ColumnElement[bool]] = [
+        jobs.c.game_id.in_(list(game_ids)),
+        jobs.c.watched_ms.is_not(None),
+    ]
+    if version is not None:
+        where.append(jobs.c.version == version)
+    db.execute(jobs.update().where(*where).values(watched_ms=until))

@@ -1,16 +1,20 @@
-"""Who makes a game's next computer move: the queue of computer moves, as one protocol with
-two implementations, so that a room's computer turns run the same code either way.
+"""Who makes a game's next computer move: this hub's side of the store's queue of them.
 
-With one server process, :class:`LocalJobs`: this process makes every move, and a game with
-only computer seats moves while someone here watches it. With several, :class:`SharedJobs`:
-each move a computer seat owes is a job in the database's queue (:mod:`sosgame.web.jobqueue`); the
-process that left it holds it under a lease while it thinks, renews the lease every sweep,
-and any process that makes computer moves takes over a job whose lease ran out.
+Every server runs this same code, alone or as one of many processes: each move a computer
+seat owes is a job in the database's queue (:mod:`sosgame.web.jobqueue`). The hub whose
+change leaves the move holds its job under a lease while it thinks (if it makes computer
+moves at all), renews the lease every sweep, and any hub that makes computer moves takes
+over a job whose lease ran out (its holder died, or there was none).
+
+A game with only computer seats moves only while someone watches it, wherever: a hub whose
+connections watch it marks its job watched (when it asks for the move, and every sweep);
+a change made where nobody watches leaves its job to whoever does (no holder, and the
+hubs are woken to look), and nobody takes a job that nobody watches.
 """
 
 from __future__ import annotations
 
-from typing import Final, Protocol
+from typing import Final
 
 from sosgame.web import clock as clocks
 from sosgame.web.bus import Bus
@@ -18,123 +22,65 @@ from sosgame.web.jobqueue import JobQueue
 from sosgame.web.rows import Job
 from sosgame.web.writer import Database
 
-__all__ = ["LEASE_MS", "ComputerJobs", "LocalJobs", "SharedJobs"]
+__all__ = ["LEASE_MS", "ComputerJobs"]
 
 LEASE_MS: Final = 5000
-"""How long a process holds a computer move before others may take it, unless it renews
-the lease (it does so every sweep, about once a second, while it thinks)."""
+"""How long a hub holds a computer move before others may take it, unless it renews the
+lease (it does so every sweep, about once a second, while it thinks); also how long a game
+with only computer seats counts as watched after a hub last said it was."""
 
 
-class ComputerJobs(Protocol):
-    """The queue of computer moves, as a room's computer turns and the hub's sweep use it."""
-
-    @property
-    def hands_over(self) -> bool:
-        """Whether a change hands the move it leaves over to the store's queue."""
-        ...
-
-    def watched(self, here: int) -> bool:
-        """Whether a game with only computer seats, followed by ``here`` connections in this
-        process, may move now (it moves only while someone watches it)."""
-        ...
-
-    def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job | None:
-        """The job a change leaves for the computer move a game waits for, if queued."""
-        ...
-
-    async def take(self, game_id: str, version: int, *, watched: bool) -> bool:
-        """Whether this process makes the computer move a game waits for at ``version``."""
-        ...
-
-    async def release(self, game_id: str) -> None:
-        """Give back a job this process took but will not do (the game moved on)."""
-        ...
-
-    async def renew(self, held: list[str], watched: list[str], now: int) -> None:
-        """Renew the leases of the jobs this process works on (and the computer-only games
-        watched here)."""
-        ...
-
-    async def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
-        """Take up to ``limit`` jobs nobody holds: each game and its version."""
-        ...
-
-
-class LocalJobs:
-    """The queue of the only server process: it makes every computer move itself, so there
-    is nothing to store, hold or take over."""
-
-    hands_over = False
-
-    def watched(self, here: int) -> bool:
-        return here > 0
-
-    def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job | None:
-        return None
-
-    async def take(self, game_id: str, version: int, *, watched: bool) -> bool:
-        return True
-
-    async def release(self, game_id: str) -> None:
-        return None
-
-    async def renew(self, held: list[str], watched: list[str], now: int) -> None:
-        return None
-
-    async def claim(self, now: int, limit: int) -> list[tuple[str, int]]:
-        return []
-
-
-class SharedJobs:
-    """This process's side of the store's queue of computer moves."""
-
-    hands_over = True
+class ComputerJobs:
+    """This hub's side of the store's queue of computer moves."""
 
     def __init__(self, queue: JobQueue, database: Database, bus: Bus, *, makes_moves: bool) -> None:
         self.queue = queue
         self.database = database
         self.bus = bus
         self.makes_moves = makes_moves
-        """Whether this process makes computer moves (or only leaves them to others)."""
+        """Whether this hub makes computer moves (or only leaves them to others)."""
 
-    def watched(self, here: int) -> bool:
-        # The job's watch time knows whether anyone watches, in any process.
-        return True
-
-    def job(self, now: int, *, watched: bool, pause: float = 0.0) -> Job:
-        """The job for the computer move a game waits for, held by this process if it
-        makes computer moves (``watched``: the game has only computer seats, which move
-        while someone watches)."""
-        mine = self.makes_moves
+    def job(self, now: int, *, computers_only: bool, watched_here: bool, pause: float = 0.0) -> Job:
+        """The job for the computer move a game waits for, due after ``pause`` seconds:
+        held by this hub if it makes computer moves and, in a game with only computer
+        seats (which moves only while watched), if ``watched_here`` (connections of this
+        hub watch it); otherwise left to whoever takes it."""
+        mine = self.makes_moves and (watched_here or not computers_only)
         return Job(
             ready_ms=now + int(pause * 1000),
             holder=self.bus.origin if mine else None,
             lease_ms=now + LEASE_MS if mine else 0,
-            watched_ms=now + LEASE_MS if watched else None,
+            watched_ms=None if not computers_only else now + LEASE_MS if watched_here else 0,
         )
 
-    async def take(self, game_id: str, version: int, *, watched: bool) -> bool:
-        """Whether this process makes the computer move a game waits for at ``version``:
-        only if it takes the game's job (offered now, if the change left none)."""
+    async def take(
+        self, game_id: str, version: int, *, computers_only: bool, watched_here: bool
+    ) -> bool:
+        """Whether this hub makes the computer move a game waits for at ``version``: only
+        if it takes the game's job (offered now, if the change left none). A hub whose
+        connections watch a game of computers only marks its job watched either way."""
         now = clocks.now_ms()
         origin = self.bus.origin
         mine = self.makes_moves
         queue = self.queue
-        if mine and await self.database.run(queue.claim, game_id, version, origin, now, LEASE_MS):
+        watching = computers_only and watched_here
+        if mine and await self.database.run(
+            queue.claim, game_id, version, origin, now, LEASE_MS, watching=watching
+        ):
             return True
-        job = self.job(now, watched=watched)
+        job = self.job(now, computers_only=computers_only, watched_here=watched_here)
         offered = await self.database.run(queue.offer, game_id, version, job)
         if not mine:
             self.bus.wake()  # the job is up (offered now, or left by the change): take it
         return bool(offered) and mine
 
     async def release(self, game_id: str) -> None:
-        """Give back a job this process took but will not do (the game moved on)."""
+        """Give back a job this hub took but will not do (the game moved on)."""
         await self.database.run(self.queue.release, game_id, self.bus.origin)
 
     async def renew(self, held: list[str], watched: list[str], now: int) -> None:
-        """Renew the leases of the jobs this process works on, and mark the computer-only
-        games watched here as watched."""
+        """Renew the leases of the jobs this hub works on, and mark the games with only
+        computer seats watched here as watched."""
         if held or watched:
             await self.database.run(self.queue.renew, self.bus.origin, held, watched, now, LEASE_MS)
 

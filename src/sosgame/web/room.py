@@ -107,8 +107,8 @@ class Room:
 
     @property
     def queues_computer_moves(self) -> bool:
-        """Whether the room's computer moves go through the store's shared queue."""
-        return self.hub.jobs.hands_over and self.has_computer
+        """Whether the room's changes hand computer moves to the store's queue."""
+        return self.has_computer
 
     @property
     def idle(self) -> bool:
@@ -365,13 +365,13 @@ class Room:
         self.changed()
 
     def next_job(self, now: int | None = None) -> Job | None:
-        """The job a change leaves behind when a computer seat is to move next (only when
-        the moves are queued in the store, for other server processes)."""
+        """The job a change leaves behind when a computer seat is to move next."""
         if not self.playable or self.seats[self.game.turn].player == HUMAN:
             return None
         return self.hub.jobs.job(
             clocks.now_ms() if now is None else now,
-            watched=self.computers_only,
+            computers_only=self.computers_only,
+            watched_here=bool(len(self.channel)),
             pause=self.hub.computer_pause,
         )
 
@@ -534,6 +534,8 @@ class Room:
         self.touched = time.monotonic()
         self.arm_timer()
         self.computer.start()
+        if self.computer.thinking is not None:
+            state_text = None  # shown as awaited here, whatever the hub that changed it says
         self.publish_state(state_text)
 
     def arm_timer(self) -> None:

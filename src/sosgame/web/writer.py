@@ -40,10 +40,17 @@ class StorageUnavailableError(Exception):
 class Database:
     """Asynchronous access to a :class:`Store`."""
 
-    def __init__(self, store: Store, on_finished: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        on_finished: Callable[[str], None] | None = None,
+        on_unheld: Callable[[], None] | None = None,
+    ) -> None:
         self.store = store
         self.on_finished = on_finished
         """Called with a game's id when a change this process committed finished it."""
+        self.on_unheld = on_unheld
+        """Called when a change this process committed left a computer move nobody holds."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sosgame-db")
         self._pending: list[tuple[Change, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -114,6 +121,8 @@ class Database:
         await done
         if change.status == "finished" and self.on_finished is not None:
             self.on_finished(change.game_id)
+        if change.job is not None and change.job.holder is None and self.on_unheld is not None:
+            self.on_unheld()
 
     async def _flush(self) -> None:
         while self._pending:

@@ -1,0 +1,286 @@
+"""Two hubs in one process over one SQLite file, joined by the in-process bus.
+
+A server alone runs the same code as several processes sharing PostgreSQL and Redis: only
+the bus differs. Two hubs sharing an :class:`~sosgame.web.bus.Exchange` are two such servers,
+so these tests show, without either server, what several processes do: a move made through
+one reaches the other's followers, a computer move is made once, a hub that missed a change
+catches up from the store, and games of computers only move while watched through either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sosgame.web import hub as hubs
+from sosgame.web import jobs
+from sosgame.web.bus import Exchange, LocalBus
+from sosgame.web.creation import create
+from sosgame.web.fanout import Connection
+from sosgame.web.hub import Hub
+from sosgame.web.protocol import ClientMessage, parse_new_game
+from sosgame.web.room import Room
+from sosgame.web.store import Store
+
+Message = dict[str, Any]
+WAIT_SECONDS = 60.0
+"""A generous bound for what should happen at once: the machine may be busy."""
+
+
+class Searches(ThreadPoolExecutor):
+    """Runs the computer players' searches in a thread, counting them."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            self.count += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+class Client:
+    """A connection to one hub, as the WebSocket endpoint makes it, keeping what it gets."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.messages: list[Message] = []
+        self.arrived = asyncio.Event()
+        self.connection = Connection(self._send, address="127.0.0.1")
+        self.room: Room | None = None
+
+    async def _send(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+        self.arrived.set()
+
+    async def join(self, game_id: str, *tokens: str) -> Message:
+        room = await self.hub.room_to_join(game_id)
+        assert room is not None
+        self.room = room
+        room.join(self.connection, tokens)
+        return await self.state(lambda _game: True)
+
+    def leave(self) -> None:
+        assert self.room is not None
+        self.room.leave(self.connection)
+        self.connection.stop()
+
+    async def send(self, **fields: Any) -> None:
+        assert self.room is not None
+        await self.room.handle(self.connection, ClientMessage(**fields))
+
+    async def state(self, check: Callable[[Message], bool]) -> Message:
+        """The game of the first state message (from the start) that passes ``check``."""
+        message = await self.until(lambda m: m["type"] == "state" and check(m["game"]))
+        game: Message = message["game"]
+        return game
+
+    async def until(self, check: Callable[[Message], bool]) -> Message:
+        """The first message (from the start) that passes ``check``."""
+        seen = 0
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            for message in self.messages[seen:]:
+                if check(message):
+                    return message
+            seen = len(self.messages)
+            self.arrived.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such state came; the last: {self.messages[-1:]}")
+            await asyncio.wait_for(self.arrived.wait(), left)
+
+
+@asynccontextmanager
+async def two_hubs(tmp_path: Path) -> AsyncIterator[tuple[Hub, Hub]]:
+    """Two hubs as two server processes: each with its own store connection, searches and
+    bus, the buses joined by one exchange."""
+    exchange = Exchange()
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    stores = [Store(url), Store(url)]
+    pair = [
+        Hub(store, computer=Searches(), computer_pause=0.0, bus=LocalBus(exchange))
+        for store in stores
+    ]
+    for hub in pair:
+        await hub.start()
+    try:
+        yield pair[0], pair[1]
+    finally:
+        for hub in pair:
+            await hub.close()
+            executor = hub.computers._executor
+            assert executor is not None
+            executor.shutdown()
+        for store in stores:
+            store.close()
+
+
+def searches(*pair: Hub) -> int:
+    """The computer searches the hubs ran."""
+    return sum(getattr(hub.computers._executor, "count", 0) for hub in pair)
+
+
+async def new_game(hub: Hub, **settings: Any) -> tuple[str, str]:
+    """A new game made through ``hub``: its id and its creator's token."""
+    room, token, _seats = await create(hub, parse_new_game({"rows": 3, "cols": 3, **settings}))
+    return room.id, token
+
+
+def run(scenario: Callable[[], Any]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), 4 * WAIT_SECONDS))
+
+
+def test_a_move_made_through_one_hub_reaches_a_spectator_of_the_other(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            game, token = await new_game(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+            player, spectator = Client(one), Client(two)
+            await player.join(game, token)
+            await spectator.join(game)
+            await player.send(type="move", move="Sa1", ply=0)
+            seen = await spectator.state(lambda g: g["ply"] == 1)
+            assert seen["actions"] == ["Sa1"]
+            # The spectator got the state as the hub that made the change sent it.
+            assert seen == await player.state(lambda g: g["ply"] == 1)
+            await player.send(type="move", move="Ob1", ply=1)
+            assert (await spectator.state(lambda g: g["ply"] == 2))["board"][0] == "SO."
+            # Presence adds up the followers of both hubs.
+            await Client(one).join(game)
+            for client in (player, spectator):
+                await client.until(lambda m: m["type"] == "presence" and m["spectators"] == 2)
+            # Both rooms agree with the store.
+            for hub in (one, two):
+                assert hub.rooms[game].version == 2
+                assert [str(a) for a in hub.rooms[game].game.actions] == ["Sa1", "Ob1"]
+
+    run(scenario)
+
+
+def test_a_computer_move_is_made_exactly_once_whichever_hub_hears_of_it(tmp_path: Path) -> None:
+    pytest.importorskip("sosgame.ai")
+
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            seats = [{"name": "Ann"}, {"name": "Bot", "player": "random"}]
+            game, token = await new_game(one, seats=seats)
+            player, spectator = Client(one), Client(two)
+            await player.join(game, token)
+            await spectator.join(game)
+            state = await player.state(lambda g: True)
+            while state["result"] is None:
+                room = one.rooms[game]
+                move = str(next(iter(room.game.legal_moves)))
+                await player.send(type="move", move=move, ply=state["ply"])
+                state = await player.state(_answered(state["ply"] + 1))
+            seen = await spectator.state(lambda g: g["result"] is not None)
+            stored = one.store.load(game)
+            assert stored is not None
+            assert seen["actions"] == state["actions"] == stored.actions
+            # Each computer move was searched for once, by one hub of the two.
+            made = _computer_moves(stored.actions, rows=3, cols=3)
+            assert made >= 1
+            assert searches(one, two) == made
+
+    run(scenario)
+
+
+def _answered(ply: int) -> Callable[[Message], bool]:
+    """Whether a game is past ``ply`` and over, or waits for the person (seat 0)."""
+
+    def check(game: Message) -> bool:
+        waits = game["turn"] == 0 and game["thinking"] is None
+        return bool(game["ply"] >= ply and (game["result"] is not None or waits))
+
+    return check
+
+
+def _computer_moves(actions: list[str], *, rows: int, cols: int) -> int:
+    """How many of ``actions`` seat 1 made."""
+    from sosgame.game import Game
+
+    game = Game(rows, cols)
+    made = 0
+    for action in actions:
+        made += game.turn == 1
+        game.apply(action)
+    return made
+
+
+def test_a_hub_that_missed_a_change_catches_up_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            game, token = await new_game(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+            player, watcher = Client(one), Client(two)
+            await player.join(game, token)
+            await watcher.join(game)
+            # The change's announcement is lost on the way to hub two.
+            exchange = two.bus.exchange  # type: ignore[attr-defined]
+            exchange.followers[game].discard(two.bus)
+            await player.send(type="move", move="Sa1", ply=0)
+            await player.state(lambda g: g["ply"] == 1)
+            assert two.rooms[game].version == 0
+            # A newcomer through hub two sees the game as stored ...
+            newcomer = Client(two)
+            assert (await newcomer.join(game, token))["actions"] == ["Sa1"]
+            await player.send(type="move", move="Ob1", ply=1)
+            await player.state(lambda g: g["ply"] == 2)
+            # ... and hub two's followers get it too, from its regular check.
+            monkeypatch.setattr(hubs, "CHECK_SECONDS", 0.0)
+            two._wake.set()
+            seen = await watcher.state(lambda g: g["ply"] == 2)
+            assert seen["actions"] == ["Sa1", "Ob1"]
+
+    run(scenario)
+
+
+def test_a_game_of_computers_only_moves_only_while_watched_through_either_hub(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("sosgame.ai")
+
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            bots = [{"name": "A", "player": "random"}, {"name": "B", "player": "random"}]
+            game, _token = await new_game(one, rows=5, cols=5, seats=bots)
+            # Nobody watches: it waits, and shows nobody thinking.
+            room = one.rooms[game]
+            assert (room.version, room.computer.thinking) == (0, None)
+            assert one.store.queue.claim_due("anyone", 2**40, 1, 10) == []
+            # A spectator through the other hub: it moves.
+            spectator = Client(two)
+            await spectator.join(game)
+            await spectator.state(lambda g: g["ply"] >= 1)
+            # They leave: the move under way is the last, and nobody is shown thinking.
+            spectator.leave()
+            room = two.rooms[game]
+            deadline = time.monotonic() + WAIT_SECONDS
+            while room.computer.busy and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)  # polling for an event (the move finished)
+            assert not room.computer.busy
+            assert room.computer.thinking is None
+            # Nobody takes its move once the watchers' mark runs out.
+            later = 10 * jobs.LEASE_MS + int(time.time() * 1000)
+            assert two.store.queue.claim_due("anyone", later, 1, 10) == []
+            stopped = len(room.game.actions)
+            # A spectator through the first hub: it moves again, to the end.
+            again = Client(one)
+            await again.join(game)
+            over = await again.state(lambda g: g["result"] is not None)
+            assert len(over["actions"]) > stopped
+            assert over["thinking"] is None
+
+    run(scenario)
