@@ -228,8 +228,9 @@ def test_a_hub_that_missed_a_change_catches_up_from_the_store(
             await player.join(game, token)
             await watcher.join(game)
             # The change's announcement is lost on the way to hub two.
-            exchange = two.bus.exchange  # type: ignore[attr-defined]
-            exchange.followers[game].discard(two.bus)
+            bus = two.bus
+            assert isinstance(bus, LocalBus)
+            bus.exchange.followers[game].discard(bus)
             await player.send(type="move", move="Sa1", ply=0)
             await player.state(lambda g: g["ply"] == 1)
             assert two.rooms[game].version == 0

@@ -1,6 +1,7 @@
-"""The queue of computer moves in the database (the ``jobs`` table), which several server
-processes share: each move a computer seat owes is a job that one process holds under a lease
-while it thinks, and any other takes over once the lease runs out.
+"""The queue of computer moves in the database (the ``jobs`` table), which every hub serving
+the database's games shares (one server process or several): each move a computer seat owes
+is a job that one hub holds under a lease while it thinks, and any other takes over once the
+lease runs out.
 
 Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s.
 """
