@@ -248,20 +248,24 @@ def test_a_hub_that_missed_a_change_catches_up_from_the_store(
     run(scenario)
 
 
+@pytest.mark.parametrize("first", ["the same hub", "the other hub"])
 def test_a_game_of_computers_only_moves_only_while_watched_through_either_hub(
-    tmp_path: Path,
+    tmp_path: Path, first: str
 ) -> None:
     pytest.importorskip("sosgame.ai")
 
     async def scenario() -> None:
-        async with two_hubs(tmp_path) as (one, two):
+        async with two_hubs(tmp_path) as (one, other):
+            # Watched first through the hub that made the game (as by a server alone), or
+            # through the other one; then again through the first.
+            two = one if first == "the same hub" else other
             bots = [{"name": "A", "player": "random"}, {"name": "B", "player": "random"}]
             game, _token = await new_game(one, rows=5, cols=5, seats=bots)
             # Nobody watches: it waits, and shows nobody thinking.
             room = one.rooms[game]
             assert (room.version, room.computer.thinking) == (0, None)
             assert one.store.queue.claim_due("anyone", 2**40, 1, 10) == []
-            # A spectator through the other hub: it moves.
+            # A spectator: it moves.
             spectator = Client(two)
             await spectator.join(game)
             await spectator.state(lambda g: g["ply"] >= 1)
@@ -277,7 +281,7 @@ def test_a_game_of_computers_only_moves_only_while_watched_through_either_hub(
             later = 10 * jobs.LEASE_MS + int(time.time() * 1000)
             assert two.store.queue.claim_due("anyone", later, 1, 10) == []
             stopped = len(room.game.actions)
-            # A spectator through the first hub: it moves again, to the end.
+            # A spectator through the hub that made it: it moves again, to the end.
             again = Client(one)
             await again.join(game)
             over = await again.state(lambda g: g["result"] is not None)
