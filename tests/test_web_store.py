@@ -218,6 +218,29 @@ def test_a_game_of_computers_only_is_claimed_only_while_watched(url: str) -> Non
     store.close()
 
 
+def test_a_hub_with_watchers_marks_a_computers_only_job_watched_and_may_take_it(
+    url: str,
+) -> None:
+    store = Store(url)
+    game = stored("g1")
+    game.seats[0] = SeatRow(0, "Bot", "medium")
+    store.create(game)
+    # Left by a move made where nobody watched: no holder, not watched.
+    assert store.queue.offer("g1", 0, Job(ready_ms=0, holder=None, lease_ms=0, watched_ms=0))
+    assert not store.queue.claim("g1", 0, "a", 1_000, 5_000)
+    assert store.queue.claim_due("a", 1_000, 5_000, 10) == []
+    # A hub whose connections watch it asks for the move: it takes it, and marks it watched.
+    assert store.queue.claim("g1", 0, "w", 1_000, 5_000, watching=True)
+    store.queue.release("g1", "w")
+    assert store.queue.claim_due("a", 2_000, 5_000, 10) == [("g1", 0)]
+    store.queue.release("g1", "a")
+    # A hub that makes no moves marks it watched by offering it again.
+    assert store.queue.claim_due("a", 9_000, 5_000, 10) == []
+    assert not store.queue.offer("g1", 0, Job(0, None, 0, watched_ms=14_000))
+    assert store.queue.claim_due("a", 9_000, 5_000, 10) == [("g1", 0)]
+    store.close()
+
+
 def test_the_oldest_due_job_of_a_game_with_a_person_goes_first(url: str) -> None:
     store = Store(url)
     for number, (ready, watched) in enumerate([(300, 10_000), (200, None), (100, None)]):
