@@ -14,7 +14,8 @@ from starlette.responses import JSONResponse, Response
 
 from sosgame.position import Position, build_game
 from sosgame.record import Record
-from sosgame.web.endpoints.common import address, room_or_404, server
+from sosgame.web.api import Answer, declare, refused
+from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, server
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
@@ -44,6 +45,10 @@ async def _cached(
     return await server(request).answers.get(key, lambda: make(position))
 
 
+@declare(
+    "Download the game as a sosgame-record/1 JSON record",
+    responses={200: Answer("The record"), 404: NO_GAME, 429: READS},
+)
 async def record(request: Request) -> Response:
     """``GET /api/games/{game_id}/record``: the game as a record file."""
     room = await _costly_room(request)
@@ -62,6 +67,10 @@ async def record(request: Request) -> Response:
     )
 
 
+@declare(
+    "The game ply by ply, every frame worked out by the engine",
+    responses={200: Answer("Frames"), 404: NO_GAME, 429: READS},
+)
 async def replay(request: Request) -> Response:
     """``GET /api/games/{game_id}/replay``: the game's frames, one per ply."""
     room = await _costly_room(request)
@@ -72,6 +81,10 @@ async def replay(request: Request) -> Response:
     return Response(await _cached(request, room, "replay", make), media_type="application/json")
 
 
+@declare(
+    "Every action with the seat that made it and the points it scored",
+    responses={200: Answer("Moves"), 404: NO_GAME, 429: READS},
+)
 async def moves(request: Request) -> Response:
     """``GET /api/games/{game_id}/moves``: each action with its seat and points."""
     room = await _costly_room(request)
@@ -83,6 +96,20 @@ async def moves(request: Request) -> Response:
     return Response(await _cached(request, room, "moves", make), media_type="application/json")
 
 
+@declare(
+    "What each move cost and the best move, exact where the solver finishes: the result once"
+    " done, else the progress (starting the analysis if none of this game is under way)",
+    responses={
+        200: Answer("status queued, running, done or failed"),
+        404: NO_GAME,
+        429: refused(
+            "Too many requests from this address (rate_limited: over"
+            " {limits.reads_per_second:g} a second on average or {limits.read_burst} at once),"
+            " another analysis of this address under way (analysis_busy) or over"
+            " {limits.analysis_queue} waiting (analysis_queue_full)"
+        ),
+    },
+)
 async def analysis(request: Request) -> Response:
     """``GET /api/games/{game_id}/analysis``: the analysis, or how far it has got."""
     room = await _costly_room(request)
