@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sosgame.position import Position, build_game
 from sosgame.record import Record
+from sosgame.snapshot import Snapshot, build_game
 from sosgame.web.api import Answer, declare, refused
 from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, server
 from sosgame.web.protocol import ProtocolError
@@ -36,13 +36,13 @@ async def _costly_room(request: Request) -> Room:
 
 
 async def _cached(
-    request: Request, room: Room, kind: str, make: Callable[[Position], bytes]
+    request: Request, room: Room, kind: str, make: Callable[[Snapshot], bytes]
 ) -> bytes:
     """The answer ``make`` gives for the room's game as it stands, made once per game
     version in a thread (from a copy of its moves) and kept."""
-    position = room.position()
-    key = (kind, room.id, room.version, len(position.actions))
-    return await server(request).answers.get(key, lambda: make(position))
+    snapshot = room.snapshot()
+    key = (kind, room.id, room.version, len(snapshot.actions))
+    return await server(request).answers.get(key, lambda: make(snapshot))
 
 
 @declare(
@@ -56,8 +56,8 @@ async def record(request: Request) -> Response:
     names = [row.name for row in room.seats]
     meta = {"date": created, "tags": {"game": room.id}}
 
-    def make(position: Position) -> bytes:
-        game = build_game(position)
+    def make(snapshot: Snapshot) -> bytes:
+        game = build_game(snapshot)
         return Record.from_game(game, players=names, meta=meta).to_json().encode()
 
     return Response(
@@ -75,8 +75,8 @@ async def replay(request: Request) -> Response:
     """``GET /api/games/{game_id}/replay``: the game's frames, one per ply."""
     room = await _costly_room(request)
 
-    def make(position: Position) -> bytes:
-        return to_json_bytes(replay_frames(build_game(position), position.start))
+    def make(snapshot: Snapshot) -> bytes:
+        return to_json_bytes(replay_frames(build_game(snapshot), snapshot.start))
 
     return Response(await _cached(request, room, "replay", make), media_type="application/json")
 
@@ -89,8 +89,8 @@ async def moves(request: Request) -> Response:
     """``GET /api/games/{game_id}/moves``: each action with its seat and points."""
     room = await _costly_room(request)
 
-    def make(position: Position) -> bytes:
-        found = move_list(build_game(position), position.start)
+    def make(snapshot: Snapshot) -> bytes:
+        found = move_list(build_game(snapshot), snapshot.start)
         return to_json_bytes({"id": room.id, "moves": found})
 
     return Response(await _cached(request, room, "moves", make), media_type="application/json")
@@ -115,6 +115,6 @@ async def analysis(request: Request) -> Response:
     room = await _costly_room(request)
     return JSONResponse(
         server(request).analyses.request(
-            room.id, room.position(), version=room.version, client=address(request)
+            room.id, room.snapshot(), version=room.version, client=address(request)
         )
     )
