@@ -63,6 +63,7 @@ CREDENTIALS: Final = Model(
         },
         "additionalProperties": False,
     },
+    _MAX_BODY,
 )
 PASSWORD_CHANGE: Final = Model(
     "PasswordChange",
@@ -75,6 +76,7 @@ PASSWORD_CHANGE: Final = Model(
         },
         "additionalProperties": False,
     },
+    _MAX_BODY,
 )
 _RATING: Final[JSON] = {
     "rating": {"type": "number", "description": "mu - 3 sigma, shown on the leaderboard"},
@@ -197,10 +199,11 @@ class Accounts:
 
     @staticmethod
     async def _fields(request: Request, model: Model) -> list[object]:
-        """The values of a JSON body (at most ``_MAX_BODY`` bytes, counted as it streams in)
+        """The values of a JSON body (at most ``model.limit`` bytes, counted as it streams in)
         that must be an object of exactly the fields of ``model``."""
         names = model.fields
-        data = parse_json(await read_body(request, _MAX_BODY), "the request body")
+        assert model.limit is not None
+        data = parse_json(await read_body(request, model.limit), "the request body")
         if not isinstance(data, dict) or set(data) != set(names):
             listed = " and ".join(repr(name) for name in names)
             raise ProtocolError("bad_field", f"the body must be an object with {listed}")
@@ -221,7 +224,6 @@ class Accounts:
     @declare(
         "Claim a name with a password (and log in)",
         body=CREDENTIALS,
-        body_limit=_MAX_BODY,
         responses={
             201: _LOGGED_IN,
             400: refused("A bad name (bad_field) or password (weak_password)"),
@@ -259,7 +261,6 @@ class Accounts:
     @declare(
         "Log in with a claimed name and its password",
         body=CREDENTIALS,
-        body_limit=_MAX_BODY,
         responses={
             200: _LOGGED_IN,
             401: refused("Wrong name or password (wrong_password)"),
@@ -309,7 +310,6 @@ class Accounts:
     @declare(
         "Change the password: every session of the player ends and this browser gets a new one",
         body=PASSWORD_CHANGE,
-        body_limit=_MAX_BODY,
         responses={
             200: _LOGGED_IN,
             400: refused("A bad body (bad_field) or new password (weak_password)"),

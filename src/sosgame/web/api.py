@@ -40,6 +40,8 @@ class Model:
 
     name: str
     schema: JSON
+    limit: int | None = None
+    """As a request body, the most bytes it may take (``None``: the app's limit)."""
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -93,8 +95,6 @@ class Operation:
     answers of every endpoint with a body."""
     body_required: bool = True
     body_description: str | None = None
-    body_limit: int | None = None
-    """The largest body it reads, in bytes (``None``: the app's limit)."""
     query: Mapping[str, JSON] = field(default_factory=dict)
     """Its query parameters and their schemas."""
     path_types: Mapping[str, str] = field(default_factory=dict)
@@ -110,7 +110,6 @@ def declare(
     body: Model | None = None,
     body_required: bool = True,
     body_description: str | None = None,
-    body_limit: int | None = None,
     query: Mapping[str, JSON] | None = None,
     path_types: Mapping[str, str] | None = None,
     bearer: bool = False,
@@ -122,7 +121,6 @@ def declare(
         body,
         body_required,
         body_description,
-        body_limit,
         query or {},
         path_types or {},
         bearer,

@@ -106,7 +106,7 @@ class _Generator(BaseSchemaGenerator):
             if operation.body_description is not None:
                 body["description"] = operation.body_description
             rendered["requestBody"] = body
-            limit = MAX_BODY_BYTES if operation.body_limit is None else operation.body_limit
+            limit = operation.body.limit or MAX_BODY_BYTES
             answers.setdefault(400, _BAD_BODY)
             answers.setdefault(413, refused(f"The body is over {limit} bytes (too_large)"))
         if operation.bearer:

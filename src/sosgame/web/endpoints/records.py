@@ -6,8 +6,9 @@ made once per game version, off the event loop, and kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -35,14 +36,15 @@ async def _costly_room(request: Request) -> Room:
     return await room_or_404(request)
 
 
-async def _cached(
+async def _made(
     request: Request, room: Room, kind: str, make: Callable[[Snapshot], bytes]
-) -> bytes:
-    """The answer ``make`` gives for the room's game as it stands, made once per game
-    version in a thread (from a copy of its moves) and kept."""
+) -> Response:
+    """The JSON ``make`` gives for the room's game as it stands, made once per game version in
+    a thread (from a snapshot of its moves) and kept."""
     snapshot = room.snapshot()
     key = (kind, room.id, room.version, len(snapshot.actions))
-    return await server(request).answers.get(key, lambda: make(snapshot))
+    made = await server(request).answers.get(key, lambda: make(snapshot))
+    return Response(made, media_type="application/json")
 
 
 @declare(
@@ -60,40 +62,40 @@ async def record(request: Request) -> Response:
         game = build_game(snapshot)
         return Record.from_game(game, players=names, meta=meta).to_json().encode()
 
-    return Response(
-        await _cached(request, room, "record", make),
-        media_type="application/json",
-        headers={"content-disposition": f'attachment; filename="sos-{room.id}.json"'},
-    )
+    response = await _made(request, room, "record", make)
+    response.headers["content-disposition"] = f'attachment; filename="sos-{room.id}.json"'
+    return response
 
 
-@declare(
-    "The game ply by ply, every frame worked out by the engine",
-    responses={200: Answer("Frames"), 404: NO_GAME, 429: READS},
+def _made_from_moves(
+    kind: str, summary: str, answer: str, make: Callable[[str, Snapshot], bytes]
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint ``GET /api/games/{game_id}/KIND``: ``make`` of the game's id and snapshot."""
+
+    @declare(summary, responses={200: Answer(answer), 404: NO_GAME, 429: READS})
+    async def endpoint(request: Request) -> Response:
+        room = await _costly_room(request)
+        return await _made(request, room, kind, partial(make, room.id))
+
+    endpoint.__name__ = endpoint.__qualname__ = kind
+    endpoint.__doc__ = f"``GET /api/games/{{game_id}}/{kind}``: {summary[0].lower()}{summary[1:]}."
+    return endpoint
+
+
+def _frames(_game_id: str, snapshot: Snapshot) -> bytes:
+    return to_json_bytes(replay_frames(build_game(snapshot), snapshot.start))
+
+
+def _moves(game_id: str, snapshot: Snapshot) -> bytes:
+    return to_json_bytes({"id": game_id, "moves": move_list(build_game(snapshot), snapshot.start)})
+
+
+replay = _made_from_moves(
+    "replay", "The game ply by ply, every frame worked out by the engine", "Frames", _frames
 )
-async def replay(request: Request) -> Response:
-    """``GET /api/games/{game_id}/replay``: the game's frames, one per ply."""
-    room = await _costly_room(request)
-
-    def make(snapshot: Snapshot) -> bytes:
-        return to_json_bytes(replay_frames(build_game(snapshot), snapshot.start))
-
-    return Response(await _cached(request, room, "replay", make), media_type="application/json")
-
-
-@declare(
-    "Every action with the seat that made it and the points it scored",
-    responses={200: Answer("Moves"), 404: NO_GAME, 429: READS},
+moves = _made_from_moves(
+    "moves", "Every action with the seat that made it and the points it scored", "Moves", _moves
 )
-async def moves(request: Request) -> Response:
-    """``GET /api/games/{game_id}/moves``: each action with its seat and points."""
-    room = await _costly_room(request)
-
-    def make(snapshot: Snapshot) -> bytes:
-        found = move_list(build_game(snapshot), snapshot.start)
-        return to_json_bytes({"id": room.id, "moves": found})
-
-    return Response(await _cached(request, room, "moves", make), media_type="application/json")
 
 
 @declare(
