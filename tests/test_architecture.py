@@ -33,10 +33,10 @@ CORE = (
     "sosgame.limits",
     "sosgame.notation",
     "sosgame.outcome",
-    "sosgame.position",
     "sosgame.ratings",
     "sosgame.record",
     "sosgame.seats",
+    "sosgame.snapshot",
     "sosgame.svg",
     "sosgame.text",
 )

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from sos_strategies import board_settings, random_game
 from sosgame import Game, RecordError
-from sosgame.position import Position, build_game
 from sosgame.record import FORMAT, Record, Start, load, save
+from sosgame.snapshot import Snapshot, build_game
 
 
 def good() -> dict[str, Any]:
@@ -184,11 +184,11 @@ def test_missing_and_unwritable_files_are_reported(tmp_path: Path) -> None:
 
 
 @given(board_settings(), st.integers(0, 2**32 - 1))
-def test_a_position_of_settings_and_action_texts_rebuilds_the_game(
+def test_a_snapshot_of_settings_and_action_texts_rebuilds_the_game(
     settings: dict[str, object], seed: int
 ) -> None:
     game = random_game(settings, seed)
-    position = Position(
+    snapshot = Snapshot(
         game.rows,
         game.cols,
         game.players,
@@ -196,6 +196,6 @@ def test_a_position_of_settings_and_action_texts_rebuilds_the_game(
         None,
         tuple(str(action) for action in game.actions),
     )
-    rebuilt = build_game(position)
+    rebuilt = build_game(snapshot)
     assert rebuilt == game
     assert rebuilt.scores == game.scores and rebuilt.lines == game.lines

@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 from sosgame import Game
 from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
-from sosgame.position import Position
 from sosgame.record import Record
+from sosgame.snapshot import Snapshot
 from sosgame.web import create_app
 from sosgame.web.analysis import BUDGET_SECONDS, Analyses, analysis_json, seconds_per_position
 from sosgame.web.protocol import ProtocolError
@@ -126,15 +126,15 @@ def test_the_search_time_is_spread_over_the_game_within_bounds() -> None:
 
 def test_a_game_of_three_gets_best_moves_but_no_costs() -> None:
     game = Game(3, 3, players=3, moves=["Sa1", "Ob1", "Sc1", "Sa2"])
-    position = Position(3, 3, 3, "general", None, tuple(str(a) for a in game.actions))
-    result = analysis_json(position, 0.02)
+    snapshot = Snapshot(3, 3, 3, "general", None, tuple(str(a) for a in game.actions))
+    result = analysis_json(snapshot, 0.02)
     assert [move["played"] for move in result["moves"]] == ["Sa1", "Ob1", "Sc1", "Sa2"]
     assert all(move["cost"] is None and move["flag"] is None for move in result["moves"])
     assert all(move["best"] for move in result["moves"])
 
 
-def _position(*moves: str) -> Position:
-    return Position(3, 3, 2, "general", None, moves)
+def _position(*moves: str) -> Snapshot:
+    return Snapshot(3, 3, 2, "general", None, moves)
 
 
 class _Workers:
@@ -142,18 +142,18 @@ class _Workers:
     (``finish``), and notes whether it was cancelled."""
 
     def __init__(self) -> None:
-        self.started: list[Position] = []
-        self.cancelled: list[Position] = []
+        self.started: list[Snapshot] = []
+        self.cancelled: list[Snapshot] = []
         self.release = asyncio.Event()
 
-    async def run(self, position: Position, job: Any) -> dict[str, Any]:
-        self.started.append(position)
+    async def run(self, snapshot: Snapshot, job: Any) -> dict[str, Any]:
+        self.started.append(snapshot)
         try:
             await self.release.wait()
         except asyncio.CancelledError:
-            self.cancelled.append(position)
+            self.cancelled.append(snapshot)
             raise
-        return {"moves": list(position.actions)}
+        return {"moves": list(snapshot.actions)}
 
 
 def _analyses(workers: _Workers, **options: Any) -> Analyses:

@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 from sos_web import app_client
 from sosgame import Game
-from sosgame.position import Position
 from sosgame.record import Record
+from sosgame.snapshot import Snapshot
 from sosgame.web.fanout import Connection, LocalChannel
 from sosgame.web.workers import ComputerPool
 
@@ -226,7 +226,7 @@ def test_a_game_of_computers_only_plays_only_while_someone_watches(client: TestC
 
 def test_the_computer_queue_serves_people_first_and_owners_in_turn() -> None:
     pytest.importorskip("sosgame.ai")
-    position = Position(3, 3, 2, "general", None, ())
+    snapshot = Snapshot(3, 3, 2, "general", None, ())
 
     async def scenario() -> list[str]:
         executor = ThreadPoolExecutor(max_workers=1)
@@ -234,7 +234,7 @@ def test_the_computer_queue_serves_people_first_and_owners_in_turn() -> None:
         finished: list[str] = []
 
         async def ask(name: str, owner: str, interactive: bool) -> None:
-            await pool.think("random", position, owner=owner, interactive=interactive)
+            await pool.think("random", snapshot, owner=owner, interactive=interactive)
             finished.append(name)
 
         tasks = [asyncio.ensure_future(ask("a1", "A", False))]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 import test_web_store
-from sosgame.position import Position
+from sosgame.snapshot import Snapshot
 from sosgame.web.players import NameConfusableError, NameTakenError, Players
 from sosgame.web.ratings import (
     ARENA_MATCHES,
@@ -333,8 +333,8 @@ def test_the_pair_limit_holds_when_two_processes_rate_at_once(url: str, store: S
 
 def test_moves_per_seat_counts_a_scoring_seats_extra_moves() -> None:
     # Seat 0 completes a1-b1-c1 with its second move and moves again; resignations are no move.
-    position = Position(3, 3, 2, "general", None, ("Sa1", "Ob1", "Sc1", "Sa3", "resign:1"))
-    assert moves_per_seat(position) == [3, 1]
+    snapshot = Snapshot(3, 3, 2, "general", None, ("Sa1", "Ob1", "Sc1", "Sa3", "resign:1"))
+    assert moves_per_seat(snapshot) == [3, 1]
 
 
 def test_a_game_against_the_computer_moves_only_the_persons_rating(store: Store) -> None:

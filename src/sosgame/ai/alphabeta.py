@@ -32,7 +32,7 @@ from sosgame.search.negamax import (
     UNIT,
     VALUE_OUT,
     WIN,
-    Position,
+    BoardArrays,
     Work,
     begin,
     new_work,
@@ -96,7 +96,7 @@ class Searcher:
 
     @staticmethod
     def _iterate(
-        position: Position,
+        arrays: BoardArrays,
         keying: Keys,
         tt: tuple[IntArray, IntArray],
         work: Work,
@@ -115,7 +115,7 @@ class Searcher:
                 if step <= 0:
                     return None
             registers[LIMIT] = registers[NODES] + step
-            if search_heuristic(position, keying, tt, work) == DONE:
+            if search_heuristic(arrays, keying, tt, work) == DONE:
                 return int(registers[VALUE_OUT])
             if deadline is not None and time.perf_counter() >= deadline:
                 return None
@@ -141,7 +141,7 @@ class Searcher:
         registers[SIMPLE] = int(state.simple)
         registers[FULL_WIDTH] = FULL_WIDTH_CELLS
         registers[PARITY] = PARITY_WEIGHT
-        position = (board, tables(shape.rows, shape.cols).table, to_array(order))
+        arrays = (board, tables(shape.rows, shape.cols).table, to_array(order))
         tt = (table.keys, table.data)
         deadline = None if seconds is None else start + seconds
         spent = 0
@@ -153,7 +153,7 @@ class Searcher:
             if result is not None and deadline is not None and began + 2 * last_time > deadline:
                 break  # the next iteration would almost surely not finish
             value = self._iterate(
-                position, keying, tt, work, depth, state.empty, (spent, nodes, deadline)
+                arrays, keying, tt, work, depth, state.empty, (spent, nodes, deadline)
             )
             spent += int(registers[NODES])
             if value is None:

@@ -96,7 +96,7 @@ class _Judge:
         self.reach = MAX_EMPTY_CELLS
         warm_up()
 
-    def position(self, game: Game) -> tuple[float, Move, bool] | None:
+    def best(self, game: Game) -> tuple[float, Move, bool] | None:
         """The value for the mover, a best move, and whether both are exact."""
         if len(game.active_seats) != 2:
             return None
@@ -178,7 +178,7 @@ def analyze(
 def _report(judge: _Judge, game: Game, played: Move) -> MoveReport:
     seat = game.turn
     ply = game.ply + 1
-    found = judge.position(game)
+    found = judge.best(game)
     if found is None:
         (cell, letter), _ = mcts(
             encode(game), random.Random(judge.seed), seconds=judge.seconds, nodes=None

@@ -137,23 +137,23 @@ def _greedy_choice(
     available: int,
     rng: IntArray,
 ) -> int:
-    # Returns position in ``empties`` * 2 + (letter - 1); ties are broken uniformly.
+    # Returns the slot in ``empties`` * 2 + (letter - 1); ties are broken uniformly.
     if available > 0:
         best = 0
         count = 0
         choice = 0
-        for position in range(empty):
-            cell = empties[position]
+        for slot in range(empty):
+            cell = empties[slot]
             for letter in range(S, O + 1):
                 completed = threat_s[cell] if letter == S else threat_o[cell]
                 if completed > best:
                     best = completed
                     count = 1
-                    choice = position * 2 + letter - 1
+                    choice = slot * 2 + letter - 1
                 elif completed == best and completed > 0:
                     count += 1
                     if random_below(rng, count) == 0:
-                        choice = position * 2 + letter - 1
+                        choice = slot * 2 + letter - 1
         return choice
     # A few uniform draws usually find a safe move; then count them all, still uniformly.
     for _ in range(_SAFE_TRIES):
@@ -162,13 +162,13 @@ def _greedy_choice(
             return pick
     count = 0
     choice = 0
-    for position in range(empty):
-        cell = empties[position]
+    for slot in range(empty):
+        cell = empties[slot]
         for letter in range(S, O + 1):
             if count_openings(board, table, cell, letter) == 0:
                 count += 1
                 if random_below(rng, count) == 0:
-                    choice = position * 2 + letter - 1
+                    choice = slot * 2 + letter - 1
     if count > 0:
         return choice
     return random_below(rng, 2 * empty)
@@ -206,11 +206,11 @@ def playout(
             pick = _greedy_choice(board, table, empties, empty, threat_s, threat_o, available, rng)
         else:
             pick = random_below(rng, 2 * empty)
-        position = pick >> 1
-        cell = empties[position]
+        slot = pick >> 1
+        cell = empties[slot]
         letter = (pick & 1) + 1
         empty -= 1
-        empties[position] = empties[empty]
+        empties[slot] = empties[empty]
         completed = apply_move(board, scores, table, turn, cell, letter)
         if greedy:
             available += _track(board, table, cell, letter, threat_s, threat_o)
@@ -238,7 +238,7 @@ def playouts(
     wins: IntArray,
     points: IntArray,
 ) -> int:
-    """Run ``count`` playouts from one position, leaving ``board`` and ``scores`` unchanged.
+    """Run ``count`` playouts from one slot, leaving ``board`` and ``scores`` unchanged.
 
     Adds to ``wins[seat]`` each playout a seat wins, to ``wins[players]`` each draw, and to
     ``points[seat]`` each seat's final points. Returns the number of moves played in all.

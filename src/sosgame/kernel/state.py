@@ -37,8 +37,8 @@ def encode(game: Game) -> KernelState:
     """The kernel arrays for ``game`` (the game itself is not changed)."""
     active = game.active_seats
     next_seat = [-1] * game.players
-    for position, seat in enumerate(active):
-        next_seat[seat] = active[(position + 1) % len(active)]
+    for place, seat in enumerate(active):
+        next_seat[seat] = active[(place + 1) % len(active)]
     board = [_CODES[char] for char in game.position() if char != "/"]
     return KernelState(
         tables=tables(game.rows, game.cols),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from sosgame.game import Mode
@@ -74,28 +75,26 @@ def solve_bounded(
     return BoundedResult(value, tuple(sorted(best, key=Move.sort_key)), search.tests)
 
 
+@dataclass
 class _Driver:
     """The bounds known of the pieces and the tests running, kept in step with the store."""
 
-    def __init__(
-        self,
-        plan: Plan,
-        store: PieceStore,
-        pool: Executor,
-        memory_mb: int,
-        parallel: int,
-        progress: Progress,
-    ) -> None:
-        self.plan, self.store, self.pool = plan, store, pool
-        self.memory_mb, self.parallel, self.progress = memory_mb, parallel, progress
-        self.mode = cast(Mode, plan.mode)
-        self.known: dict[str, Interval] = {}
-        for board in plan.pieces:
-            result = store.load(board)
+    plan: Plan
+    store: PieceStore
+    pool: Executor
+    memory_mb: int
+    parallel: int
+    progress: Progress
+    known: dict[str, Interval] = field(default_factory=dict)
+    running: dict[Future[dict[str, Any]], str] = field(default_factory=dict)
+    tests: int = 0
+
+    def __post_init__(self) -> None:
+        self.mode = cast(Mode, self.plan.mode)
+        for board in self.plan.pieces:
+            result = self.store.load(board)
             if result is not None:
                 self._learn(result)
-        self.running: dict[Future[dict[str, Any]], str] = {}
-        self.tests = 0
 
     def _learn(self, result: dict[str, Any]) -> None:
         self.known[result["board"]] = interval(result)

@@ -160,7 +160,7 @@ class Prover:
         entry[2] = bound
 
     def _scoring_first(self, move: tuple[int, int]) -> int:
-        return -count_lines(self.run.board, self.run.position[1], move[0], move[1])
+        return -count_lines(self.run.board, self.run.arrays[1], move[0], move[1])
 
     def _fewest_replies(self, move: tuple[int, int]) -> tuple[int, int]:
         # A winning SOS first, then the move leaving the fewest replies that neither complete
@@ -170,7 +170,7 @@ class Prover:
             return scoring, 0
         run = self.run
         run.play(*move)
-        table = run.position[1]
+        table = run.arrays[1]
         safe = 0
         for cell in range(run.size):
             if run.board[cell] == EMPTY:

@@ -70,7 +70,7 @@ __all__ = [
     "UNIT",
     "VALUE_OUT",
     "WIN",
-    "Position",
+    "BoardArrays",
     "Work",
     "begin",
     "new_work",
@@ -79,8 +79,8 @@ __all__ = [
     "search_heuristic",
 ]
 
-Position: TypeAlias = tuple[IntArray, IntArray, IntArray]
-"""``(board, line table, the order cells are listed in)``."""
+BoardArrays: TypeAlias = tuple[IntArray, IntArray, IntArray]
+"""A board's arrays, ``(board, line table, the order cells are listed in)``."""
 Work: TypeAlias = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 """``(frames, moves, ranks, history, killers, registers)``: see :func:`new_work`."""
 
@@ -459,7 +459,7 @@ def _next_move(
 
 @jit_inline
 def _search(
-    position: Position,
+    arrays: BoardArrays,
     keying: Keys,
     tt: tuple[IntArray, IntArray],
     work: Work,
@@ -467,7 +467,7 @@ def _search(
     shared: bool,
 ) -> int:
     # The arrays are taken out of their tuples once, here: the helpers get them one by one.
-    board, table, order = position
+    board, table, order = arrays
     weights, keys, images, inverse = keying
     tt_keys, tt_data = tt
     frames, moves, ranks, history, killers, registers = work
@@ -610,7 +610,7 @@ def _save(
 
 @jit_borrowed
 def search_exact(
-    position: Position,
+    arrays: BoardArrays,
     keying: Keys,
     tt: tuple[IntArray, IntArray],
     work: Work,
@@ -620,28 +620,28 @@ def search_exact(
     When done, ``registers[VALUE_OUT]`` is the root's value (fail-soft: a bound if it falls
     outside the window given to :func:`begin`).
     """
-    return _search(position, keying, tt, work, True, False)
+    return _search(arrays, keying, tt, work, True, False)
 
 
 @jit_borrowed
 def search_exact_shared(
-    position: Position,
+    arrays: BoardArrays,
     keying: Keys,
     tt: tuple[IntArray, IntArray],
     work: Work,
 ) -> int:
     """:func:`search_exact` over a :class:`~sosgame.search.table.SharedTable`, ``tt`` being
     its words twice: other threads may search the same table at the same time."""
-    return _search(position, keying, tt, work, True, True)
+    return _search(arrays, keying, tt, work, True, True)
 
 
 @jit_borrowed
 def search_heuristic(
-    position: Position,
+    arrays: BoardArrays,
     keying: Keys,
     tt: tuple[IntArray, IntArray],
     work: Work,
 ) -> int:
     """Run the depth-limited search, as :func:`search_exact`; the root's best move goes to
     ``registers[BEST]``."""
-    return _search(position, keying, tt, work, False, False)
+    return _search(arrays, keying, tt, work, False, False)

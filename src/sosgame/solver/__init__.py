@@ -13,10 +13,8 @@ Values are from the point of view of the seat to move, with best play from both 
 >>> solution.value, [str(move) for move in solution.best_moves]
 (1, ['Sc1'])
 
-How far it reaches is measured in docs/benchmarks.md (empty boards size by size; a position
-with up to :data:`QUICK_EMPTY_CELLS` empty cells solves in well under a second when
-compiled). To ask "is this within reach?" cheaply, pass a
-``node_limit``, or a time limit in ``seconds``: :class:`NodeLimitError` or
+How far it reaches, and how fast, is in docs/benchmarks.md. To ask "is this within reach?"
+cheaply, pass a ``node_limit``, or a time limit in ``seconds``: :class:`NodeLimitError` or
 :class:`TimeLimitError` says the position needs more. A player solving move
 after move should pass one :class:`TranspositionTable` to every call (say 64 MiB): later
 solves then find the earlier work, and a failed attempt's work is kept too.
@@ -90,15 +88,16 @@ __all__ = [
 MAX_EMPTY_CELLS: Final = 39
 """The most empty cells a position may have: its key must fit 64 bits (3**39 < 2**63)."""
 QUICK_EMPTY_CELLS: Final = 12
-"""Positions with at most this many empty cells solve in well under a second when compiled
-(measured in docs/benchmarks.md)."""
+"""Positions with at most this many empty cells are quick to solve when compiled (the
+figures are in docs/benchmarks.md), so a hint that close to the end is checked by a solve."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
 _TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
 _INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
 THREADED_EMPTY_CELLS: Final = 17
 """Positions with at least this many empty cells are searched by several threads (when
-compiled and asked for): below it a solve takes well under a second and threads only cost."""
+compiled and asked for): below it a solve is too short for threads to pay (see
+docs/benchmarks.md)."""
 
 
 class Solution(NamedTuple):
@@ -179,7 +178,7 @@ class Search:
             table.used = True
         self.tt = table if table is not None else TranspositionTable(1)
         self.keys = exact_keys(self.board, images, whole)
-        self.position = (self.board, state.tables.table, to_array(range(size)))
+        self.arrays = (self.board, state.tables.table, to_array(range(size)))
         self.work = new_work(size, self.empty)
         self.work[5][SIMPLE] = self.simple
         self.rows, self.cols, self.size = rows, cols, size
@@ -205,10 +204,10 @@ class Search:
             registers[LIMIT] = registers[NODES] + budget
             if self.shared is not None:
                 words = self.shared.words
-                done = search_exact_shared(self.position, self.keys, (words, words), self.work)
+                done = search_exact_shared(self.arrays, self.keys, (words, words), self.work)
             else:
                 tt = (self.tt.keys, self.tt.data)
-                done = search_exact(self.position, self.keys, tt, self.work)
+                done = search_exact(self.arrays, self.keys, tt, self.work)
             if done == DONE:
                 self.nodes += int(registers[NODES])
                 if pool is not None:
@@ -244,7 +243,7 @@ class Search:
 
     def play(self, cell: int, letter: int) -> int:
         """Write a letter (updating the keys); returns the lines it completes."""
-        completed = count_lines(self.board, self.position[1], cell, letter)
+        completed = count_lines(self.board, self.arrays[1], cell, letter)
         self.board[cell] = letter
         self.empty -= 1
         rekey(self.keys.keys, self.keys.weights, self.size, cell, letter, 1)
@@ -414,7 +413,7 @@ def _root_moves(run: Search) -> tuple[list[_RootMove], list[tuple[_RootMove, int
     tested: list[_RootMove] = []
     ranks: list[int] = []
     every: list[tuple[_RootMove, int]] = []
-    table = run.position[1]
+    table = run.arrays[1]
     for cell in range(run.size):
         if run.board[cell] != EMPTY:
             continue

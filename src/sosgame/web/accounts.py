@@ -19,8 +19,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from sosgame.limits import WEB_MAX_NAME
 from sosgame.web import clock as clocks
 from sosgame.web import limits
+from sosgame.web.api import JSON, Answer, Model, declare, refused
 from sosgame.web.bodies import read_body
 from sosgame.web.hub import Hub
 from sosgame.web.names import normal_name
@@ -43,6 +45,57 @@ _MAX_BODY: Final = 4096
 _HASHER: Final = PasswordHasher()
 # A hash to check against when the name is unknown, so both answers take as long.
 _NOBODY: Final = _HASHER.hash("no such player here")
+
+_PASSWORD: Final[JSON] = {
+    "type": "string",
+    "minLength": limits.MIN_PASSWORD,
+    "maxLength": limits.MAX_PASSWORD,
+    "description": "not the name, not one character repeated",
+}
+CREDENTIALS: Final = Model(
+    "Credentials",
+    {
+        "type": "object",
+        "required": ["name", "password"],
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": WEB_MAX_NAME},
+            "password": _PASSWORD,
+        },
+        "additionalProperties": False,
+    },
+    _MAX_BODY,
+)
+PASSWORD_CHANGE: Final = Model(
+    "PasswordChange",
+    {
+        "type": "object",
+        "required": ["password", "new_password"],
+        "properties": {
+            "password": {"type": "string", "description": "the current password"},
+            "new_password": _PASSWORD,
+        },
+        "additionalProperties": False,
+    },
+    _MAX_BODY,
+)
+_RATING: Final[JSON] = {
+    "rating": {"type": "number", "description": "mu - 3 sigma, shown on the leaderboard"},
+    "mu": {"type": "number"},
+    "sigma": {"type": "number"},
+}
+_PLAYER: Final[JSON] = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, **_RATING, "rated_games": {"type": "integer"}},
+}
+SESSION: Final = Model(
+    "Session", {"type": "object", "properties": {"player": {"oneOf": [_PLAYER, {"type": "null"}]}}}
+)
+_LOGGED_IN: Final = Answer("The player, logged in: the sos_session cookie is set", SESSION)
+_LOGGED_OUT: Final = Answer("player: null", SESSION)
+_ATTEMPTS: Final = refused(
+    "Over {limits.login_attempts_per_minute} attempts a minute to log in, claim a name or"
+    " change a password from this address (rate_limited)"
+)
 
 
 class Accounts:
@@ -145,17 +198,19 @@ class Accounts:
             )
 
     @staticmethod
-    async def _fields(request: Request, *names: str) -> list[object]:
-        """The values of a JSON body (at most ``_MAX_BODY`` bytes, counted as it streams in)
-        that must be an object of exactly these fields."""
-        data = parse_json(await read_body(request, _MAX_BODY), "the request body")
+    async def _fields(request: Request, model: Model) -> list[object]:
+        """The values of a JSON body (at most ``model.limit`` bytes, counted as it streams in)
+        that must be an object of exactly the fields of ``model``."""
+        names = model.fields
+        assert model.limit is not None
+        data = parse_json(await read_body(request, model.limit), "the request body")
         if not isinstance(data, dict) or set(data) != set(names):
             listed = " and ".join(repr(name) for name in names)
             raise ProtocolError("bad_field", f"the body must be an object with {listed}")
         return [data[name] for name in names]
 
     async def _credentials(self, request: Request) -> tuple[str, str]:
-        raw_name, password = await self._fields(request, "name", "password")
+        raw_name, password = await self._fields(request, CREDENTIALS)
         try:
             name = limits.check_name(raw_name, "name")
         except limits.SettingsError as error:
@@ -166,6 +221,19 @@ class Accounts:
 
     # -------------------------------------------------------------------- endpoints
 
+    @declare(
+        "Claim a name with a password (and log in)",
+        body=CREDENTIALS,
+        responses={
+            201: _LOGGED_IN,
+            400: refused("A bad name (bad_field) or password (weak_password)"),
+            409: refused(
+                "Somebody has the name already (name_taken), or one that looks like it"
+                " (name_confusable)"
+            ),
+            429: _ATTEMPTS,
+        },
+    )
     async def claim(self, request: Request) -> Response:
         """``POST /api/players``: claim a name with a password, and log in."""
         name, password = await self._credentials(request)
@@ -190,6 +258,15 @@ class Accounts:
             ) from None
         return await self._session(request, account, 201)
 
+    @declare(
+        "Log in with a claimed name and its password",
+        body=CREDENTIALS,
+        responses={
+            200: _LOGGED_IN,
+            401: refused("Wrong name or password (wrong_password)"),
+            429: _ATTEMPTS,
+        },
+    )
     async def login(self, request: Request) -> Response:
         """``POST /api/session``: log in with a claimed name and its password."""
         name, password = await self._credentials(request)
@@ -206,6 +283,10 @@ class Accounts:
             raise ProtocolError("wrong_password", "wrong name or password")
         return await self._session(request, account, 200)
 
+    @declare(
+        "Log out: this browser's session ends (the cookie is removed)",
+        responses={200: _LOGGED_OUT},
+    )
     async def logout(self, request: Request) -> Response:
         """``DELETE /api/session``: end the session of this browser."""
         secret = self._secret(request)
@@ -213,17 +294,34 @@ class Accounts:
             await self.hub.db(self.players.end_session, secret)
         return self._logged_out(request)
 
+    @declare(
+        "Log out everywhere: every session of the player ends, this one too",
+        responses={
+            200: _LOGGED_OUT,
+            401: refused("No live session came with the request (not_logged_in)"),
+        },
+    )
     async def logout_everywhere(self, request: Request) -> Response:
         """``DELETE /api/sessions``: end every session of the player, this one too."""
         account = await self._logged_in(request)
         await self.hub.db(self.players.end_sessions, account.id)
         return self._logged_out(request)
 
+    @declare(
+        "Change the password: every session of the player ends and this browser gets a new one",
+        body=PASSWORD_CHANGE,
+        responses={
+            200: _LOGGED_IN,
+            400: refused("A bad body (bad_field) or new password (weak_password)"),
+            401: refused("Not logged in (not_logged_in) or a wrong password (wrong_password)"),
+            429: _ATTEMPTS,
+        },
+    )
     async def change_password(self, request: Request) -> Response:
         """``POST /api/session/password``: with the current password, set a new one; every
         session of the player ends and this browser gets a new one."""
         account = await self._logged_in(request)
-        old, new = await self._fields(request, "password", "new_password")
+        old, new = await self._fields(request, PASSWORD_CHANGE)
         if (
             not isinstance(old, str)
             or not old
@@ -246,11 +344,42 @@ class Accounts:
         )
         return await self._session(request, account, 200, secret)
 
+    @declare(
+        "Who is logged in here (player null: a guest)",
+        responses={200: Answer("The player, or null", SESSION)},
+    )
     async def session(self, request: Request) -> Response:
         """``GET /api/session``: who is logged in (``null`` for a guest)."""
         account = await self.current(request)
         return JSONResponse({"player": None if account is None else account.to_json()})
 
+    @declare(
+        "The leaderboard: named players by rating, and the computer levels' fixed ratings",
+        responses={
+            200: Answer(
+                "Best rating first",
+                Model(
+                    "Leaderboard",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "players": {"type": "array", "items": _PLAYER},
+                            "computers": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "level": {"enum": list(COMPUTER_RATINGS)},
+                                        **_RATING,
+                                    },
+                                },
+                            },
+                        },
+                    },
+                ),
+            )
+        },
+    )
     async def leaderboard(self, _request: Request) -> Response:
         """``GET /api/players``: the players by rating, and the computer levels' ratings."""
         board = await self.hub.db(self.players.leaderboard)
@@ -266,6 +395,26 @@ class Accounts:
             }
         )
 
+    @declare(
+        "A player's rating, games (newest first) and rating history",
+        responses={
+            200: Answer(
+                "The player",
+                Model(
+                    "PlayerPage",
+                    {
+                        "type": "object",
+                        "description": "A player with 'games' (id, public, rows, cols, mode,"
+                        " status, seat, names, result, rating after it or null, rated: true,"
+                        " false or null while undecided) and 'history' (game, at, rating, mu,"
+                        " sigma); a private game's id and game are null unless the player"
+                        " asks",
+                    },
+                ),
+            ),
+            404: refused("Nobody has claimed the name (no_player)"),
+        },
+    )
     async def player(self, request: Request) -> Response:
         """``GET /api/players/{name}``: a player's rating, games (each saying whether it was
         rated: ``null`` until decided) and rating history."""
@@ -282,6 +431,24 @@ class Accounts:
         history = await self.hub.db(self.players.ratings_over_time, account.id, private_ids=mine)
         return JSONResponse({**account.to_json(), "games": games, "history": history})
 
+    @declare(
+        "Public online games waiting for players: size, mode, clock, and each seat with its"
+        " player's rating",
+        responses={
+            200: Answer(
+                "Newest first",
+                Model(
+                    "Lobby",
+                    {
+                        "type": "object",
+                        "description": "'games': id, rows, cols, mode, clock (initial,"
+                        " increment in seconds, or null), open_seats, created, and seats (seat,"
+                        " name, player, free, named, rating or null)",
+                    },
+                ),
+            )
+        },
+    )
     async def lobby(self, _request: Request) -> Response:
         """``GET /api/lobby``: public games waiting for players, with their ratings."""
         return JSONResponse({"games": await self.hub.db(self.players.lobby)})

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-from sosgame.position import Position, build_game
+from sosgame.snapshot import Snapshot, build_game
 from sosgame.web.protocol import ProtocolError
 
 __all__ = ["Analyses", "analysis_json", "seconds_per_position"]
@@ -51,16 +51,16 @@ def seconds_per_position(moves: int, budget: float = BUDGET_SECONDS) -> float:
     return max(_LEAST_SECONDS, min(_MOST_SECONDS, budget / max(1, 2 * moves)))
 
 
-def analysis_json(position: Position, seconds: float) -> dict[str, Any]:
-    """Analyse the game at ``position``: every move's report and each seat's summary, as JSON
+def analysis_json(snapshot: Snapshot, seconds: float) -> dict[str, Any]:
+    """Analyse the game of ``snapshot``: every move's report and each seat's summary, as JSON
     (``cost`` and the values are ``null`` where nothing is known)."""
-    return _analyse(position, seconds, None)
+    return _analyse(snapshot, seconds, None)
 
 
-def _analyse(position: Position, seconds: float, pipe: Connection | None) -> dict[str, Any]:
+def _analyse(snapshot: Snapshot, seconds: float, pipe: Connection | None) -> dict[str, Any]:
     from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
 
-    game = build_game(position)
+    game = build_game(snapshot)
 
     def progress(done: int, total: int) -> None:
         if pipe is not None:
@@ -98,13 +98,13 @@ def _analyse(position: Position, seconds: float, pipe: Connection | None) -> dic
     }
 
 
-def _work(position: Position, seconds: float, pipe: Connection, parent: int) -> None:
+def _work(snapshot: Snapshot, seconds: float, pipe: Connection, parent: int) -> None:
     """The worker process: analyse, telling the parent the progress, then the result."""
     from sosgame.web.workers import watch_parent
 
     watch_parent(parent)
     try:
-        result = _analyse(position, seconds, pipe)
+        result = _analyse(snapshot, seconds, pipe)
     except BrokenPipeError:  # the server stopped listening: nothing to report to
         return
     except Exception as error:
@@ -161,7 +161,7 @@ class Analyses:
         """How many analyses were cancelled because nobody waited for them any more."""
 
     def request(
-        self, game_id: str, position: Position, *, version: int | None = None, client: str = ""
+        self, game_id: str, snapshot: Snapshot, *, version: int | None = None, client: str = ""
     ) -> dict[str, Any]:
         """The analysis of the game as it stands (at ``version``), if done; else its progress,
         starting it if nobody has yet. ``client`` (an address) then waits for it.
@@ -169,7 +169,7 @@ class Analyses:
         :raises ProtocolError: ``analysis_busy`` if ``client`` still waits for another
             analysis, ``analysis_queue_full`` if too many wait for their turn.
         """
-        ply = len(position.actions)
+        ply = len(snapshot.actions)
         key = (game_id, ply if version is None else version)
         if key in self._cache:
             self._cache.move_to_end(key)
@@ -182,9 +182,9 @@ class Analyses:
                 return {"status": "failed", "game": game_id, "ply": ply,
                         "error": self._failed.pop(key)}  # fmt: skip
             self._check_room(client, key, now)
-            total = sum(not action.startswith("resign") for action in position.actions)
+            total = sum(not action.startswith("resign") for action in snapshot.actions)
             job = self._jobs[key] = _Job(ply, total)
-            job.task = asyncio.get_running_loop().create_task(self._run(key, position, job))
+            job.task = asyncio.get_running_loop().create_task(self._run(key, snapshot, job))
         else:
             self._check_room(client, key, now, queued=False)
         job.asked[client] = now
@@ -214,9 +214,9 @@ class Analyses:
                 " takes; try again later",
             )
 
-    async def _run(self, key: _Key, position: Position, job: _Job) -> None:
+    async def _run(self, key: _Key, snapshot: Snapshot, job: _Job) -> None:
         """Run the analysis, and cancel it once nobody has asked about it for a while."""
-        work = asyncio.ensure_future(self._work(key, position, job))
+        work = asyncio.ensure_future(self._work(key, snapshot, job))
         try:
             while not work.done():
                 await asyncio.wait({work}, timeout=self._abandon / 4)
@@ -233,11 +233,11 @@ class Analyses:
                 if self._waiting.get(client) == key:
                     del self._waiting[client]
 
-    async def _work(self, key: _Key, position: Position, job: _Job) -> None:
+    async def _work(self, key: _Key, snapshot: Snapshot, job: _Job) -> None:
         try:
             async with self._slots:
                 job.status = "running"
-                result = await self._in_worker(position, job)
+                result = await self._in_worker(snapshot, job)
             self._cache[key] = result
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
@@ -246,13 +246,13 @@ class Analyses:
                 self._failed.clear()
             self._failed[key] = str(error) or type(error).__name__
 
-    async def _in_worker(self, position: Position, job: _Job) -> dict[str, Any]:
+    async def _in_worker(self, snapshot: Snapshot, job: _Job) -> dict[str, Any]:
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe(duplex=False)
         seconds = seconds_per_position(job.total, self._budget)
         process = context.Process(
             target=_work,
-            args=(position, seconds, theirs, os.getpid()),
+            args=(snapshot, seconds, theirs, os.getpid()),
             name="sos-analysis",
             daemon=True,
         )

@@ -13,7 +13,7 @@ import time
 from typing import Final, Protocol
 
 from sosgame.game import Game
-from sosgame.position import Position
+from sosgame.snapshot import Snapshot
 from sosgame.web.fanout import LocalChannel
 from sosgame.web.host import RoomHost
 from sosgame.web.protocol import ProtocolError, error_message
@@ -56,7 +56,7 @@ class Table(Protocol):
     @property
     def computers_only(self) -> bool: ...
 
-    def position(self) -> Position: ...
+    def snapshot(self) -> Snapshot: ...
 
     def forget_state(self) -> None: ...
 
@@ -171,7 +171,7 @@ class ComputerTurns:
         try:
             text = await self.host.computers.think(
                 room.seats[seat].player,
-                room.position(),
+                room.snapshot(),
                 owner=room.owner,
                 interactive=not room.computers_only,
             )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 
-from sosgame.position import Position, build_game
+from sosgame.snapshot import Snapshot, build_game
 
-__all__ = ["Position", "build_game", "choose_move", "suggest"]  # the first two from .position
+__all__ = ["choose_move", "suggest"]
 
 SEARCH_SECONDS = 1.0
 """The time a searching level is given per move."""
@@ -14,15 +14,15 @@ QUICK_NODES = 2_000_000
 """The most solver nodes spent checking whether a hint is a best move."""
 
 
-def choose_move(level: str, position: Position, seed: int | None = None) -> str:
+def choose_move(level: str, snapshot: Snapshot, seed: int | None = None) -> str:
     """The move the computer player of ``level`` picks, as text such as ``Sb3``."""
     from sosgame.ai import make_player
 
     player = make_player(level, seconds=SEARCH_SECONDS, seed=seed)
-    return str(player.choose_move(build_game(position)))
+    return str(player.choose_move(build_game(snapshot)))
 
 
-def suggest(level: str, position: Position, seed: int | None = None) -> tuple[str, bool]:
+def suggest(level: str, snapshot: Snapshot, seed: int | None = None) -> tuple[str, bool]:
     """The move ``level`` picks, and whether it is proven best.
 
     Proven by the player itself (``perfect``, or ``hard`` near the end), or else, on a
@@ -31,7 +31,7 @@ def suggest(level: str, position: Position, seed: int | None = None) -> tuple[st
     from sosgame.ai import make_player
     from sosgame.solver import QUICK_EMPTY_CELLS, NodeLimitError, solve
 
-    game = build_game(position)
+    game = build_game(snapshot)
     player = make_player(level, seconds=SEARCH_SECONDS, seed=seed)
     move = player.choose_move(game)
     proven = bool(getattr(player, "proven", False))

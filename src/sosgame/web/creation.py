@@ -13,7 +13,7 @@ from typing import Any
 from sosgame.record import Record
 from sosgame.web import clock as clocks
 from sosgame.web.hub import Hub, TooManyError
-from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
+from sosgame.web.protocol import PROTOCOL_VERSION, ClockSettings, Kind, NewGame, ProtocolError
 from sosgame.web.room import Room
 from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
@@ -103,30 +103,8 @@ async def create(
         )
         for seat, row in enumerate(settings.seats)
     ]
-    status = "playing" if len(mine) == len(humans) else "open"
-    clock = None
-    if settings.clock is not None:
-        clock = clocks.new_clock(
-            settings.clock.initial_ms,
-            settings.clock.increment_ms,
-            len(rows),
-            running=status == "playing",
-        )
-    stored = _stored(
-        kind=settings.kind,
-        rows=settings.rows,
-        cols=settings.cols,
-        mode=settings.mode,
-        seats=rows,
-        status=status,
-        clock=clock,
-        public=settings.public,
-        owner=owner,
-        owner_player=player,
-    )
-    async with hub.creating:
-        await _check_caps(hub, rows, owner, player, lobby=settings.public and status == "open")
-        room = await hub.open(stored)
+    room = await _open_new(hub, settings, rows, owner=owner, player=player, rematch_of=None)
+    assert room is not None  # only a rematch can find its link taken
     return room, token, mine
 
 
@@ -150,7 +128,7 @@ async def create_from_record(
         mode=record.mode,
         seats=rows,
         status="finished" if game.is_over else "playing",
-        clock=None,
+        timing=None,
         start=start,
         actions=list(record.moves),
         owner=owner,
@@ -187,31 +165,13 @@ async def rematch(
             )
             for row in room.seats
         ]
-        humans = [row for row in rows if row.player == HUMAN]
-        status = "playing" if all(row.token_hash for row in humans) else "open"
-        clock = None
+        timing = None
         if room.clock is not None:
-            clock = clocks.new_clock(
-                room.clock["initial"],
-                room.clock["increment"],
-                len(rows),
-                running=status == "playing",
-            )
-        stored = _stored(
-            kind=room.kind,
-            rows=room.game.rows,
-            cols=room.game.cols,
-            mode=room.game.mode,
-            seats=rows,
-            status=status,
-            clock=clock,
-            public=room.public,
-            owner=owner,
-            owner_player=player,
-        )
-        async with hub.creating:
-            await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
-            new = await hub.open_linked(stored, rematch_of=room.id)
+            timing = ClockSettings(room.clock["initial"], room.clock["increment"])
+        kind: Kind = "online" if room.kind == "online" else "local"
+        game = room.game
+        again = NewGame(game.rows, game.cols, game.mode, kind, (), timing, room.public)
+        new = await _open_new(hub, again, rows, owner=owner, player=player, rematch_of=room.id)
         if new is None:
             # Stored meanwhile by another server process: follow its link.
             again = await hub.db(hub.store.load, room.id)
@@ -226,6 +186,40 @@ async def rematch(
         return new, sorted(new.controlled(token)), True
 
 
+async def _open_new(
+    hub: Hub,
+    settings: NewGame,
+    seats: list[SeatRow],
+    *,
+    owner: str,
+    player: int | None,
+    rematch_of: str | None,
+) -> Room | None:
+    """Store a new game of ``settings`` (but its ``seats``) past the caps and open its room;
+    ``None`` if ``rematch_of`` has a rematch already. It is playing, and its clock running,
+    once every person's seat is taken."""
+    humans = [row for row in seats if row.player == HUMAN]
+    status = "playing" if all(row.token_hash for row in humans) else "open"
+    timing = None
+    if settings.clock is not None:
+        timing = (settings.clock.initial_ms, settings.clock.increment_ms)
+    stored = _stored(
+        kind=settings.kind,
+        rows=settings.rows,
+        cols=settings.cols,
+        mode=settings.mode,
+        seats=seats,
+        status=status,
+        timing=timing,
+        public=settings.public,
+        owner=owner,
+        owner_player=player,
+    )
+    async with hub.creating:
+        await _check_caps(hub, seats, owner, player, lobby=settings.public and status == "open")
+        return await hub.open_linked(stored, rematch_of=rematch_of)
+
+
 def _stored(
     *,
     kind: str,
@@ -234,14 +228,19 @@ def _stored(
     mode: str,
     seats: list[SeatRow],
     status: str,
-    clock: dict[str, Any] | None,
+    timing: tuple[int, int] | None,
     public: bool = False,
     start: dict[str, Any] | None = None,
     actions: list[str] | None = None,
     owner: str = "",
     owner_player: int | None = None,
 ) -> StoredGame:
+    """A new game's row; ``timing`` (initial and increment, in milliseconds) gives it a
+    clock, running once every person's seat is taken."""
     now = clocks.now_ms()
+    clock = None
+    if timing is not None:
+        clock = clocks.new_clock(*timing, len(seats), running=status == "playing")
     return StoredGame(
         id=secrets.token_urlsafe(9),
         kind=kind,

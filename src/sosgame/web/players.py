@@ -19,7 +19,7 @@ from sqlalchemy import Connection, and_, func, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sosgame.game import Mode
-from sosgame.position import Position
+from sosgame.snapshot import Snapshot
 from sosgame.web.names import normal_name, skeleton
 from sosgame.web.ratings import (
     COMPUTER_RATINGS,
@@ -590,9 +590,9 @@ def _moves(game: Any, texts: list[str]) -> list[int]:
     replay: it is then not rated, rather than tried again at every start)."""
     start = None if game["start"] is None else json.loads(game["start"])
     mode: Mode = "simple" if game["mode"] == "simple" else "general"
-    position = Position(game["rows"], game["cols"], game["players"], mode, start, tuple(texts))
+    snapshot = Snapshot(game["rows"], game["cols"], game["players"], mode, start, tuple(texts))
     try:
-        return moves_per_seat(position)
+        return moves_per_seat(snapshot)
     except (KeyError, TypeError, ValueError):  # the engine's errors are ValueErrors
         return [0]
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
-from sosgame.game import MAX_PLAYERS, MODES, Mode
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.web import jsonsafe, limits
+from sosgame.web.api import JSON, Model
 from sosgame.web.rows import HUMAN
 
 __all__ = [
     "COMPUTER_LEVELS",
     "KINDS",
     "MAX_MESSAGE_BYTES",
+    "NEW_GAME",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
@@ -44,6 +47,59 @@ MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
 
 Kind: TypeAlias = Literal["local", "online"]
+
+_SIDE: Final[JSON] = {"type": "integer", "minimum": BOARD_MIN_SIDE, "maximum": BOARD_MAX_SIDE}
+_SEAT: Final[JSON] = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": WEB_MAX_NAME},
+        "player": {"enum": [HUMAN, *COMPUTER_LEVELS], "default": HUMAN},
+    },
+}
+_CLOCK: Final[JSON] = {
+    "type": ["object", "null"],
+    "required": ["initial"],
+    "properties": {
+        "initial": {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_SECONDS},
+        "increment": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_INCREMENT_SECONDS,
+            "default": 0,
+        },
+    },
+    "description": "seconds per player, and seconds added after each of their moves",
+}
+NEW_GAME: Final = Model(
+    "NewGame",
+    {
+        "type": "object",
+        "required": ["rows", "cols", "seats"],
+        "properties": {
+            "rows": _SIDE,
+            "cols": _SIDE,
+            "mode": {"enum": list(MODES), "default": MODES[0]},
+            "kind": {"enum": list(KINDS), "default": KINDS[0]},
+            "seats": {
+                "type": "array",
+                "minItems": MIN_PLAYERS,
+                "maxItems": MAX_PLAYERS,
+                "items": _SEAT,
+            },
+            "clock": _CLOCK,
+            "public": {
+                "type": "boolean",
+                "default": False,
+                "description": "online games: list the game and let anyone take its free seats"
+                " (otherwise only with an invite link)",
+            },
+        },
+        "additionalProperties": False,
+        "description": "The longer side at least 3 (every board the engine plays)",
+    },
+)
+"""The body of ``POST /api/games``: the fields :func:`parse_new_game` takes, and its limits."""
 
 
 class ProtocolError(ValueError):
@@ -147,7 +203,7 @@ def _known(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
 def parse_new_game(data: object) -> NewGame:
     """Check the body of ``POST /api/games``."""
     body = _object(data, "the new game")
-    _known(body, ("rows", "cols", "mode", "kind", "seats", "clock", "public"), "the new game")
+    _known(body, NEW_GAME.fields, "the new game")
     try:
         rows, cols = limits.check_board(body.get("rows"), body.get("cols"))
     except limits.SettingsError as error:
@@ -169,7 +225,7 @@ def parse_new_game(data: object) -> NewGame:
     for number, raw in enumerate(raw_seats):
         where = f"seats[{number}]"
         seat = _object(raw, f"field {where!r}")
-        _known(seat, ("name", "player"), f"field {where!r}")
+        _known(seat, tuple(_SEAT["properties"]), f"field {where!r}")
         player = seat.get("player", HUMAN)
         if player != HUMAN and player not in COMPUTER_LEVELS:
             known = ", ".join((HUMAN, *COMPUTER_LEVELS))
@@ -178,7 +234,7 @@ def parse_new_game(data: object) -> NewGame:
     clock = None
     if body.get("clock") is not None:
         raw_clock = _object(body["clock"], "field 'clock'")
-        _known(raw_clock, ("initial", "increment"), "field 'clock'")
+        _known(raw_clock, tuple(_CLOCK["properties"]), "field 'clock'")
         initial = _whole(raw_clock.get("initial"), "clock.initial", 1, MAX_CLOCK_SECONDS)
         increment = _whole(
             raw_clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_SECONDS

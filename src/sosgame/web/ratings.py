@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from sosgame.position import Position, build_game
 from sosgame.ratings import MODEL, NEW_PLAYER, Rating, new_ratings, places
+from sosgame.snapshot import Snapshot, build_game
 
 __all__ = [
     "ARENA_COMMAND",
@@ -38,13 +38,13 @@ DAY_MS: Final = 24 * 3600 * 1000
 """The rolling window in which rated games between the same two players are counted."""
 
 
-def moves_per_seat(position: Position) -> list[int]:
+def moves_per_seat(snapshot: Snapshot) -> list[int]:
     """How many moves each seat made in the game (resignations are not moves)."""
     game = build_game(
-        Position(position.rows, position.cols, position.players, position.mode, position.start, ())
+        Snapshot(snapshot.rows, snapshot.cols, snapshot.players, snapshot.mode, snapshot.start, ())
     )
-    counts = [0] * position.players
-    for action in position.actions:
+    counts = [0] * snapshot.players
+    for action in snapshot.actions:
         if not action.startswith("resign:"):
             counts[game.turn] += 1
         game.apply(action)

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from sosgame.game import Game
 from sosgame.notation import Resignation
-from sosgame.position import Position, build_game
+from sosgame.snapshot import Snapshot, build_game
 
 __all__ = ["Answers", "move_list", "replay_frames", "to_json_bytes"]
 
@@ -76,7 +76,7 @@ class Answers:
 def move_list(game: Game, start: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Every action with the seat that made it and the points it scored, worked out by the
     engine: ``[{"action": "Sc1", "seat": 0, "points": 1}, ...]``."""
-    replaying = build_game(Position(game.rows, game.cols, game.players, game.mode, start, ()))
+    replaying = build_game(Snapshot(game.rows, game.cols, game.players, game.mode, start, ()))
     moves = []
     for action in game.actions:
         seat = action.seat if isinstance(action, Resignation) else replaying.turn
@@ -92,7 +92,7 @@ def replay_frames(game: Game, start: dict[str, Any] | None) -> dict[str, Any]:
     ``lines`` (every line, in the order made) are on the board by then; ``moves`` is
     :func:`move_list`.
     """
-    replaying = build_game(Position(game.rows, game.cols, game.players, game.mode, start, ()))
+    replaying = build_game(Snapshot(game.rows, game.cols, game.players, game.mode, start, ()))
     actions = [str(action) for action in game.actions]
     frames = [_frame(replaying, None)]
     for text in actions:

@@ -17,7 +17,7 @@ from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, No
 from sosgame.game import Game, Mode
 from sosgame.levels import HINT_LEVEL
 from sosgame.notation import Move
-from sosgame.position import Position, build_game
+from sosgame.snapshot import Snapshot, build_game
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
 from sosgame.web.fanout import Connection, dumps
@@ -35,10 +35,10 @@ _log = logging.getLogger(__name__)
 def _replayed(stored: StoredGame) -> Game:
     """The stored game, replayed through the engine."""
     mode: Mode = "simple" if stored.mode == "simple" else "general"
-    position = Position(
+    snapshot = Snapshot(
         stored.rows, stored.cols, len(stored.seats), mode, stored.start, tuple(stored.actions)
     )
-    return build_game(position)
+    return build_game(snapshot)
 
 
 class Room:
@@ -121,10 +121,10 @@ class Room:
             and not self.lock.locked()
         )
 
-    def position(self) -> Position:
+    def snapshot(self) -> Snapshot:
         """The game as a worker process can rebuild it."""
         game = self.game
-        return Position(
+        return Snapshot(
             game.rows,
             game.cols,
             game.players,
@@ -520,7 +520,7 @@ class Room:
             raise ProtocolError("not_your_turn", "a hint is for the player to move")
         ply = len(self.game.actions)
         text, proven = await self.hub.computers.suggest(
-            HINT_LEVEL, self.position(), owner=self.owner, interactive=True
+            HINT_LEVEL, self.snapshot(), owner=self.owner, interactive=True
         )
         await connection.send(
             {"v": PROTOCOL_VERSION, "type": "hint", "move": text, "ply": ply, "proven": proven}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
-from sosgame.position import Position
+from sosgame.snapshot import Snapshot
 from sosgame.web.computer import choose_move, suggest
 from sosgame.web.fairqueue import FairQueue
 from sosgame.web.protocol import ProtocolError
@@ -46,11 +46,11 @@ def watch_parent(parent: int) -> None:
 @dataclass
 class _Job:
     level: str
-    position: Position
+    snapshot: Snapshot
     done: asyncio.Future[Any]
     interactive: bool
     owner: str = field(default="")
-    work: Callable[[str, Position], object] = choose_move
+    work: Callable[[str, Snapshot], object] = choose_move
 
 
 def _settle(job: _Job, outcome: object) -> None:
@@ -94,32 +94,32 @@ class ComputerPool:
             )
         return self._executor
 
-    async def think(self, level: str, position: Position, *, owner: str, interactive: bool) -> str:
-        """The move of computer ``level`` in ``position``, once a worker is free for it.
+    async def think(self, level: str, snapshot: Snapshot, *, owner: str, interactive: bool) -> str:
+        """The move of computer ``level`` in ``snapshot``, once a worker is free for it.
 
         ``owner`` is whose queue the request joins (the client address of the game's
         creator); ``interactive`` requests (a person is waiting) go first.
         """
-        text: str = await self._submit(level, position, owner, interactive, choose_move)
+        text: str = await self._submit(level, snapshot, owner, interactive, choose_move)
         return text
 
     async def suggest(
-        self, level: str, position: Position, *, owner: str, interactive: bool
+        self, level: str, snapshot: Snapshot, *, owner: str, interactive: bool
     ) -> tuple[str, bool]:
         """As :meth:`think`, with whether the move is proven best (:func:`.computer.suggest`)."""
-        found: tuple[str, bool] = await self._submit(level, position, owner, interactive, suggest)
+        found: tuple[str, bool] = await self._submit(level, snapshot, owner, interactive, suggest)
         return found
 
     async def _submit(
         self,
         level: str,
-        position: Position,
+        snapshot: Snapshot,
         owner: str,
         interactive: bool,
-        work: Callable[[str, Position], object],
+        work: Callable[[str, Snapshot], object],
     ) -> Any:
         loop = asyncio.get_running_loop()
-        job = _Job(level, position, loop.create_future(), interactive, owner, work)
+        job = _Job(level, snapshot, loop.create_future(), interactive, owner, work)
         self._queues[interactive].push(owner, job)
         self._dispatch()
         try:
@@ -150,7 +150,7 @@ class ComputerPool:
         loop = asyncio.get_running_loop()
         try:
             text = await loop.run_in_executor(
-                self._pool(), partial(job.work, job.level, job.position)
+                self._pool(), partial(job.work, job.level, job.snapshot)
             )
         except ImportError:
             _settle(job, ProtocolError("unavailable", "computer players are not installed"))

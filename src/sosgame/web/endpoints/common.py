@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 
 from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
+from sosgame.web.api import refused
 from sosgame.web.bodies import read_body
 from sosgame.web.config import ServerLimits
 from sosgame.web.hub import Hub
@@ -21,7 +22,11 @@ from sosgame.web.replay import Answers
 from sosgame.web.room import Room
 
 __all__ = [
+    "FORBIDDEN",
+    "NO_GAME",
+    "READS",
     "STORAGE_UNAVAILABLE",
+    "TOO_MANY",
     "Server",
     "address",
     "bearer",
@@ -35,6 +40,22 @@ __all__ = [
 STORAGE_UNAVAILABLE: Final = (
     "storage_unavailable",
     "the games' storage cannot be reached now: try again soon",
+)
+
+NO_GAME: Final = refused("There is no game with this id (no_game)")
+FORBIDDEN: Final = refused("No right to do it: a missing or wrong seat token or invite")
+TOO_MANY: Final = refused(
+    "Too many unfinished games: with a computer seat, over"
+    " {limits.computer_games_per_address} from this address or"
+    " {limits.computer_games_total} on the server; over {limits.games_per_address} from this"
+    " address or {limits.games_per_player} of this player (too_many_games); or public games"
+    " waiting for players, over {limits.lobby_games_per_address} from this address or"
+    " {limits.lobby_games_per_player} of this player (too_many_lobby_games)"
+)
+READS: Final = refused(
+    "Too many replays, records, move lists and analyses from this address: over"
+    " {limits.reads_per_second:g} a second on average or {limits.read_burst} at once"
+    " (rate_limited)"
 )
 
 

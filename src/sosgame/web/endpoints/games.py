@@ -4,33 +4,94 @@ and invites, and rematches."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from sosgame.errors import RecordError
+from sosgame.limits import WEB_MAX_NAME
 from sosgame.record import Record
 from sosgame.web import creation, limits
-from sosgame.web.endpoints.common import address, bearer, hub, read_json, room_or_404, server
-from sosgame.web.protocol import ProtocolError, check_name, parse_new_game
+from sosgame.web.api import Answer, Model, declare, refused
+from sosgame.web.endpoints.common import (
+    FORBIDDEN,
+    NO_GAME,
+    TOO_MANY,
+    address,
+    bearer,
+    hub,
+    read_json,
+    room_or_404,
+    server,
+)
+from sosgame.web.protocol import NEW_GAME, ProtocolError, check_name, parse_new_game
 from sosgame.web.room import Room
 from sosgame.web.rows import HUMAN
 
 __all__ = ["get_game", "invites", "list_games", "new_game", "rematch", "take_seat", "upload"]
 
+MAX_INVITE: Final = 64
+"""The longest invite secret a seat's body may bring."""
+_LISTS: Final = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
+_SEATS: Final = {"type": "array", "items": {"type": "integer"}}
+CREATED: Final = Model(
+    "Created",
+    {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "token": {"type": "string"},
+            "seats": _SEATS,
+            "links": {"type": "object", "description": "game, seats (invite links), spectator"},
+        },
+    },
+)
+TAKE_SEAT: Final = Model(
+    "TakeSeat",
+    {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": WEB_MAX_NAME},
+            "invite": {"type": "string", "maxLength": MAX_INVITE},
+        },
+        "additionalProperties": False,
+    },
+)
+SEAT: Final = Model(
+    "Seat",
+    {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "token": {"type": "string"}, "seats": _SEATS},
+    },
+)
 
+
+@declare(
+    "Public games open for players, being played, or finished (private games are listed nowhere)",
+    query={"list": {"enum": list(_LISTS), "default": "open"}},
+    responses={
+        200: Answer(
+            "Newest first",
+            Model(
+                "GameList",
+                {
+                    "type": "object",
+                    "properties": {"games": {"type": "array", "items": {"type": "object"}}},
+                },
+            ),
+        ),
+        400: refused("No such list (bad_field)"),
+    },
+)
 async def list_games(request: Request) -> Response:
     """``GET /api/games?list=open|playing|archive``: the public games in that state."""
     which = request.query_params.get("list", "open")
-    statuses = {"open": ["open"], "archive": ["finished"], "playing": ["playing"]}
-    if which not in statuses:
+    if which not in _LISTS:
         raise ProtocolError("bad_field", "query 'list' must be open, playing or archive")
     # Only games created public are listed, in any state: a private game's id is the
     # link to watch it, and its players choose whom they give it to.
-    summaries = await hub(request).db(
-        hub(request).store.summaries, statuses[which], public_only=True
-    )
+    summaries = await hub(request).db(hub(request).store.summaries, _LISTS[which], public_only=True)
     return JSONResponse(
         {
             "games": [
@@ -52,6 +113,14 @@ async def list_games(request: Request) -> Response:
     )
 
 
+@declare(
+    "Start a new game",
+    body=NEW_GAME,
+    responses={
+        201: Answer("The new game, the creator's seat token and the links", CREATED),
+        429: TOO_MANY,
+    },
+)
 async def new_game(request: Request) -> Response:
     """``POST /api/games``: a new game; the creator's token and the seats it opens."""
     settings = parse_new_game(await read_json(request))
@@ -75,12 +144,43 @@ async def new_game(request: Request) -> Response:
     return _created(request, room, token, seats)
 
 
+@declare(
+    "A game's state, as the WebSocket 'state' message holds it",
+    responses={
+        200: Answer(
+            "The game",
+            Model("Game", {"type": "object", "description": "See docs/protocol.md, 'state'"}),
+        ),
+        404: NO_GAME,
+    },
+)
 async def get_game(request: Request) -> Response:
     """``GET /api/games/{game_id}``: the game's state and its links."""
     room = await room_or_404(request)
     return JSONResponse({**room.state()["game"], "links": _links(request, room, secret=False)})
 
 
+@declare(
+    "The invite links of the free seats, for the game's players",
+    bearer=True,
+    responses={
+        200: Answer(
+            "One link per seat, null if not free",
+            Model(
+                "Invites",
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "seats": {"type": "array", "items": {"type": ["string", "null"]}},
+                    },
+                },
+            ),
+        ),
+        403: FORBIDDEN,
+        404: NO_GAME,
+    },
+)
 async def invites(request: Request) -> Response:
     """``GET /api/games/{game_id}/invites``: the free seats' invite links, for its players."""
     room = await room_or_404(request)
@@ -89,6 +189,21 @@ async def invites(request: Request) -> Response:
     return JSONResponse({"id": room.id, "seats": _seat_links(request, room)})
 
 
+@declare(
+    "Take a free seat of an online game",
+    path_types={"seat": "integer"},
+    body=TAKE_SEAT,
+    body_required=False,
+    body_description="Optional: an empty body takes the seat under the name it has. A game"
+    " that is not public needs the invite link's secret.",
+    responses={
+        200: Answer("The seat token: keep it secret", SEAT),
+        400: refused("A bad seat number or body (bad_field)"),
+        403: FORBIDDEN,
+        404: NO_GAME,
+        409: refused("The seat is taken (seat_taken)"),
+    },
+)
 async def take_seat(request: Request) -> Response:
     """``POST /api/games/{game_id}/seats/{seat}``: take a free seat (with its invite)."""
     room = await room_or_404(request)
@@ -97,13 +212,13 @@ async def take_seat(request: Request) -> Response:
     if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 3):
         raise ProtocolError("bad_field", "the seat must be a seat number")
     body = await read_json(request, optional=True)
-    if not isinstance(body, dict) or set(body) - {"name", "invite"}:
+    if not isinstance(body, dict) or set(body) - set(TAKE_SEAT.fields):
         raise ProtocolError(
             "bad_field", "the body must be an object with at most 'name' and 'invite'"
         )
     name = None if body.get("name") is None else check_name(body["name"], "name")
     invite = body.get("invite")
-    if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+    if invite is not None and (not isinstance(invite, str) or len(invite) > MAX_INVITE):
         raise ProtocolError("bad_field", "field 'invite' must be the invite link's secret")
     player = await server(request).accounts.current(request)
     if player is not None:
@@ -113,6 +228,18 @@ async def take_seat(request: Request) -> Response:
     return JSONResponse({"id": room.id, "token": token, "seats": [int(seat_text)]})
 
 
+@declare(
+    "The same settings and players again; everyone following the game is offered it, and"
+    " asking again gives the same rematch",
+    bearer=True,
+    responses={
+        200: Answer("The rematch someone had already started", CREATED),
+        201: Answer("The new game, the creator's seat token and the links", CREATED),
+        403: FORBIDDEN,
+        404: NO_GAME,
+        429: TOO_MANY,
+    },
+)
 async def rematch(request: Request) -> Response:
     """``POST /api/games/{game_id}/rematch``: the game again, with the same players."""
     room = await room_or_404(request)
@@ -134,6 +261,15 @@ async def rematch(request: Request) -> Response:
     return response
 
 
+@declare(
+    "Upload a sosgame-record/1 record to replay or continue it",
+    body=Model("Record", {"type": "object", "description": "A sosgame-record/1 record"}),
+    responses={
+        201: Answer("The new game, the creator's seat token and the links", CREATED),
+        400: refused("Not a record, or one past the limits of a new game (bad_record)"),
+        429: TOO_MANY,
+    },
+)
 async def upload(request: Request) -> Response:
     """``POST /api/records``: a local game from an uploaded record."""
     body = await read_json(request)

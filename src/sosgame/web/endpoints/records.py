@@ -6,15 +6,17 @@ made once per game version, off the event loop, and kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sosgame.position import Position, build_game
 from sosgame.record import Record
-from sosgame.web.endpoints.common import address, room_or_404, server
+from sosgame.snapshot import Snapshot, build_game
+from sosgame.web.api import Answer, declare, refused
+from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, server
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
@@ -34,16 +36,21 @@ async def _costly_room(request: Request) -> Room:
     return await room_or_404(request)
 
 
-async def _cached(
-    request: Request, room: Room, kind: str, make: Callable[[Position], bytes]
-) -> bytes:
-    """The answer ``make`` gives for the room's game as it stands, made once per game
-    version in a thread (from a copy of its moves) and kept."""
-    position = room.position()
-    key = (kind, room.id, room.version, len(position.actions))
-    return await server(request).answers.get(key, lambda: make(position))
+async def _made(
+    request: Request, room: Room, kind: str, make: Callable[[Snapshot], bytes]
+) -> Response:
+    """The JSON ``make`` gives for the room's game as it stands, made once per game version in
+    a thread (from a snapshot of its moves) and kept."""
+    snapshot = room.snapshot()
+    key = (kind, room.id, room.version, len(snapshot.actions))
+    made = await server(request).answers.get(key, lambda: make(snapshot))
+    return Response(made, media_type="application/json")
 
 
+@declare(
+    "Download the game as a sosgame-record/1 JSON record",
+    responses={200: Answer("The record"), 404: NO_GAME, 429: READS},
+)
 async def record(request: Request) -> Response:
     """``GET /api/games/{game_id}/record``: the game as a record file."""
     room = await _costly_room(request)
@@ -51,43 +58,65 @@ async def record(request: Request) -> Response:
     names = [row.name for row in room.seats]
     meta = {"date": created, "tags": {"game": room.id}}
 
-    def make(position: Position) -> bytes:
-        game = build_game(position)
+    def make(snapshot: Snapshot) -> bytes:
+        game = build_game(snapshot)
         return Record.from_game(game, players=names, meta=meta).to_json().encode()
 
-    return Response(
-        await _cached(request, room, "record", make),
-        media_type="application/json",
-        headers={"content-disposition": f'attachment; filename="sos-{room.id}.json"'},
-    )
+    response = await _made(request, room, "record", make)
+    response.headers["content-disposition"] = f'attachment; filename="sos-{room.id}.json"'
+    return response
 
 
-async def replay(request: Request) -> Response:
-    """``GET /api/games/{game_id}/replay``: the game's frames, one per ply."""
-    room = await _costly_room(request)
+def _made_from_moves(
+    kind: str, summary: str, answer: str, make: Callable[[str, Snapshot], bytes]
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint ``GET /api/games/{game_id}/KIND``: ``make`` of the game's id and snapshot."""
 
-    def make(position: Position) -> bytes:
-        return to_json_bytes(replay_frames(build_game(position), position.start))
+    @declare(summary, responses={200: Answer(answer), 404: NO_GAME, 429: READS})
+    async def endpoint(request: Request) -> Response:
+        room = await _costly_room(request)
+        return await _made(request, room, kind, partial(make, room.id))
 
-    return Response(await _cached(request, room, "replay", make), media_type="application/json")
-
-
-async def moves(request: Request) -> Response:
-    """``GET /api/games/{game_id}/moves``: each action with its seat and points."""
-    room = await _costly_room(request)
-
-    def make(position: Position) -> bytes:
-        found = move_list(build_game(position), position.start)
-        return to_json_bytes({"id": room.id, "moves": found})
-
-    return Response(await _cached(request, room, "moves", make), media_type="application/json")
+    endpoint.__name__ = endpoint.__qualname__ = kind
+    endpoint.__doc__ = f"``GET /api/games/{{game_id}}/{kind}``: {summary[0].lower()}{summary[1:]}."
+    return endpoint
 
 
+def _frames(_game_id: str, snapshot: Snapshot) -> bytes:
+    return to_json_bytes(replay_frames(build_game(snapshot), snapshot.start))
+
+
+def _moves(game_id: str, snapshot: Snapshot) -> bytes:
+    return to_json_bytes({"id": game_id, "moves": move_list(build_game(snapshot), snapshot.start)})
+
+
+replay = _made_from_moves(
+    "replay", "The game ply by ply, every frame worked out by the engine", "Frames", _frames
+)
+moves = _made_from_moves(
+    "moves", "Every action with the seat that made it and the points it scored", "Moves", _moves
+)
+
+
+@declare(
+    "What each move cost and the best move, exact where the solver finishes: the result once"
+    " done, else the progress (starting the analysis if none of this game is under way)",
+    responses={
+        200: Answer("status queued, running, done or failed"),
+        404: NO_GAME,
+        429: refused(
+            "Too many requests from this address (rate_limited: over"
+            " {limits.reads_per_second:g} a second on average or {limits.read_burst} at once),"
+            " another analysis of this address under way (analysis_busy) or over"
+            " {limits.analysis_queue} waiting (analysis_queue_full)"
+        ),
+    },
+)
 async def analysis(request: Request) -> Response:
     """``GET /api/games/{game_id}/analysis``: the analysis, or how far it has got."""
     room = await _costly_room(request)
     return JSONResponse(
         server(request).analyses.request(
-            room.id, room.position(), version=room.version, client=address(request)
+            room.id, room.snapshot(), version=room.version, client=address(request)
         )
     )

@@ -8,8 +8,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from sosgame.i18n import LANGUAGES, browser_catalog
+from sosgame.web.api import Answer, declare
 from sosgame.web.browser import browser_config
-from sosgame.web.endpoints.common import hub
+from sosgame.web.endpoints.common import hub, server
 from sosgame.web.openapi import openapi
 from sosgame.web.protocol import PROTOCOL_VERSION
 from sosgame.web.writer import StorageUnavailableError
@@ -19,27 +20,44 @@ __all__ = ["config", "health", "i18n", "index", "schema"]
 _STATIC = resources.files("sosgame.web") / "static"
 
 
+@declare("The page", responses={200: Answer("The browser app (HTML)")})
 async def index(_request: Request) -> Response:
     """``GET /``: the page."""
     with resources.as_file(_STATIC / "index.html") as path:
         return FileResponse(path, media_type="text/html; charset=utf-8")
 
 
+@declare(
+    "Every interface text in every language",
+    responses={200: Answer("languages and catalog")},
+)
 async def i18n(_request: Request) -> Response:
     """``GET /api/i18n``: the languages and the browser's texts."""
     return JSONResponse({"languages": LANGUAGES, "catalog": browser_catalog()})
 
 
+@declare(
+    "Computer levels, seat colours and symbols, new-game limits",
+    responses={200: Answer("levels, seats and limits")},
+)
 async def config(_request: Request) -> Response:
     """``GET /api/config``: the levels, colours and limits the browser offers."""
     return JSONResponse(browser_config())
 
 
-async def schema(_request: Request) -> Response:
-    """``GET /openapi.json``: the API's description."""
-    return JSONResponse(openapi())
+@declare("This document", responses={200: Answer("The OpenAPI 3.1 description")})
+async def schema(request: Request) -> Response:
+    """``GET /openapi.json``: the API's description, made from the app's routes."""
+    return JSONResponse(openapi(request.app.routes, server(request).limits))
 
 
+@declare(
+    "Is the server up, and do its database and Redis answer",
+    responses={
+        200: Answer("ok, protocol, rooms, connections, database and redis"),
+        503: Answer("The database cannot be reached now (ok: false)"),
+    },
+)
 async def health(request: Request) -> Response:
     """``GET /api/health``: whether the database (and Redis) can be reached."""
     try:

@@ -9,11 +9,11 @@ from typing import Any
 from sosgame.game import Game, Mode
 from sosgame.record import Start, starting_game
 
-__all__ = ["Position", "build_game"]
+__all__ = ["Snapshot", "build_game"]
 
 
 @dataclass(frozen=True)
-class Position:
+class Snapshot:
     """A game's settings (``start`` as a record's ``start`` object, or ``None`` for an
     empty board) and its actions as text, such as ``Sb3`` or ``resign:1``."""
 
@@ -25,18 +25,18 @@ class Position:
     actions: tuple[str, ...]
 
 
-def build_game(position: Position) -> Game:
-    """Replay a position's actions through the engine, from its start."""
+def build_game(snapshot: Snapshot) -> Game:
+    """Replay a snapshot's actions through the engine, from its start."""
     start = None
-    if position.start is not None:
-        scores = position.start.get("scores")
+    if snapshot.start is not None:
+        scores = snapshot.start.get("scores")
         start = Start(
-            str(position.start["position"]),
-            int(position.start.get("turn", 0)),
+            str(snapshot.start["position"]),
+            int(snapshot.start.get("turn", 0)),
             None if scores is None else tuple(scores),
         )
     game = starting_game(
-        position.rows, position.cols, players=position.players, mode=position.mode, start=start
+        snapshot.rows, snapshot.cols, players=snapshot.players, mode=snapshot.mode, start=start
     )
-    game.play_all(position.actions)
+    game.play_all(snapshot.actions)
     return game
