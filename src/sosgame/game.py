@@ -37,7 +37,6 @@ from sosgame.notation import (
     parse_position,
 )
 from sosgame.outcome import Line, Outcome, Termination
-from sosgame.svg import svg
 from sosgame.text import draw
 
 __all__ = [
@@ -645,4 +644,6 @@ class Game:
         return draw(self)
 
     def _repr_svg_(self) -> str:
+        from sosgame.svg import svg  # drawings are loaded only when drawn
+
         return svg(self)

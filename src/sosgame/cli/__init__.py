@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from sosgame import __version__
-from sosgame.cli import analyze, arena, certify, hint, play, replay, serve, show, solve, worker
 from sosgame.cli.language import choose_language, speaking, t
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
 
 __all__ = ["main"]
 
-_COMMANDS = (replay, show, play, serve, worker, solve, certify, hint, analyze, arena)
+_COMMANDS = (
+    "replay",
+    "show",
+    "play",
+    "serve",
+    "worker",
+    "solve",
+    "certify",
+    "hint",
+    "analyze",
+    "arena",
+)
+"""Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
 
@@ -28,15 +40,30 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, t("cli.parse_error", prog=self.prog, message=message) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser for every subcommand, in the command line's language."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for every subcommand, in the command line's language.
+
+    Given the arguments ``argv``, only the subcommand they name is built whole (its module
+    imported, its options added); the others are listed by name and help alone, so that
+    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel.
+    """
+    chosen = _chosen(argv) if argv is not None else None
     parser = _Parser(prog="sosgame", description=t("cli.description"))
     parser.add_argument("--version", action="version", version=f"sosgame {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for command in _COMMANDS:
-        command.register(commands)
+    for name in _COMMANDS:
+        if argv is None or name == chosen:
+            importlib.import_module(f"sosgame.cli.{name}").register(commands)
+        else:
+            commands.add_parser(name, help=t(f"cli.{name}.help"), add_help=False)
     return parser
+
+
+def _chosen(argv: Sequence[str]) -> str | None:
+    # The first argument that is not an option names the subcommand: the top level takes no
+    # option with a value.
+    return next((argument for argument in argv if not argument.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     arguments = parser.parse_args(argv)
     try:
         status: int = arguments.run(arguments)

@@ -7,7 +7,6 @@ from typing import Any
 
 from sosgame.cli.language import subcommand, t
 from sosgame.game import Game
-from sosgame.svg import svg
 
 __all__ = ["register"]
 
@@ -24,6 +23,8 @@ def run(arguments: argparse.Namespace) -> int:
     """Draw the position named on the command line."""
     game = Game.from_position(arguments.position)
     if arguments.svg:
+        from sosgame.svg import svg
+
         print(svg(game))
         return 0
     print(game)
