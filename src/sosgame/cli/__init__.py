@@ -13,8 +13,9 @@ from sosgame import __version__
 from sosgame.cli.language import choose_language, speaking, t
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
+from sosgame.i18n import error_text, system_reason
 
-__all__ = ["main"]
+__all__ = ["INTERRUPTED_STATUS", "main"]
 
 _COMMANDS = (
     "replay",
@@ -31,6 +32,10 @@ _COMMANDS = (
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
+INTERRUPTED_STATUS = 130
+"""What a shell reports for a program stopped by Ctrl-C (128 + SIGINT's 2)."""
+_INTERNAL_STATUS = 70
+"""A fault of sosgame's own, not of its input (``EX_SOFTWARE`` of ``sysexits.h``)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,12 +103,27 @@ def _main(argv: list[str]) -> int:
         )
         return 1
     except SosError as error:
-        print(t("cli.error", error=error), file=sys.stderr)
+        print(t("cli.error", error=error_text(t, error)), file=sys.stderr)
+        return 1
+    except OSError as error:  # a file or folder the command was given, as the system says
+        print(t("cli.error", error=_os_error(error)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("", file=sys.stderr)
-        return 130
+        print(t("cli.stopped"), file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except Exception as error:
+        if os.environ.get("SOSGAME_TRACEBACK"):
+            raise
+        print(t("cli.internal_error", kind=type(error).__name__, error=error), file=sys.stderr)
+        return _INTERNAL_STATUS
     return status
+
+
+def _os_error(error: OSError) -> str:
+    reason = system_reason(t, error.errno, error.strerror or str(error))
+    if error.filename is None:
+        return reason
+    return t("cli.os_error", path=str(error.filename), reason=reason)
 
 
 def _silence_stdout() -> None:

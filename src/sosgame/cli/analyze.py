@@ -92,11 +92,11 @@ def run(arguments: argparse.Namespace) -> int:
             t(
                 "cli.analyze.summary",
                 name=names[summary.seat],
-                count=summary.moves,
+                moves=t("cli.analyze.moves", count=summary.moves),
                 total=f"{summary.total_cost:.2f}",
                 average=f"{summary.average_cost:.2f}",
-                mistakes=summary.mistakes,
-                blunders=summary.blunders,
+                mistakes=t("cli.analyze.mistakes", count=summary.mistakes),
+                blunders=t("cli.analyze.blunders", count=summary.blunders),
             )
         )
     return 0

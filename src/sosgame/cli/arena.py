@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
     parser = subcommand(commands, "arena")
     parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
-    parser.add_argument("more", metavar="LEVEL", nargs="*", help=t("cli.arena.more"))
+    parser.add_argument("more", metavar="LEVEL", nargs="*", default=[], help=t("cli.arena.more"))
     parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
     parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
@@ -205,7 +205,11 @@ def run(arguments: argparse.Namespace) -> int:
             seconds=f"{arguments.seconds:g}",
         )
     )
-    print(t("cli.arena.record", level=a, wins=match.wins, draws=match.draws, losses=match.losses))
+    counts = {
+        kind: t(f"cli.arena.{kind}", count=count)
+        for kind, count in (("wins", match.wins), ("draws", match.draws), ("losses", match.losses))
+    }
+    print(t("cli.arena.record", level=a, **counts))
     low, high = numbers["score_low"], numbers["score_high"]
     percent = {"score": f"{100 * match.score:.1f}", "low": f"{100 * low:.1f}"}
     print(t("cli.arena.score", **percent, high=f"{100 * high:.1f}"))

@@ -42,15 +42,17 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps(asdict(report) | {"complete": report.complete}))
         return 0
-    key = "cli.certify.proven" if report.complete else "cli.certify.sampled"
+    key, count = ("cli.certify.proven", report.entries)
+    if not report.complete:
+        key = "cli.certify.sampled"
     if report.assumed:
-        key = "cli.certify.assumed"
+        key, count = ("cli.certify.assumed", report.assumed)
     if report.sampled_from is not None:
-        key = "cli.certify.kept_sample"
+        key, count = ("cli.certify.kept_sample", report.checked)
     if report.walks is not None:
-        key = "cli.certify.walked"
+        key, count = ("cli.certify.walked", report.checked)
     value = f"{report.value:+d}" if report.value else "0"
-    print(t(key, **(asdict(report) | {"value": value, "count": report.assumed})))
+    print(t(key, **(asdict(report) | {"value": value, "count": count})))
     return 0
 
 

@@ -14,15 +14,24 @@ from sosgame.web.defaults import DEFAULT_DATABASE, LOOPBACK_HOSTS
 __all__ = ["add_store_options", "check_store_options", "register"]
 
 
-def add_store_options(parser: argparse.ArgumentParser) -> None:
-    """The options every server process takes: where games are stored and shared."""
+def add_store_options(parser: argparse.ArgumentParser, *, redis_help: str | None = None) -> None:
+    """The options every server process takes: where games are stored and shared.
+
+    ``redis_help``, for a process that cannot work without Redis, makes ``--redis`` required
+    and says why.
+    """
     parser.add_argument(
         "--database",
         default=DEFAULT_DATABASE,
         metavar="URL",
         help=t("cli.serve.database", default=DEFAULT_DATABASE),
     )
-    parser.add_argument("--redis", metavar="URL", help=t("cli.serve.redis"))
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        required=redis_help is not None,
+        help=t("cli.serve.redis") if redis_help is None else redis_help,
+    )
 
 
 def check_store_options(arguments: argparse.Namespace) -> None:

@@ -131,6 +131,8 @@ def run(arguments: argparse.Namespace) -> int:
     walks = arguments.walks
     if walks is not None and arguments.certificate is None:
         raise InvalidSettingsError(t("cli.solve.walks_need_certificate"))
+    if arguments.max_entries is not None and arguments.max_entries < 1:
+        raise InvalidSettingsError(t("cli.solve.bad_max_entries", value=arguments.max_entries))
     if walks is not None and arguments.max_entries is not None:
         raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
     if walks is not None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from sosgame import __version__
-from sosgame.errors import InvalidSettingsError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
@@ -79,8 +79,16 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         from distributed import Client
     except ImportError:
         raise MissingExtraError("a solve on a Dask cluster", "cluster", ("distributed",)) from None
-    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-        yield client.get_executor()
+    try:
+        client = Client(scheduler)  # type: ignore[no-untyped-call]
+    except (ValueError, OSError) as error:
+        raise SosError(
+            f"cannot reach the Dask scheduler at {scheduler}: {error}",
+            code="scheduler",
+            values={"address": scheduler, "reason": str(error)},
+        ) from None
+    with client:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
 
 
 class SplitStatus(NamedTuple):

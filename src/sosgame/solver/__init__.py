@@ -354,7 +354,12 @@ def solve(
         or not math.isfinite(seconds)
         or seconds <= 0
     ):
-        raise InvalidSettingsError(f"seconds must be a number greater than 0, not {seconds!r}")
+        shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
+        raise InvalidSettingsError(
+            f"seconds must be a number greater than 0, not {shown}",
+            code="seconds",
+            values={"value": shown},
+        )
     if threads is not None and (
         not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
     ):
