@@ -3,19 +3,24 @@ left behind, and quick commands that load nothing they do not use."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import sosgame
 from sos_cli import run
 from sosgame import Cell, Game, Move, SosError, parse_action
+from sosgame.cli import progress as progress_module
+from sosgame.cli.progress import Progress
 from sosgame.i18n import error_text, translator
 from sosgame.i18n.texts import TEXTS
 from sosgame.record import Record, save
@@ -365,3 +370,181 @@ def test_a_certificate_check_counts_its_entries(
     assert re.match(r"sample holds: 2 of \d+ entries of SO\./\.\.\./\.\.\. ", out)
     status, out, _ = run(capsys, "certify", files["proof"])
     assert status == 0 and re.search(r"all \d+ entries hold", out)
+
+
+# ----------------------------------------------------------------------------- long work
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a terminal would be: what was written, and ``isatty()`` true."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_drawn_in_place_a_few_times_a_second_and_wiped() -> None:
+    moments = iter([0.0, 0.05, 0.2, 0.21])
+    stream = _Terminal()
+    progress = Progress(stream, clock=lambda: next(moments))
+    for text in ("one", "two", "three!", "four"):
+        progress.show(text)
+    progress.close()
+    # "two" comes too soon after "one", and "four" after "three!": they are left out.
+    assert stream.getvalue() == "\rone\rthree!\r      \r"
+
+
+def test_progress_writes_nothing_where_standard_error_is_no_terminal() -> None:
+    stream = io.StringIO()
+    with Progress(stream) as progress:
+        progress.show("working", now=True)
+    assert stream.getvalue() == "" and not progress.shown
+
+
+def _on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(progress_module, "_is_terminal", lambda stream: True)
+
+
+def test_certify_shows_its_progress_and_stops_at_ctrl_c_in_one_line(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _on_a_terminal(monkeypatch)
+    shown: list[str] = []
+
+    def show(self: Progress, text: str, *, now: bool = False) -> None:
+        shown.append(text)
+        if len(shown) == 3:
+            raise KeyboardInterrupt  # as Ctrl-C arrives while the entries are checked
+
+    monkeypatch.setattr(Progress, "show", show)
+    status, out, err = run(capsys, "certify", files["proof"])
+    assert status == 130 and out == ""
+    assert shown[0].startswith("checking entries: 1 of ")
+    assert err == "sosgame: stopped by Ctrl-C\n"  # nothing was drawn, so nothing to wipe
+
+
+def test_analyze_shows_its_progress_and_stops_at_ctrl_c_in_one_line(
+    record_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _on_a_terminal(monkeypatch)
+    shown: list[str] = []
+
+    def show(self: Progress, text: str, *, now: bool = False) -> None:
+        shown.append(text)
+        if "move 1 of" in text:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Progress, "show", show)
+    status, out, err = run(capsys, "analyze", str(record_file), "--seconds", "0.01")
+    assert status == 130 and out == ""
+    assert shown == ["analysing: move 0 of 2", "analysing: move 1 of 2"]
+    assert err == "sosgame: stopped by Ctrl-C\n"
+
+
+def test_json_output_is_the_same_on_a_terminal_and_in_a_pipe(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, piped, _ = run(capsys, "certify", files["proof"], "--json")
+    assert status == 0
+    _on_a_terminal(monkeypatch)
+    status, shown, _ = run(capsys, "certify", files["proof"], "--json")
+    assert status == 0 and shown == piped
+
+
+def _sosgame_in_a_terminal(*arguments: str, cwd: Path) -> Any:
+    from sos_terminal import spawn_in_terminal
+
+    return spawn_in_terminal(sys.executable, ["-m", "sosgame", *arguments], cwd=cwd)
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+    )
+    return [int(word) for word in found.stdout.split()]
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _gone_by(pids: list[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while any(_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_ctrl_c_stops_arena_reports_the_finished_games_and_ends_its_workers(
+    tmp_path: Path,
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = _sosgame_in_a_terminal(
+        "arena", "medium", "easy", "--size", "6", "--games", "400", "--jobs", "2",
+        "--seconds", "0.05", cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        child.expect(r"games played: [1-9]\d* of 400")  # progress shows on a terminal
+        workers = _children(child.pid)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    text = child.before.decode()
+    assert child.exitstatus == 130
+    assert re.search(r"medium vs easy: 6x6 general, \d+ games?", text)
+    assert re.search(r"sosgame: arena stopped by Ctrl-C after \d+ finished games?", text)
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert len(workers) == 2 and _gone_by(workers, 30)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc")
+def test_the_workers_of_a_killed_arena_die_with_it(tmp_path: Path) -> None:
+    match = ["medium", "easy", "--size", "6", "--games", "400", "--jobs", "2", "--seconds", "0.05"]
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "sosgame", "arena", *match],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(arena.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) == 2
+    finally:
+        arena.kill()  # no chance to clean up: the system has to end the workers
+        arena.wait()
+    assert _gone_by(workers, 30)
+
+
+def test_ctrl_c_stops_a_solve_that_shows_its_progress(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = _sosgame_in_a_terminal("solve", "5x5", cwd=tmp_path)
+    try:
+        child.expect(
+            r"solving \.\.\.\.\./\.\.\.\.\./\.\.\.\.\./\.\.\.\.\./\.\.\.\.\.: [\d,]+ nodes"
+        )
+        child.sendintr()
+        child.expect_exact("sosgame: solve stopped by Ctrl-C before it finished")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before.decode()
+
+
+def test_in_a_pipe_a_solve_writes_no_progress(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sosgame", "solve", "SO./.../..."],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stderr == "" and result.stdout.startswith("value ")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sosgame.ai.arena import run_games
+from sosgame.ai.arena import MatchStopped, run_games
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import MAX_PLAYERS, Game, Mode
@@ -156,5 +156,8 @@ def play_seats(
     def tasks(seed: int) -> list[tuple[tuple[str, ...], int, int, Mode, float | None, int, int]]:
         return [(levels, rows, cols, mode, seconds, seed, index) for index in range(games)]
 
-    finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    try:
+        finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    except MatchStopped as stop:
+        raise MatchStopped(SeatMatch(levels, tuple(stop.finished))) from None
     return SeatMatch(levels, tuple(finished))

@@ -335,8 +335,17 @@ class _Checker:
                 game.undo()
 
 
-def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0) -> Report:
+def check(
+    document: dict[str, Any],
+    *,
+    sample: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Check a certificate: every entry, or a random ``sample`` of them (chosen by ``seed``).
+
+    ``progress``, if given, is called after each entry with the number checked so far and the
+    number to check in all.
 
     :raises CertificateError: naming the first entry that does not hold, or a malformed part.
     """
@@ -357,8 +366,10 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         canonical = checker.board.canonical(root)
         if canonical in checker.entries and canonical not in chosen:
             chosen.append(canonical)
-    for text in chosen:
+    for done, text in enumerate(chosen, start=1):
         checker.check_entry(text)
+        if progress is not None:
+            progress(done, len(chosen))
     return Report(
         start.rows,
         start.cols,

@@ -11,11 +11,12 @@ from typing import NoReturn
 
 from sosgame import __version__
 from sosgame.cli.language import choose_language, speaking, t
+from sosgame.cli.progress import INTERRUPTED_STATUS
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
 from sosgame.i18n import error_text, system_reason
 
-__all__ = ["INTERRUPTED_STATUS", "main"]
+__all__ = ["main"]
 
 _COMMANDS = (
     "replay",
@@ -32,8 +33,6 @@ _COMMANDS = (
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
-INTERRUPTED_STATUS = 130
-"""What a shell reports for a program stopped by Ctrl-C (128 + SIGINT's 2)."""
 _INTERNAL_STATUS = 70
 """A fault of sosgame's own, not of its input (``EX_SOFTWARE`` of ``sysexits.h``)."""
 

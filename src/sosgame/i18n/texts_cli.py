@@ -124,7 +124,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "solve the pieces on the Dask cluster whose scheduler is at ADDRESS, such as "
         "tcp://10.0.0.1:8786 (needs the cluster extra)",
     ),
-    text("cli.solve.progress", "show a progress bar of the pieces or tests (default: on)"),
+    text(
+        "cli.solve.progress",
+        "show how far the solve has come, on a terminal (default: on; never into a pipe)",
+    ),
+    text("cli.solve.working", "solving {position}: {nodes} nodes, {seconds} s"),
     text(
         "cli.solve.needs_split",
         "--workers, --scheduler, --status, --exact-pieces and --guess only apply to a --split "
@@ -202,6 +206,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "random, every entry next to the root, and the claims they use, to the --out file",
     ),
     text("cli.certify.out", "the file --extract writes (gzip-compressed if it ends in .gz)"),
+    text("cli.certify.working", "checking entries: {done} of {total}"),
     text("cli.certify.extract_needs_out", "--extract and --out go together: give both or neither"),
     text(
         "cli.certify.extract_or_sample",
@@ -314,6 +319,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "search's estimate otherwise), flagging mistakes and blunders.",
     ),
     text("cli.analyze.seconds", "search time per move out of the solver's reach (0.5)"),
+    text("cli.analyze.working", "analysing: move {done} of {total}"),
     text("cli.analyze.ply", "ply"),
     text("cli.analyze.player", "player"),
     text("cli.analyze.played", "played"),
@@ -353,11 +359,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.arena.games", "games (100)"),
     text("cli.arena.seconds", "seconds per move (0.5)"),
     text("cli.arena.jobs", "processes (default: every core)"),
-    text(
-        "cli.arena.no_bar",
-        "sosgame: for a progress bar, install it with: pip install 'sosgame[fast]'",
+    text("cli.arena.progress", "games played: {done} of {total}"),
+    plural(
+        "cli.arena.stopped",
+        "sosgame: arena stopped by Ctrl-C after {count} finished game",
+        "sosgame: arena stopped by Ctrl-C after {count} finished games",
     ),
-    text("cli.arena.done", "game {done}/{total} done"),
     plural(
         "cli.arena.title",
         "{a} vs {b}: {rows}x{cols} {mode}, {count} game, {seconds} s a move",

@@ -20,7 +20,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -30,6 +30,7 @@ from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.processes import process_pool
 from sosgame.research.bounded import solve_bounded
 from sosgame.research.certificate import claims_above, document, merge, top_entries, write
 from sosgame.research.pieces import PieceStore, interval, prove_piece, solve_piece
@@ -72,7 +73,7 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     if scheduler is None:
         if workers is not None and (isinstance(workers, bool) or workers < 1):
             raise InvalidSettingsError(f"workers must be at least 1, not {workers!r}")
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             yield pool
         return
     try:
