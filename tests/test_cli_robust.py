@@ -548,3 +548,17 @@ def test_in_a_pipe_a_solve_writes_no_progress(tmp_path: Path) -> None:
         check=True,
     )
     assert result.stderr == "" and result.stdout.startswith("value ")
+
+
+def test_a_failed_save_in_the_line_mode_game_says_why_in_the_player_s_language(
+    tmp_path: Path,
+) -> None:
+    from sosgame.cli.plain import PlainGame
+
+    out = io.StringIO()
+    target = tmp_path / "missing" / "game.json"
+    commands = io.StringIO(f"save {target}\nquit\n")  # no move: quitting needs no answer
+    PlainGame(Game(3, 3), ["An", "Bình"], translator("vi"), commands, out).run()
+    assert f"Không lưu được ván đấu: không ghi được '{target}': không có tệp hoặc thư mục này" in (
+        out.getvalue()
+    )
