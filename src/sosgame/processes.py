@@ -22,12 +22,38 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
-__all__ = ["process_pool", "stop_workers", "tie_to_parent", "watch_parent"]
+from sosgame.errors import InvalidSettingsError
+
+__all__ = [
+    "MOST_WORKERS",
+    "check_workers",
+    "process_pool",
+    "stop_workers",
+    "tie_to_parent",
+    "watch_parent",
+]
+
+MOST_WORKERS: Final = 256
+"""The most worker processes (or search threads) one command may start."""
 
 _PR_SET_PDEATHSIG: Final = 1
 """``prctl``'s option for the signal a process gets when its parent dies (linux/prctl.h)."""
 _WATCH_SECONDS: Final = 0.25
 """How often a worker watching its parent looks for it."""
+
+
+def check_workers(count: int | None, name: str) -> None:
+    """Refuse a ``count`` of processes or threads (the option ``name``) over
+    :data:`MOST_WORKERS`, which would only exhaust the machine.
+
+    :raises InvalidSettingsError: naming ``name``.
+    """
+    if count is not None and count > MOST_WORKERS:
+        raise InvalidSettingsError(
+            f"{name} must be at most {MOST_WORKERS}, not {count}",
+            code="too_many",
+            values={"name": name, "most": MOST_WORKERS, "value": count},
+        )
 
 
 def tie_to_parent(parent: int) -> None:

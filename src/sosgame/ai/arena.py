@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import Game, Mode
-from sosgame.processes import process_pool
+from sosgame.processes import check_workers, process_pool
 
 __all__ = [
     "GameResult",
@@ -207,6 +207,7 @@ def run_games(
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
             raise InvalidBudgetError(f"{name} must be a whole number of at least 1, not {value!r}")
+    check_workers(jobs, "jobs")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     elif not isinstance(seed, int) or isinstance(seed, bool):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -73,11 +74,20 @@ def _chosen(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
-    It speaks the language ``--lang`` names, else the locale's (English by default).
+    It speaks the language ``--lang`` names, else the locale's (English by default). Run as
+    the program (no ``argv``) and stopped by Ctrl-C, it leaves the process at once, its
+    output flushed: the interpreter's own clean-up (of the compiled kernel above all) would
+    take longer than the stop itself.
     """
     given = sys.argv[1:] if argv is None else list(argv)
     with speaking(choose_language(given)):
-        return _main(given)
+        status = _main(given)
+    if argv is None and status == INTERRUPTED_STATUS:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(status)
+    return status
 
 
 def _main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
+from sosgame.processes import check_workers
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ def run(arguments: argparse.Namespace) -> int:
     walks = arguments.walks
     if walks is not None and arguments.certificate is None:
         raise InvalidSettingsError(t("cli.solve.walks_need_certificate"))
+    check_workers(arguments.workers, "workers")  # before a split solve writes its plan
+    check_workers(arguments.threads, "threads")
     if arguments.max_entries is not None and arguments.max_entries < 1:
         raise InvalidSettingsError(t("cli.solve.bad_max_entries", value=arguments.max_entries))
     if walks is not None and arguments.max_entries is not None:

@@ -116,6 +116,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("error.seconds", "seconds must be a number greater than 0, not {value}"),
     text("error.nodes", "nodes must be a whole number of at least 1, not {value!r}"),
+    text("error.too_many", "{name} must be at most {most}, not {value}"),
     text("error.scheduler", "cannot reach the Dask scheduler at {address}: {reason}"),
     text("error.os.ENOENT", "No such file or directory"),
     text("error.os.EISDIR", "Is a directory"),

@@ -30,7 +30,7 @@ from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
-from sosgame.processes import process_pool
+from sosgame.processes import check_workers, process_pool
 from sosgame.research.bounded import solve_bounded
 from sosgame.research.certificate import claims_above, document, merge, top_entries, write
 from sosgame.research.pieces import PieceStore, interval, prove_piece, solve_piece
@@ -73,6 +73,7 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     if scheduler is None:
         if workers is not None and (isinstance(workers, bool) or workers < 1):
             raise InvalidSettingsError(f"workers must be at least 1, not {workers!r}")
+        check_workers(workers, "workers")
         with process_pool(workers) as pool:
             yield pool
         return

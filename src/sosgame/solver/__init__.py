@@ -56,6 +56,7 @@ from sosgame.kernel import (
     to_array,
 )
 from sosgame.notation import Move
+from sosgame.processes import check_workers
 from sosgame.search.keys import canonical, exact_keys, rekey
 from sosgame.search.leaves import count_live
 from sosgame.search.negamax import (
@@ -383,6 +384,7 @@ def solve(
         not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
     ):
         raise InvalidSettingsError(f"threads must be a whole number of at least 1, not {threads!r}")
+    check_workers(threads, "threads")
     notice_if_slow()
     warm_up()
     # The clock of a time limit starts with the call; ``Solution.seconds`` is the search alone.
