@@ -240,7 +240,19 @@ def test_show_draws_an_empty_board_for_a_size(capsys: pytest.CaptureFixture[str]
 
 def _errors() -> list[SosError]:
     """An error of each kind the engine reports on bad input, from the public API."""
+    from sosgame.ai import make_player
+    from sosgame.research.walk import check_walks
+    from sosgame.search.table import TranspositionTable
+    from sosgame.solver import solve
+
     attempts: list[Callable[[], object]] = [
+        lambda: make_player("easy", seed="x"),  # type: ignore[arg-type]
+        lambda: make_player("easy", seconds=0.0),
+        lambda: check_walks(0),
+        lambda: solve(Game(3, 3, players=3)),
+        lambda: solve(Game(3, 3), threads=0),
+        lambda: solve(Game(3, 3), threads=100_000),
+        lambda: TranspositionTable(0),
         lambda: Cell.parse("b99"),
         lambda: Cell.parse("9b"),
         lambda: Move.parse("Xb3"),

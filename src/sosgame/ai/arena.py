@@ -206,12 +206,18 @@ def run_games(
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
-            raise InvalidBudgetError(f"{name} must be a whole number of at least 1, not {value!r}")
+            raise InvalidBudgetError(
+                f"{name} must be a whole number of at least 1, not {value!r}",
+                code=name,
+                values={"value": value},
+            )
     check_workers(jobs, "jobs")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     elif not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidBudgetError(f"seed must be a whole number, not {seed!r}")
+        raise InvalidBudgetError(
+            f"seed must be a whole number, not {seed!r}", code="seed", values={"value": seed}
+        )
     workers = min(jobs or os.cpu_count() or 1, games)
     listed = tasks(seed)
     finished: list[Played] = []

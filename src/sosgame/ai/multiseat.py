@@ -147,7 +147,9 @@ def play_seats(
     levels = tuple(levels)
     if not 2 <= len(levels) <= MAX_PLAYERS:
         raise InvalidBudgetError(
-            f"a match seats 2 to {MAX_PLAYERS} levels, not {len(levels)}: {', '.join(levels)}"
+            f"a match seats 2 to {MAX_PLAYERS} levels, not {len(levels)}: {', '.join(levels)}",
+            code="match_seats",
+            values={"most": MAX_PLAYERS, "count": len(levels), "levels": ", ".join(levels)},
         )
     for level in levels:
         make_player(level, seconds=seconds)

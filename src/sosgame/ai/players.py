@@ -471,5 +471,7 @@ def make_player(
         known = ", ".join(name for name in LEVELS if name in _CLASSES)
         raise InvalidLevelError(f"level must be one of {known}, not {level!r}")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InvalidBudgetError(f"seed must be a whole number, not {seed!r}")
+        raise InvalidBudgetError(
+            f"seed must be a whole number, not {seed!r}", code="seed", values={"value": seed}
+        )
     return _CLASSES[level](Budget(seconds, nodes), seed)

@@ -116,6 +116,32 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("error.seconds", "seconds must be a number greater than 0, not {value}"),
     text("error.nodes", "nodes must be a whole number of at least 1, not {value!r}"),
+    text("error.memory", "memory must be a whole number of MiB, at least 1, not {value!r}"),
+    text(
+        "error.memory_spare",
+        "memory {value} MiB is more than this machine can spare: it has {free} MiB free, so ask "
+        "for at most {most} MiB",
+    ),
+    text("error.seed", "seed must be a whole number, not {value!r}"),
+    text("error.walks", "walks must be a whole number of at least 1, not {value!r}"),
+    text(
+        "error.split_depth",
+        "the split depth must be a whole number of at least 1, not {value!r}",
+    ),
+    text(
+        "error.solver_players",
+        "the solver handles two players only, and this game has {players}",
+    ),
+    text("error.solve_over", "the game is over, so there is nothing to solve: {position}"),
+    text(
+        "error.solver_cells",
+        "the position has {count} empty cells; the solver takes at most {most}",
+    ),
+    text("error.threads", "threads must be a whole number of at least 1, not {value!r}"),
+    text("error.games", "games must be a whole number of at least 1, not {value!r}"),
+    text("error.jobs", "jobs must be a whole number of at least 1, not {value!r}"),
+    text("error.workers", "workers must be at least 1, not {value!r}"),
+    text("error.match_seats", "a match seats 2 to {most} levels, not {count}: {levels}"),
     text("error.too_many", "{name} must be at most {most}, not {value}"),
     text("error.scheduler", "cannot reach the Dask scheduler at {address}: {reason}"),
     text("error.os.ENOENT", "No such file or directory"),

@@ -72,7 +72,11 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     """
     if scheduler is None:
         if workers is not None and (isinstance(workers, bool) or workers < 1):
-            raise InvalidSettingsError(f"workers must be at least 1, not {workers!r}")
+            raise InvalidSettingsError(
+                f"workers must be at least 1, not {workers!r}",
+                code="workers",
+                values={"value": workers},
+            )
         check_workers(workers, "workers")
         with process_pool(workers) as pool:
             yield pool

@@ -319,14 +319,22 @@ def _check(game: Game) -> None:
         raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
     if game.players != 2:
         raise InvalidSettingsError(
-            f"the solver handles two players only, and this game has {game.players}"
+            f"the solver handles two players only, and this game has {game.players}",
+            code="solver_players",
+            values={"players": game.players},
         )
     if game.is_over:
-        raise GameOverError(f"the game is over, so there is nothing to solve: {game.position()}")
+        raise GameOverError(
+            f"the game is over, so there is nothing to solve: {game.position()}",
+            code="solve_over",
+            values={"position": game.position()},
+        )
     empty = game.position().count(".")
     if empty > MAX_EMPTY_CELLS:
         raise InvalidSettingsError(
-            f"the position has {empty} empty cells; the solver takes at most {MAX_EMPTY_CELLS}"
+            f"the position has {empty} empty cells; the solver takes at most {MAX_EMPTY_CELLS}",
+            code="solver_cells",
+            values={"count": empty, "most": MAX_EMPTY_CELLS},
         )
 
 
@@ -383,7 +391,11 @@ def solve(
     if threads is not None and (
         not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
     ):
-        raise InvalidSettingsError(f"threads must be a whole number of at least 1, not {threads!r}")
+        raise InvalidSettingsError(
+            f"threads must be a whole number of at least 1, not {threads!r}",
+            code="threads",
+            values={"value": threads},
+        )
     check_workers(threads, "threads")
     notice_if_slow()
     warm_up()
