@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -155,6 +156,8 @@ BAD_INPUT = [
     "serve --database bogus://x",
     "serve --port -1",
     "serve --port 99999",
+    "serve --host 256.1.1.1 --port 0",
+    "serve --host 192.0.2.1 --port 0",
     "serve --workers 0",
     "serve --redis bogus://x",
     "worker --redis bogus://x",
@@ -576,4 +579,18 @@ def test_a_failed_save_in_the_line_mode_game_says_why_in_the_player_s_language(
     PlainGame(Game(3, 3), ["An", "Bình"], translator("vi"), commands, out).run()
     assert f"Không lưu được ván đấu: không ghi được '{target}': không có tệp hoặc thư mục này" in (
         out.getvalue()
+    )
+
+
+def test_a_port_already_taken_is_named_before_the_server_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _, err = run(capsys, "serve", "--port", str(port))
+    assert status == 1
+    assert (
+        err == f"sosgame: error: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
     )

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 from typing import Any
 
 from sosgame.cli.language import subcommand, t
 from sosgame.errors import SosError
 from sosgame.extras import require
+from sosgame.i18n import system_reason
 from sosgame.web.defaults import DEFAULT_DATABASE, LOOPBACK_HOSTS
 
 __all__ = ["add_store_options", "check_store_options", "register"]
@@ -87,6 +89,7 @@ def run(arguments: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     if not 0 <= arguments.port <= 65535:
         raise SosError(t("cli.serve.bad_port", port=arguments.port))
+    _check_address(arguments.host, arguments.port)
     if arguments.workers < 1:
         raise SosError(t("cli.serve.bad_workers", workers=arguments.workers))
     if arguments.workers > 1 and arguments.redis is None:
@@ -130,6 +133,26 @@ def run(arguments: argparse.Namespace) -> int:
         return 0
     uvicorn.run(app_from_environment(settings), **options)
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on: a host name that
+    names nothing, or a port that is taken or not allowed."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise SosError(t("cli.serve.bad_host", host=repr(host), error=reason)) from None
+    family, kind, protocol, _, address = found[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = system_reason(t, error.errno, error.strerror or str(error))
+            raise SosError(
+                t("cli.serve.cannot_listen", host=host, port=port, error=reason)
+            ) from None
 
 
 def _check_database(url: str) -> None:

@@ -402,6 +402,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.serve.bad_port", "--port must be from 0 to 65535, not {port}"),
     text("cli.serve.bad_url", "--database {url} is not a database URL"),
+    text("cli.serve.bad_host", "--host {host} names no address to listen on: {error}"),
+    text("cli.serve.cannot_listen", "cannot listen on {host} port {port}: {error}"),
     text("cli.serve.bad_database", "--database {url}: {error}"),
     text(
         "cli.serve.redis",

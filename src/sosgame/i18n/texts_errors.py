@@ -152,5 +152,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("error.os.EROFS", "Read-only file system"),
     text("error.os.ENOSPC", "No space left on device"),
     text("error.os.EEXIST", "File exists"),
+    text("error.os.EADDRINUSE", "Address already in use"),
+    text("error.os.EADDRNOTAVAIL", "Cannot assign requested address"),
     text("error.os.ENAMETOOLONG", "File name too long"),
 ]
