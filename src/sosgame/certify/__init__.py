@@ -111,7 +111,9 @@ def load(path: str | Path) -> dict[str, Any]:
             values={"path": str(path), "reason": reason, "errno": number},
         ) from None
     if not isinstance(document, dict):
-        raise CertificateError(f"{path} holds no certificate object")
+        raise CertificateError(
+            f"{path} holds no certificate object", code="no_certificate", values={"path": str(path)}
+        )
     return document
 
 
@@ -187,7 +189,11 @@ class _Board:
 class _Checker:
     def __init__(self, document: dict[str, Any]) -> None:
         if document.get("format") != FORMAT or document.get("version") != _VERSION:
-            raise CertificateError(f"not a {FORMAT} version {_VERSION} document")
+            raise CertificateError(
+                f"not a {FORMAT} version {_VERSION} document",
+                code="certificate_format",
+                values={"format": FORMAT, "version": _VERSION},
+            )
         rows, cols, mode = document.get("rows"), document.get("cols"), document.get("mode")
         if not (isinstance(rows, int) and isinstance(cols, int) and _whole(rows) and _whole(cols)):
             raise CertificateError("rows and cols must be whole numbers of at least 1")

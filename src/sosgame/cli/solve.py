@@ -221,7 +221,15 @@ def run(arguments: argparse.Namespace) -> int:
             with _progress(game, shown) as report:
                 solution = solve(game, table=table, progress=report)
             if walks is None:
-                write(certificate(game, table=table), arguments.certificate)
+                with Progress() as progress:
+
+                    def proved(entries: int) -> None:
+                        progress.show(t("cli.solve.proving", entries=f"{entries:,}"))
+
+                    document = certificate(
+                        game, table=table, progress=proved if progress.shown and shown else None
+                    )
+                write(document, arguments.certificate)
             else:
                 with _saving(arguments.certificate, walks, shown) as save:
                     walk_certificate(

@@ -129,6 +129,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "show how far the solve has come, on a terminal (default: on; never into a pipe)",
     ),
     text("cli.solve.working", "solving {position}: {nodes} nodes, {seconds} s"),
+    text("cli.solve.proving", "writing the certificate: {entries} entries so far"),
     text(
         "cli.solve.needs_split",
         "--workers, --scheduler, --status, --exact-pieces and --guess only apply to a --split "

@@ -109,6 +109,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "field 'players[{seat}]': must be a name of 1 to {most} characters, not {name!r}",
     ),
     text("error.certificate_unreadable", "cannot read certificate {path}: {reason}"),
+    text("error.no_certificate", "{path} holds no certificate object"),
+    text("error.certificate_format", "not a {format} version {version} document"),
     text("error.certificate_unwritable", "cannot write certificate {path}: {reason}"),
     text(
         "error.bad_sample",
