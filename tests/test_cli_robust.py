@@ -474,6 +474,32 @@ def _sosgame_in_a_terminal(*arguments: str, cwd: Path) -> Any:
     return spawn_in_terminal(sys.executable, ["-m", "sosgame", *arguments], cwd=cwd)
 
 
+def test_the_ctrl_c_notice_is_in_the_player_s_language(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "sosgame", "solve", "5x5"],
+        cwd=str(tmp_path),
+        env={**environment, "LANG": "vi_VN.UTF-8", "TERM": "xterm"},
+        dimensions=(24, 100),
+        timeout=60,
+        encoding="utf-8",
+    )
+    try:
+        child.expect(r"đang giải [./]+: [\d,]+ nút")
+        child.sendintr()
+        child.expect_exact("sosgame: lệnh solve đã dừng vì Ctrl-C trước khi xong")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+
+
 def _children(pid: int) -> list[int]:
     found = subprocess.run(
         ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False
