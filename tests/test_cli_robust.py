@@ -154,6 +154,7 @@ BAD_INPUT = [
     "arena hard medium --jobs 0",
     "arena hard medium --jobs 100000 --games 100000",
     "serve --database bogus://x",
+    "serve --port 0 --database sqlite:///{folder}",
     "serve --port -1",
     "serve --port 99999",
     "serve --host 256.1.1.1 --port 0",
