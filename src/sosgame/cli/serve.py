@@ -57,8 +57,7 @@ def check_store_options(arguments: argparse.Namespace) -> None:
     try:
         client.ping()
     except Exception as error:
-        message = f"cannot reach Redis at {redis}: {error}"
-        raise SosError(t("cli.serve.unreachable", error=message)) from None
+        raise SosError(t("cli.serve.no_redis", url=redis, error=error)) from None
     finally:
         client.close()
 

@@ -438,6 +438,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.serve.no_hosts", "--allowed-hosts needs at least one host name"),
     text("cli.serve.unreachable", "cannot start: {error}"),
+    text("cli.serve.no_redis", "cannot start: cannot reach Redis at {url}: {error}"),
     text(
         "cli.worker.redis",
         "a Redis URL (redis://HOST:PORT/N), required: the worker hears of the moves to make "
