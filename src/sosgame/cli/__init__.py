@@ -91,9 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser(argv)
-    arguments = parser.parse_args(argv)
     try:
+        # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
+        arguments = build_parser(argv).parse_args(argv)
         status: int = arguments.run(arguments)
         sys.stdout.flush()
     except BrokenPipeError:
