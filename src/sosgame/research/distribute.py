@@ -84,7 +84,7 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     try:
         from distributed import Client
     except ImportError:
-        raise MissingExtraError("a solve on a Dask cluster", "cluster", ("distributed",)) from None
+        raise MissingExtraError("sosgame solve --scheduler", "cluster", ("distributed",)) from None
     try:
         client = Client(scheduler)  # type: ignore[no-untyped-call]
     except (ValueError, OSError) as error:
