@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import sys
+import re
 
 import pytest
 
@@ -83,7 +83,7 @@ def test_text_names_wins_score_and_elo(capsys: pytest.CaptureFixture[str]) -> No
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0] == "hard vs easy: 1x7 general, 2 games, 0.01 s a move"
-    assert lines[1].startswith("hard: ") and "wins" in lines[1] and "losses" in lines[1]
+    assert re.fullmatch(r"hard: \d+ wins?, \d+ draws?, \d+ loss(es)?", lines[1])
     assert lines[2].startswith("score ") and "interval at 95%" in lines[2]
     assert lines[3].startswith("Elo difference ")
     assert lines[4].startswith("hard: OpenSkill rating ")
@@ -177,22 +177,10 @@ def test_bad_input_is_one_line_and_a_failure(
     assert err.count("\n") == 1 and needle in err
 
 
-def test_without_tqdm_progress_is_plain_lines_and_a_hint(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "tqdm", None)  # makes ``import tqdm`` fail
+def test_in_a_pipe_there_is_no_progress_at_all(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(
         capsys, "arena", "easy", "random", "--size", "3", "--games", "3", "--jobs", "1"
     )
     assert status == 0
-    lines = err.splitlines()
-    assert "pip install 'sosgame[fast]'" in lines[0]
-    assert lines[1:] == ["game 1/3 done", "game 2/3 done", "game 3/3 done"]
+    assert err == ""  # standard error is not a terminal here: no frames, no notice
     assert out.startswith("easy vs random: 3x3 general, 3 games")
-
-
-def test_with_tqdm_there_is_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("tqdm")
-    status, _, err = run(capsys, "arena", "easy", "random", "--size", "3", "--games", "2")
-    assert status == 0
-    assert "2/2" in err and "pip install" not in err

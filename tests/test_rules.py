@@ -309,7 +309,7 @@ def test_bad_settings_are_rejected_naming_the_field(
     ("kwargs", "words"),
     [
         ({"turn": 2}, "turn must be a seat from 0 to 1"),
-        ({"scores": (1, 1)}, "scores add up to 2 but the board holds 1 SOS lines"),
+        ({"scores": (1, 1)}, "scores add up to 2 but the board holds 1 SOS line"),
         ({"scores": (1,)}, "one number per seat"),
         ({"scores": (-1, 2)}, r"scores\[0\] must be a whole number of at least 0"),
         ({"scores": 5}, "scores must be a list of numbers"),

@@ -476,7 +476,6 @@ def test_serve_workers_starts_processes_on_one_port_that_carry_on_after_kill_9(
         (["serve", "--workers", "0"], "--workers must be at least 1, not 0"),
         (["serve", "--workers", "2"], "--workers 2 needs --redis"),
         (["serve", "--no-computers"], "--no-computers needs --redis"),
-        (["worker"], "sosgame worker needs --redis"),
         (["serve", "--redis", "localhost:6379"], "--redis 'localhost:6379' is not a Redis URL"),
         (["worker", "--redis", "http://x"], "--redis 'http://x' is not a Redis URL"),
     ],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = [
     "GameOverError",
     "IllegalMoveError",
@@ -18,7 +20,25 @@ __all__ = [
 
 
 class SosError(ValueError):
-    """Base class of every error sosgame raises on bad input."""
+    """Base class of every error sosgame raises on bad input.
+
+    ``code`` names the error's text in the interfaces' catalogs (the text ``error.CODE``), and
+    ``values`` fills in its placeholders, so that an interface can show the error in its
+    player's language (:func:`sosgame.i18n.error_text`); ``str(error)`` is that text in
+    English. A value may itself be an error, shown in the same language. An error without a
+    code is shown as it is.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        values: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values: dict[str, object] = dict(values or {})
 
 
 class InvalidCellError(SosError):
@@ -40,8 +60,15 @@ class InvalidSettingsError(SosError):
     one is, so that an interface can point at its own field for it.
     """
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        values: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, values=values)
         self.field = field
 
 
@@ -72,7 +99,15 @@ class RecordError(SosError):
     1-based ply of an offending move, where they apply.
     """
 
-    def __init__(self, message: str, *, field: str | None = None, ply: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        ply: int | None = None,
+        code: str | None = None,
+        values: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, values=values)
         self.field = field
         self.ply = ply

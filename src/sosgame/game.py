@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from typing import Final, Literal, Self, TypeAlias
+from typing import Final, Self, TypeAlias
 
 from sosgame.errors import (
     GameOverError,
@@ -37,7 +37,15 @@ from sosgame.notation import (
     parse_position,
 )
 from sosgame.outcome import Line, Outcome, Termination
-from sosgame.svg import svg
+from sosgame.settings import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MODES,
+    Mode,
+    check_mode,
+    check_players,
+    check_scores,
+)
 from sosgame.text import draw
 
 __all__ = [
@@ -51,10 +59,6 @@ __all__ = [
     "check_players",
 ]
 
-Mode: TypeAlias = Literal["general", "simple"]
-MODES: Final[tuple[Mode, Mode]] = ("general", "simple")
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 8
 
 Action: TypeAlias = Move | Resignation
 """What a game's history holds: moves and resignations."""
@@ -65,29 +69,6 @@ _ResignEntry: TypeAlias = tuple[Resignation, int]
 _NO_LINES: Final[tuple[Line, ...]] = ()
 _NO_MOVES: Final[list[Move]] = []
 _NOT_BUILT: Final[list[int]] = []
-
-
-def check_players(players: object) -> int:
-    """Check a player count: a whole number from :data:`MIN_PLAYERS` to :data:`MAX_PLAYERS`.
-
-    :raises InvalidSettingsError: whose ``field`` is ``players``.
-    """
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise InvalidSettingsError(
-            f"players must be a whole number, not {players!r}", field="players"
-        )
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidSettingsError(
-            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}", field="players"
-        )
-    return players
-
-
-def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise InvalidSettingsError(
-            f"mode must be 'general' or 'simple', not {mode!r}", field="mode"
-        )
 
 
 class Game:
@@ -172,7 +153,11 @@ class Game:
         game = cls.__new__(cls)
         game._setup(geometry(len(grid), len(grid[0])), players, mode)
         if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < players:
-            raise InvalidSettingsError(f"turn must be a seat from 0 to {players - 1}, not {turn!r}")
+            raise InvalidSettingsError(
+                f"turn must be a seat from 0 to {players - 1}, not {turn!r}",
+                code="turn",
+                values={"most": players - 1, "value": turn},
+            )
         board = [letter for row in grid for letter in row]
         found = [
             Line(None, None, game._line_cells(start, middle, end))
@@ -182,9 +167,11 @@ class Game:
         if found and game._simple:
             raise InvalidPositionError(
                 f"position {text!r} already holds an SOS ({found[0]}), so a simple-mode game"
-                " would be over with no known winner"
+                " would be over with no known winner",
+                code="simple_holds_sos",
+                values={"text": text, "line": str(found[0])},
             )
-        start_scores = game._check_scores(scores, players, len(found))
+        start_scores = check_scores(scores, players, len(found))
         game._board = board
         game._empty = board.count(EMPTY)
         game._lines = found
@@ -198,7 +185,7 @@ class Game:
 
     def _setup(self, shape: Geometry, players: int, mode: Mode) -> None:
         check_players(players)
-        _check_mode(mode)
+        check_mode(mode)
         self._geometry = shape
         self._rows = shape.rows
         self._cols = shape.cols
@@ -228,31 +215,6 @@ class Game:
         self._history: list[_MoveEntry | _ResignEntry] = []
         self._outcome: Outcome | None = None
 
-    @staticmethod
-    def _check_scores(scores: Iterable[int] | None, players: int, lines: int) -> tuple[int, ...]:
-        if scores is None:
-            return (0,) * players
-        try:
-            values = tuple(scores)
-        except TypeError:
-            raise InvalidSettingsError(
-                f"scores must be a list of numbers, not {scores!r}"
-            ) from None
-        if len(values) != players:
-            raise InvalidSettingsError(
-                f"scores must give one number per seat: {players} seats, {len(values)} scores"
-            )
-        for seat, value in enumerate(values):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidSettingsError(
-                    f"scores[{seat}] must be a whole number of at least 0, not {value!r}"
-                )
-        if sum(values) != lines:
-            raise InvalidSettingsError(
-                f"scores add up to {sum(values)} but the board holds {lines} SOS lines"
-            )
-        return values
-
     def _line_cells(self, start: int, middle: int, end: int) -> LineCells:
         cells = self._geometry.cells
         return (cells[start], cells[middle], cells[end])
@@ -273,7 +235,9 @@ class Game:
             move = self._coerce_move(move)
         letter, cell = move
         if self._outcome is not None:
-            raise GameOverError(f"cannot play {move}: the game is over")
+            raise GameOverError(
+                f"cannot play {move}: the game is over", code="play_over", values={"move": move}
+            )
         try:
             index = self._index_of.get(cell)
         except TypeError:
@@ -282,7 +246,11 @@ class Game:
             raise self._cell_error(move)
         board = self._board
         if board[index] != EMPTY:
-            raise OccupiedCellError(f"cannot play {move}: {cell} already holds {board[index]}")
+            raise OccupiedCellError(
+                f"cannot play {move}: {cell} already holds {board[index]}",
+                code="occupied",
+                values={"move": move, "cell": cell, "letter": board[index]},
+            )
         # The stored move is the board's own, so the history never holds a look-alike cell.
         if letter == S:
             patterns = self._s_patterns[index]
@@ -332,7 +300,14 @@ class Game:
             shown = Cell(*cell)
             return OffBoardError(
                 f"cannot play {move.letter}{shown}: {shown} is off the {self._rows}x{self._cols}"
-                " board"
+                " board",
+                code="off_board",
+                values={
+                    "move": f"{move.letter}{shown}",
+                    "cell": shown,
+                    "rows": self._rows,
+                    "cols": self._cols,
+                },
             )
         return InvalidMoveError(f"{move!r} is not a move: its cell must be a Cell")
 
@@ -355,12 +330,20 @@ class Game:
             seat = self._turn
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._players:
             raise IllegalMoveError(
-                f"cannot resign for seat {seat!r}: seats go from 0 to {self._players - 1}"
+                f"cannot resign for seat {seat!r}: seats go from 0 to {self._players - 1}",
+                code="resign_seat",
+                values={"seat": seat, "most": self._players - 1},
             )
         if self._outcome is not None:
-            raise GameOverError(f"seat {seat} cannot resign: the game is over")
+            raise GameOverError(
+                f"seat {seat} cannot resign: the game is over",
+                code="resign_over",
+                values={"seat": seat},
+            )
         if not self._active[seat]:
-            raise IllegalMoveError(f"seat {seat} has already resigned")
+            raise IllegalMoveError(
+                f"seat {seat} has already resigned", code="resigned", values={"seat": seat}
+            )
         self._history.append((Resignation(seat), self._turn))
         self._active[seat] = False
         self._link_seats()
@@ -398,7 +381,10 @@ class Game:
         except (IllegalMoveError, InvalidMoveError) as error:
             for _ in range(done):
                 self.undo()
-            raise type(error)(f"ply {before + done + 1}: {error}") from None
+            ply = before + done + 1
+            raise type(error)(
+                f"ply {ply}: {error}", code="at_ply", values={"ply": ply, "error": error}
+            ) from None
 
     def undo(self) -> Action:
         """Take back the last move or resignation, restoring the exact earlier state.
@@ -406,7 +392,7 @@ class Game:
         :raises NothingToUndoError: if there is nothing to take back.
         """
         if not self._history:
-            raise NothingToUndoError("there is nothing to undo")
+            raise NothingToUndoError("there is nothing to undo", code="nothing_to_undo")
         entry = self._history.pop()
         synced = len(self._history) < self._synced
         if synced:
@@ -579,7 +565,11 @@ class Game:
         if isinstance(cell, str):
             cell = Cell.parse(cell)
         if not self._geometry.contains(cell):
-            raise InvalidCellError(f"{cell} is off the {self._rows}x{self._cols} board")
+            raise InvalidCellError(
+                f"{cell} is off the {self._rows}x{self._cols} board",
+                code="cell_off_board",
+                values={"cell": cell, "rows": self._rows, "cols": self._cols},
+            )
         letter = self._board[self._geometry.index(*cell)]
         return None if letter == EMPTY else (S if letter == S else O)
 
@@ -645,4 +635,6 @@ class Game:
         return draw(self)
 
     def _repr_svg_(self) -> str:
+        from sosgame.svg import svg  # drawings are loaded only when drawn
+
         return svg(self)

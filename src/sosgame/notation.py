@@ -80,12 +80,16 @@ class Cell(NamedTuple):
         if match is None:
             raise InvalidCellError(
                 f"{text!r} is not a cell: write a column letter a-z then a row number"
-                f" 1-{BOARD_MAX_SIDE}, such as 'b3'"
+                f" 1-{BOARD_MAX_SIDE}, such as 'b3'",
+                code="not_a_cell",
+                values={"text": text, "most": BOARD_MAX_SIDE},
             )
         row = int(match.group(2))
         if row > BOARD_MAX_SIDE:
             raise InvalidCellError(
-                f"{text!r} is not a cell: row numbers go from 1 to {BOARD_MAX_SIDE}"
+                f"{text!r} is not a cell: row numbers go from 1 to {BOARD_MAX_SIDE}",
+                code="cell_row",
+                values={"text": text, "most": BOARD_MAX_SIDE},
             )
         return cls(row - 1, ord(match.group(1).lower()) - ord("a"))
 
@@ -109,12 +113,18 @@ class Move(NamedTuple):
         letter = stripped[:1].upper()
         if letter not in LETTERS:
             raise InvalidMoveError(
-                f"{text!r} is not a move: it must start with the letter S or O, as in 'Sb3'"
+                f"{text!r} is not a move: it must start with the letter S or O, as in 'Sb3'",
+                code="move_letter",
+                values={"text": text},
             )
         try:
             cell = Cell.parse(stripped[1:])
         except InvalidCellError as error:
-            raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
+            raise InvalidMoveError(
+                f"{text!r} is not a move: {error}",
+                code="not_a_move",
+                values={"text": text, "error": error},
+            ) from None
         return cls(S if letter == S else O, cell)
 
     def sort_key(self) -> tuple[int, int, int]:
@@ -144,7 +154,9 @@ class Resignation(NamedTuple):
         if not stripped.startswith(_RESIGN_PREFIX) or not seat.isdigit() or not seat.isascii():
             raise InvalidMoveError(
                 f"{text!r} is not a resignation: write 'resign:' and the seat number, as in"
-                " 'resign:1'"
+                " 'resign:1'",
+                code="not_a_resignation",
+                values={"text": text},
             )
         return cls(int(seat))
 
@@ -169,11 +181,18 @@ def check_size(rows: object, cols: object) -> tuple[int, int]:
     sides = []
     for name, side in (("rows", rows), ("cols", cols)):
         if not isinstance(side, int) or isinstance(side, bool):
-            raise InvalidSettingsError(f"{name} must be a whole number, not {side!r}", field=name)
+            raise InvalidSettingsError(
+                f"{name} must be a whole number, not {side!r}",
+                field=name,
+                code=f"{name}_whole",
+                values={"value": side},
+            )
         if not BOARD_MIN_SIDE <= side <= BOARD_MAX_SIDE:
             raise InvalidSettingsError(
                 f"{name} must be from {BOARD_MIN_SIDE} to {BOARD_MAX_SIDE}, not {side}",
                 field=name,
+                code=f"{name}_range",
+                values={"least": BOARD_MIN_SIDE, "most": BOARD_MAX_SIDE, "value": side},
             )
         sides.append(side)
     if max(sides) < BOARD_MIN_LONG_SIDE:
@@ -181,6 +200,8 @@ def check_size(rows: object, cols: object) -> tuple[int, int]:
             f"a {rows}x{cols} board is too small: the longer side must be at least"
             f" {BOARD_MIN_LONG_SIDE}",
             field="rows",
+            code="board_too_small",
+            values={"rows": rows, "cols": cols, "least": BOARD_MIN_LONG_SIDE},
         )
     return sides[0], sides[1]
 
@@ -203,14 +224,18 @@ def parse_position(text: str) -> list[list[str]]:
     :raises InvalidPositionError: naming the row and column of anything wrong.
     """
     if not _text(text, InvalidPositionError, "position", "S.O/.../OSS").strip():
-        raise InvalidPositionError("the position is empty: write rows such as 'S.O/.../OSS'")
+        raise InvalidPositionError(
+            "the position is empty: write rows such as 'S.O/.../OSS'", code="position_empty"
+        )
     rows = text.strip().split("/")
     width = len(rows[0])
     grid: list[list[str]] = []
     for number, row in enumerate(rows, start=1):
         if len(row) != width:
             raise InvalidPositionError(
-                f"position {text!r}: row {number} has {len(row)} cells but row 1 has {width}"
+                f"position {text!r}: row {number} has {len(row)} cells but row 1 has {width}",
+                code="position_ragged",
+                values={"text": text, "row": number, "cells": len(row), "width": width},
             )
         cells = []
         for col, char in enumerate(row):
@@ -218,14 +243,25 @@ def parse_position(text: str) -> list[list[str]]:
             if upper not in (S, O, EMPTY):
                 raise InvalidPositionError(
                     f"position {text!r}: row {number}, column {chr(ord('a') + col)} holds"
-                    f" {char!r}; use S, O or . for an empty cell"
+                    f" {char!r}; use S, O or . for an empty cell",
+                    code="position_char",
+                    values={
+                        "text": text,
+                        "row": number,
+                        "column": chr(ord("a") + col),
+                        "char": char,
+                    },
                 )
             cells.append(upper)
         grid.append(cells)
     try:
         check_size(len(grid), width)
     except InvalidSettingsError as error:
-        raise InvalidPositionError(f"position {text!r}: {error}") from None
+        raise InvalidPositionError(
+            f"position {text!r}: {error}",
+            code="position_size",
+            values={"text": text, "error": error},
+        ) from None
     return grid
 
 

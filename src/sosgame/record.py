@@ -127,8 +127,18 @@ class Record:
             return self.starting_game()
         except SosError as error:
             if self.start is None:
-                raise RecordError(f"fields 'rows' and 'cols': {error}", field="rows") from None
-            raise RecordError(f"field 'start': {error}", field="start") from None
+                raise RecordError(
+                    f"fields 'rows' and 'cols': {error}",
+                    field="rows",
+                    code="record_size",
+                    values={"error": error},
+                ) from None
+            raise RecordError(
+                f"field 'start': {error}",
+                field="start",
+                code="record_start",
+                values={"error": error},
+            ) from None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON-ready dictionary."""
@@ -169,7 +179,11 @@ class Record:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from None
+            raise RecordError(
+                f"the record is not valid JSON: {error}",
+                code="record_json",
+                values={"reason": str(error)},
+            ) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -179,25 +193,44 @@ class Record:
         :raises RecordError: naming the field (and for moves, the ply) that is wrong.
         """
         if not isinstance(data, dict):
-            raise RecordError(f"a record must be a JSON object, not {_kind(data)}")
+            raise RecordError(
+                f"a record must be a JSON object, not {_kind(data)}",
+                code="record_object",
+                values={"kind": _kind(data)},
+            )
         for key in data:
             if key not in _FIELDS:
-                raise RecordError(f"unknown field {key!r} in the record", field=str(key))
+                raise RecordError(
+                    f"unknown field {key!r} in the record",
+                    field=str(key),
+                    code="record_unknown",
+                    values={"name": key},
+                )
         for key in _REQUIRED:
             if key not in data:
-                raise RecordError(f"the record has no field {key!r}", field=key)
+                raise RecordError(
+                    f"the record has no field {key!r}",
+                    field=key,
+                    code="record_missing",
+                    values={"name": key},
+                )
         if data["format"] != FORMAT:
             raise RecordError(
                 f"field 'format': {data['format']!r} is not a format this version reads;"
                 f" it reads {FORMAT!r}",
                 field="format",
+                code="record_format",
+                values={"value": data["format"], "format": FORMAT},
             )
         rows = _whole(data["rows"], "rows", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
         cols = _whole(data["cols"], "cols", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
         mode = data["mode"]
         if mode not in MODES:
             raise RecordError(
-                f"field 'mode': must be 'general' or 'simple', not {mode!r}", field="mode"
+                f"field 'mode': must be 'general' or 'simple', not {mode!r}",
+                field="mode",
+                code="record_mode",
+                values={"value": mode},
             )
         players = _names(data["players"])
         moves = data["moves"]
@@ -236,7 +269,12 @@ def load(path: str | Path) -> Record:
     try:
         text = Path(path).read_bytes()
     except OSError as error:
-        raise RecordError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise RecordError(
+            f"cannot read {str(path)!r}: {reason}",
+            code="record_unreadable",
+            values={"path": str(path), "reason": reason, "errno": error.errno},
+        ) from None
     return Record.from_json(text)
 
 
@@ -250,7 +288,12 @@ def save(record: Record | Game, path: str | Path) -> None:
     try:
         Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
     except OSError as error:
-        raise RecordError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise RecordError(
+            f"cannot write {str(path)!r}: {reason}",
+            code="record_unwritable",
+            values={"path": str(path), "reason": reason, "errno": error.errno},
+        ) from None
 
 
 def _replay(game: Game, moves: Sequence[object]) -> list[str]:
@@ -268,7 +311,11 @@ def _replay(game: Game, moves: Sequence[object]) -> list[str]:
             game.apply(action)
         except (InvalidMoveError, IllegalMoveError) as error:
             raise RecordError(
-                f"{where}: {error}", field=f"moves[{number}]", ply=number + 1
+                f"{where}: {error}",
+                field=f"moves[{number}]",
+                ply=number + 1,
+                code="record_move",
+                values={"number": number, "ply": number + 1, "error": error},
             ) from None
         canonical.append(str(action))
     return canonical
@@ -286,8 +333,10 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
     if actual is None:
         raise RecordError(
             f"field 'result': the record states a result, but the game is not over after its"
-            f" {len(game.actions)} moves",
+            f" {len(game.actions)} move{'' if len(game.actions) == 1 else 's'}",
             field="result",
+            code="record_not_over",
+            values={"count": len(game.actions)},
         )
     winners = data.get("winners")
     if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
@@ -326,6 +375,8 @@ def _names(data: object) -> list[str]:
         raise RecordError(
             f"field 'players': must name {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(data)}",
             field="players",
+            code="record_players",
+            values={"least": MIN_PLAYERS, "most": MAX_PLAYERS, "value": len(data)},
         )
     for seat, name in enumerate(data):
         if not isinstance(name, str) or not name.strip() or len(name) > RECORD_MAX_NAME:
@@ -333,6 +384,8 @@ def _names(data: object) -> list[str]:
                 f"field 'players[{seat}]': must be a name of 1 to {RECORD_MAX_NAME} characters,"
                 f" not {name!r}",
                 field=f"players[{seat}]",
+                code="record_name",
+                values={"seat": seat, "most": RECORD_MAX_NAME, "name": name},
             )
     return list(data)
 
@@ -408,6 +461,8 @@ def _whole(value: object, name: str, low: int, high: int) -> int:
         raise RecordError(
             f"field {name!r}: must be a whole number from {low} to {high}, not {value!r}",
             field=name,
+            code="record_whole",
+            values={"name": name, "least": low, "most": high, "value": value},
         )
     return value  # type: ignore[return-value]
 

@@ -10,15 +10,23 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import Game, Mode
+from sosgame.processes import check_workers, process_pool
 
-__all__ = ["GameResult", "MatchResult", "elo", "play_game", "play_match", "run_games"]
+__all__ = [
+    "GameResult",
+    "MatchResult",
+    "MatchStopped",
+    "elo",
+    "play_game",
+    "play_match",
+    "run_games",
+]
 
 Task = TypeVar("Task")
 Played = TypeVar("Played")
@@ -171,7 +179,10 @@ def play_match(
             (level_a, level_b, rows, cols, mode, seconds, seed, index) for index in range(games)
         ]
 
-    finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    try:
+        finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    except MatchStopped as stop:
+        raise MatchStopped(MatchResult(level_a, level_b, tuple(stop.finished))) from None
     return MatchResult(level_a, level_b, tuple(finished))
 
 
@@ -186,28 +197,50 @@ def run_games(
 ) -> list[Played]:
     """Play the games ``tasks(seed)`` lists in ``jobs`` processes (by default one per core).
 
+    Ctrl-C stops every game at once (the worker processes are killed) and raises
+    :class:`MatchStopped` with the games finished before it.
+
     :raises InvalidBudgetError: for a bad ``games``, ``jobs`` or ``seed``.
     """
     for name, value in (("games", games), ("jobs", jobs)):
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
-            raise InvalidBudgetError(f"{name} must be a whole number of at least 1, not {value!r}")
+            raise InvalidBudgetError(
+                f"{name} must be a whole number of at least 1, not {value!r}",
+                code=name,
+                values={"value": value},
+            )
+    check_workers(jobs, "jobs")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     elif not isinstance(seed, int) or isinstance(seed, bool):
-        raise InvalidBudgetError(f"seed must be a whole number, not {seed!r}")
+        raise InvalidBudgetError(
+            f"seed must be a whole number, not {seed!r}", code="seed", values={"value": seed}
+        )
     workers = min(jobs or os.cpu_count() or 1, games)
     listed = tasks(seed)
     finished: list[Played] = []
-    if workers == 1:
-        stream: Iterator[Played] = map(play, listed)
-        for result in progress(stream, games) if progress else stream:
-            finished.append(result)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            stream = pool.map(play, listed)
+    try:
+        if workers == 1:
+            stream: Iterator[Played] = map(play, listed)
             for result in progress(stream, games) if progress else stream:
                 finished.append(result)
+        else:
+            with process_pool(workers) as pool:
+                stream = pool.map(play, listed)
+                for result in progress(stream, games) if progress else stream:
+                    finished.append(result)
+    except KeyboardInterrupt:
+        raise MatchStopped(finished) from None
     sys.stdout.flush()
     return finished
+
+
+class MatchStopped(KeyboardInterrupt):
+    """Ctrl-C stopped a match: ``finished`` holds what was played to the end before it (the
+    games, or the match of those games)."""
+
+    def __init__(self, finished: Any) -> None:
+        super().__init__()
+        self.finished = finished

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sosgame.ai.arena import run_games
+from sosgame.ai.arena import MatchStopped, run_games
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import MAX_PLAYERS, Game, Mode
@@ -147,7 +147,9 @@ def play_seats(
     levels = tuple(levels)
     if not 2 <= len(levels) <= MAX_PLAYERS:
         raise InvalidBudgetError(
-            f"a match seats 2 to {MAX_PLAYERS} levels, not {len(levels)}: {', '.join(levels)}"
+            f"a match seats 2 to {MAX_PLAYERS} levels, not {len(levels)}: {', '.join(levels)}",
+            code="match_seats",
+            values={"most": MAX_PLAYERS, "count": len(levels), "levels": ", ".join(levels)},
         )
     for level in levels:
         make_player(level, seconds=seconds)
@@ -156,5 +158,8 @@ def play_seats(
     def tasks(seed: int) -> list[tuple[tuple[str, ...], int, int, Mode, float | None, int, int]]:
         return [(levels, rows, cols, mode, seconds, seed, index) for index in range(games)]
 
-    finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    try:
+        finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+    except MatchStopped as stop:
+        raise MatchStopped(SeatMatch(levels, tuple(stop.finished))) from None
     return SeatMatch(levels, tuple(finished))

@@ -99,14 +99,21 @@ class Budget:
                 or not math.isfinite(seconds)
                 or seconds <= 0
             ):
+                shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
                 raise InvalidBudgetError(
-                    f"seconds must be a number greater than 0, not {seconds!r}"
+                    f"seconds must be a number greater than 0, not {shown}",
+                    code="seconds",
+                    values={"value": shown},
                 )
             seconds = float(seconds)
         if nodes is not None and (
             not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1
         ):
-            raise InvalidBudgetError(f"nodes must be a whole number of at least 1, not {nodes!r}")
+            raise InvalidBudgetError(
+                f"nodes must be a whole number of at least 1, not {nodes!r}",
+                code="nodes",
+                values={"value": nodes},
+            )
         if seconds is None and nodes is None:
             seconds = DEFAULT_SECONDS
         self.seconds = seconds
@@ -464,5 +471,7 @@ def make_player(
         known = ", ".join(name for name in LEVELS if name in _CLASSES)
         raise InvalidLevelError(f"level must be one of {known}, not {level!r}")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InvalidBudgetError(f"seed must be a whole number, not {seed!r}")
+        raise InvalidBudgetError(
+            f"seed must be a whole number, not {seed!r}", code="seed", values={"value": seed}
+        )
     return _CLASSES[level](Budget(seconds, nodes), seed)

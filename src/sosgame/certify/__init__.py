@@ -37,9 +37,12 @@ The file is JSON (gzip-compressed if its name ends in ``.gz``)::
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gzip
 import json
 import operator
+import os
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -100,9 +103,17 @@ def load(path: str | Path) -> dict[str, Any]:
             raw = gzip.decompress(raw)
         document = json.loads(raw)
     except (OSError, ValueError, EOFError) as error:
-        raise CertificateError(f"cannot read certificate {path}: {error}") from None
+        number = error.errno if isinstance(error, OSError) else None
+        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
+        raise CertificateError(
+            f"cannot read certificate {path}: {reason}",
+            code="certificate_unreadable",
+            values={"path": str(path), "reason": reason, "errno": number},
+        ) from None
     if not isinstance(document, dict):
-        raise CertificateError(f"{path} holds no certificate object")
+        raise CertificateError(
+            f"{path} holds no certificate object", code="no_certificate", values={"path": str(path)}
+        )
     return document
 
 
@@ -111,12 +122,35 @@ def write(document: dict[str, Any], path: str | Path) -> None:
 
     The file is replaced whole, never left half-written: a run stopped while it saves
     keeps the previous version.
+
+    :raises CertificateError: if the file cannot be written (nothing is left behind then).
     """
     path = Path(path)
     data = json.dumps(document, separators=(",", ":")).encode()
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
-    partial.replace(path)
+    try:
+        if not path.name:  # "/": a folder, never a file's name
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+        partial.replace(path)
+    except OSError as error:
+        _discard(path)
+        reason = error.strerror or str(error)
+        raise CertificateError(
+            f"cannot write certificate {path}: {reason}",
+            code="certificate_unwritable",
+            values={"path": str(path), "reason": reason, "errno": error.errno},
+        ) from None
+    except BaseException:  # stopped by Ctrl-C while it saved: the previous version stays
+        _discard(path)
+        raise
+
+
+def _discard(path: Path) -> None:
+    """Remove what a failed :func:`write` of ``path`` left half-written, if anything."""
+    if path.name:
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + ".partial").unlink(missing_ok=True)
 
 
 class _Board:
@@ -155,7 +189,11 @@ class _Board:
 class _Checker:
     def __init__(self, document: dict[str, Any]) -> None:
         if document.get("format") != FORMAT or document.get("version") != _VERSION:
-            raise CertificateError(f"not a {FORMAT} version {_VERSION} document")
+            raise CertificateError(
+                f"not a {FORMAT} version {_VERSION} document",
+                code="certificate_format",
+                values={"format": FORMAT, "version": _VERSION},
+            )
         rows, cols, mode = document.get("rows"), document.get("cols"), document.get("mode")
         if not (isinstance(rows, int) and isinstance(cols, int) and _whole(rows) and _whole(cols)):
             raise CertificateError("rows and cols must be whole numbers of at least 1")
@@ -303,11 +341,26 @@ class _Checker:
                 game.undo()
 
 
-def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0) -> Report:
+def check(
+    document: dict[str, Any],
+    *,
+    sample: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Check a certificate: every entry, or a random ``sample`` of them (chosen by ``seed``).
+
+    ``progress``, if given, is called after each entry with the number checked so far and the
+    number to check in all.
 
     :raises CertificateError: naming the first entry that does not hold, or a malformed part.
     """
+    if sample is not None and (type(sample) is not int or sample < 1):
+        raise CertificateError(
+            f"the sample must be a whole number of entries, at least 1, not {sample!r}",
+            code="bad_sample",
+            values={"sample": sample},
+        )
     checker = _Checker(document)
     root = checker.position
     start = checker.check_root()
@@ -319,8 +372,10 @@ def check(document: dict[str, Any], *, sample: int | None = None, seed: int = 0)
         canonical = checker.board.canonical(root)
         if canonical in checker.entries and canonical not in chosen:
             chosen.append(canonical)
-    for text in chosen:
+    for done, text in enumerate(chosen, start=1):
         checker.check_entry(text)
+        if progress is not None:
+            progress(done, len(chosen))
     return Report(
         start.rows,
         start.cols,

@@ -3,22 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from sosgame import __version__
-from sosgame.cli import analyze, arena, certify, hint, play, replay, serve, show, solve, worker
 from sosgame.cli.language import choose_language, speaking, t
+from sosgame.cli.progress import INTERRUPTED_STATUS
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
+from sosgame.i18n import error_text, system_reason
 
 __all__ = ["main"]
 
-_COMMANDS = (replay, show, play, serve, worker, solve, certify, hint, analyze, arena)
+_COMMANDS = (
+    "replay",
+    "show",
+    "play",
+    "serve",
+    "worker",
+    "solve",
+    "certify",
+    "hint",
+    "analyze",
+    "arena",
+)
+"""Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
+_INTERNAL_STATUS = 70
+"""A fault of sosgame's own, not of its input (``EX_SOFTWARE`` of ``sysexits.h``)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,31 +45,55 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, t("cli.parse_error", prog=self.prog, message=message) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser for every subcommand, in the command line's language."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for every subcommand, in the command line's language.
+
+    Given the arguments ``argv``, only the subcommand they name is built whole (its module
+    imported, its options added); the others are listed by name and help alone, so that
+    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel.
+    """
+    chosen = _chosen(argv) if argv is not None else None
     parser = _Parser(prog="sosgame", description=t("cli.description"))
     parser.add_argument("--version", action="version", version=f"sosgame {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for command in _COMMANDS:
-        command.register(commands)
+    for name in _COMMANDS:
+        if argv is None or name == chosen:
+            importlib.import_module(f"sosgame.cli.{name}").register(commands)
+        else:
+            commands.add_parser(name, help=t(f"cli.{name}.help"), add_help=False)
     return parser
+
+
+def _chosen(argv: Sequence[str]) -> str | None:
+    # The first argument that is not an option names the subcommand: the top level takes no
+    # option with a value.
+    return next((argument for argument in argv if not argument.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
-    It speaks the language ``--lang`` names, else the locale's (English by default).
+    It speaks the language ``--lang`` names, else the locale's (English by default). Run as
+    the program (no ``argv``) and stopped by Ctrl-C, it leaves the process at once, its
+    output flushed: the interpreter's own clean-up (of the compiled kernel above all) would
+    take longer than the stop itself.
     """
     given = sys.argv[1:] if argv is None else list(argv)
     with speaking(choose_language(given)):
-        return _main(given)
+        status = _main(given)
+    if argv is None and status == INTERRUPTED_STATUS:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(status)
+    return status
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
-    arguments = parser.parse_args(argv)
     try:
+        # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
+        arguments = build_parser(argv).parse_args(argv)
         status: int = arguments.run(arguments)
         sys.stdout.flush()
     except BrokenPipeError:
@@ -71,12 +112,27 @@ def _main(argv: list[str]) -> int:
         )
         return 1
     except SosError as error:
-        print(t("cli.error", error=error), file=sys.stderr)
+        print(t("cli.error", error=error_text(t, error)), file=sys.stderr)
+        return 1
+    except OSError as error:  # a file or folder the command was given, as the system says
+        print(t("cli.error", error=_os_error(error)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("", file=sys.stderr)
-        return 130
+        print(t("cli.stopped"), file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except Exception as error:
+        if os.environ.get("SOSGAME_TRACEBACK"):
+            raise
+        print(t("cli.internal_error", kind=type(error).__name__, error=error), file=sys.stderr)
+        return _INTERNAL_STATUS
     return status
+
+
+def _os_error(error: OSError) -> str:
+    reason = system_reason(t, error.errno, error.strerror or str(error))
+    if error.filename is None:
+        return reason
+    return t("cli.os_error", path=str(error.filename), reason=reason)
 
 
 def _silence_stdout() -> None:

@@ -9,6 +9,8 @@ from typing import Any
 from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 from sosgame.ai.players import Budget
 from sosgame.cli.language import subcommand, t
+from sosgame.cli.progress import Progress
+from sosgame.notation import Move
 from sosgame.record import load
 
 __all__ = ["register"]
@@ -49,7 +51,19 @@ def run(arguments: argparse.Namespace) -> int:
     Budget(arguments.seconds)  # rejects a bad --seconds before any work, naming it
     record = load(arguments.file)
     game = record.to_game()
-    reports = analyze(game, seconds=arguments.seconds, seed=arguments.seed)
+    with Progress() as progress:
+
+        def analysed(done: int, total: int) -> None:
+            progress.show(t("cli.analyze.working", done=done, total=total), now=True)
+
+        moves = sum(isinstance(action, Move) for action in game.actions)
+        progress.show(t("cli.analyze.working", done=0, total=moves), now=True)
+        reports = analyze(
+            game,
+            seconds=arguments.seconds,
+            seed=arguments.seed,
+            progress=analysed if progress.shown else None,
+        )
     summaries = summarize(reports, game.players)
     names = record.players
     if arguments.json:
@@ -92,11 +106,11 @@ def run(arguments: argparse.Namespace) -> int:
             t(
                 "cli.analyze.summary",
                 name=names[summary.seat],
-                count=summary.moves,
+                moves=t("cli.analyze.moves", count=summary.moves),
                 total=f"{summary.total_cost:.2f}",
                 average=f"{summary.average_cost:.2f}",
-                mistakes=summary.mistakes,
-                blunders=summary.blunders,
+                mistakes=t("cli.analyze.mistakes", count=summary.mistakes),
+                blunders=t("cli.analyze.blunders", count=summary.blunders),
             )
         )
     return 0

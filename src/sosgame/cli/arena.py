@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from sosgame.ai import LEVELS
-from sosgame.ai.arena import GameResult, MatchResult, play_match
+from sosgame.ai.arena import GameResult, MatchResult, MatchStopped, play_match
 from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seats
 from sosgame.cli.language import subcommand, t
+from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.game import MODES
 
 __all__ = ["register", "report", "seats_report"]
@@ -30,7 +31,7 @@ def register(commands: Any) -> None:
     parser = subcommand(commands, "arena")
     parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
     parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
-    parser.add_argument("more", metavar="LEVEL", nargs="*", help=t("cli.arena.more"))
+    parser.add_argument("more", metavar="LEVEL", nargs="*", default=[], help=t("cli.arena.more"))
     parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
     parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
@@ -46,19 +47,12 @@ def register(commands: Any) -> None:
 
 
 def _progress(stream: Iterator[Played], total: int) -> Iterator[Played]:
-    try:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-    except ImportError:
-        print(t("cli.arena.no_bar"), file=sys.stderr)
-        return _lines(stream, total)
-    bar: Iterator[Played] = tqdm(stream, total=total, unit="game", file=sys.stderr)
-    return bar
-
-
-def _lines(stream: Iterator[Played], total: int) -> Iterator[Played]:
-    for done, result in enumerate(stream, start=1):
-        print(t("cli.arena.done", done=done, total=total), file=sys.stderr, flush=True)
-        yield result
+    """The finished games, counted on the progress line (on a terminal only)."""
+    with Progress() as progress:
+        progress.show(t("cli.arena.progress", done=0, total=total), now=True)
+        for done, result in enumerate(stream, start=1):
+            progress.show(t("cli.arena.progress", done=done, total=total))
+            yield result
 
 
 def _finite(value: float) -> float | None:
@@ -136,15 +130,14 @@ def _settings(arguments: argparse.Namespace, rows: int, cols: int) -> dict[str, 
     }
 
 
-def _run_seats(arguments: argparse.Namespace, rows: int, cols: int) -> int:
-    levels = [arguments.level_a, arguments.level_b, *arguments.more]
-    match = play_seats(levels, **_settings(arguments, rows, cols))
+def _print_seats(match: SeatMatch, arguments: argparse.Namespace, rows: int, cols: int) -> None:
+    levels = list(match.levels)
     numbers = seats_report(match)
     if arguments.json:
         numbers.update(rows=rows, cols=cols, mode=arguments.mode)
         numbers.update(seconds=arguments.seconds, seed=arguments.seed)
         print(json.dumps(numbers))
-        return 0
+        return
     title = {"levels": ", ".join(levels), "rows": rows, "cols": cols, "mode": arguments.mode}
     seconds = f"{arguments.seconds:g}"
     print(t("cli.arena.seats_title", **title, count=len(match.games), seconds=seconds))
@@ -155,16 +148,37 @@ def _run_seats(arguments: argparse.Namespace, rows: int, cols: int) -> int:
         print(t("cli.arena.seats_line", level=level, wins=wins, points=points))
         if level in ratings:
             print(t("cli.arena.rating", level=level, **ratings[level]))
-    return 0
 
 
 def run(arguments: argparse.Namespace) -> int:
-    """Play the match the command line describes."""
+    """Play the match the command line describes; Ctrl-C stops it, and the games finished
+    by then are reported."""
     rows = arguments.rows if arguments.rows is not None else arguments.size
     cols = arguments.cols if arguments.cols is not None else arguments.size
-    if arguments.more:
-        return _run_seats(arguments, rows, cols)
-    match = play_match(arguments.level_a, arguments.level_b, **_settings(arguments, rows, cols))
+    settings = _settings(arguments, rows, cols)
+    stopped = False
+    match: MatchResult | SeatMatch
+    try:
+        if arguments.more:
+            levels = [arguments.level_a, arguments.level_b, *arguments.more]
+            match = play_seats(levels, **settings)
+        else:
+            match = play_match(arguments.level_a, arguments.level_b, **settings)
+    except MatchStopped as stop:
+        match, stopped = stop.finished, True
+    if match.games:
+        if isinstance(match, SeatMatch):
+            _print_seats(match, arguments, rows, cols)
+        else:
+            _print_pair(match, arguments, rows, cols)
+    if stopped:
+        sys.stdout.flush()
+        print(t("cli.arena.stopped", count=len(match.games)), file=sys.stderr)
+        return INTERRUPTED_STATUS
+    return 0
+
+
+def _print_pair(match: MatchResult, arguments: argparse.Namespace, rows: int, cols: int) -> None:
     numbers = report(match)
     pair = SeatMatch(
         (match.level_a, match.level_b),
@@ -190,7 +204,7 @@ def run(arguments: argparse.Namespace) -> int:
             seed=arguments.seed,
         )
         print(json.dumps(numbers))
-        return 0
+        return
     a, b = match.level_a, match.level_b
     games = len(match.games)
     print(
@@ -205,7 +219,11 @@ def run(arguments: argparse.Namespace) -> int:
             seconds=f"{arguments.seconds:g}",
         )
     )
-    print(t("cli.arena.record", level=a, wins=match.wins, draws=match.draws, losses=match.losses))
+    counts = {
+        kind: t(f"cli.arena.{kind}", count=count)
+        for kind, count in (("wins", match.wins), ("draws", match.draws), ("losses", match.losses))
+    }
+    print(t("cli.arena.record", level=a, **counts))
     low, high = numbers["score_low"], numbers["score_high"]
     percent = {"score": f"{100 * match.score:.1f}", "low": f"{100 * low:.1f}"}
     print(t("cli.arena.score", **percent, high=f"{100 * high:.1f}"))
@@ -214,7 +232,6 @@ def run(arguments: argparse.Namespace) -> int:
     print(t("cli.arena.elo", **elo))
     for level, rating in (numbers["ratings"] or {}).items():
         print(t("cli.arena.rating", level=level, **rating))
-    return 0
 
 
 def _winners(game: GameResult) -> tuple[int, ...]:

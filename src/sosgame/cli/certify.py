@@ -13,6 +13,7 @@ from typing import Any
 
 from sosgame.certify import check, load, write
 from sosgame.cli.language import subcommand, t
+from sosgame.cli.progress import Progress
 from sosgame.errors import InvalidSettingsError
 
 __all__ = ["register"]
@@ -38,19 +39,32 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.sample is not None:
             raise InvalidSettingsError(t("cli.certify.extract_or_sample"))
         return _extract(arguments)
-    report = check(load(arguments.file), sample=arguments.sample, seed=arguments.seed)
+    document = load(arguments.file)
+    with Progress() as progress:
+
+        def checked(done: int, total: int) -> None:
+            progress.show(t("cli.certify.working", done=f"{done:,}", total=f"{total:,}"))
+
+        report = check(
+            document,
+            sample=arguments.sample,
+            seed=arguments.seed,
+            progress=checked if progress.shown else None,
+        )
     if arguments.json:
         print(json.dumps(asdict(report) | {"complete": report.complete}))
         return 0
-    key = "cli.certify.proven" if report.complete else "cli.certify.sampled"
+    key, count = ("cli.certify.proven", report.entries)
+    if not report.complete:
+        key = "cli.certify.sampled"
     if report.assumed:
-        key = "cli.certify.assumed"
+        key, count = ("cli.certify.assumed", report.assumed)
     if report.sampled_from is not None:
-        key = "cli.certify.kept_sample"
+        key, count = ("cli.certify.kept_sample", report.checked)
     if report.walks is not None:
-        key = "cli.certify.walked"
+        key, count = ("cli.certify.walked", report.checked)
     value = f"{report.value:+d}" if report.value else "0"
-    print(t(key, **(asdict(report) | {"value": value, "count": report.assumed})))
+    print(t(key, **(asdict(report) | {"value": value, "count": count})))
     return 0
 
 

@@ -21,7 +21,7 @@ from sosgame.errors import (
     SosError,
 )
 from sosgame.game import Game
-from sosgame.i18n import outcome_text
+from sosgame.i18n import error_text, outcome_text
 from sosgame.notation import Move
 from sosgame.outcome import Line
 from sosgame.record import Record, save
@@ -187,7 +187,7 @@ class PlainGame:
         try:
             save(Record.from_game(self.game, players=self.names), path)
         except SosError as error:
-            self.say(self.t("save_failed", error=error))
+            self.say(self.t("save_failed", error=error_text(self.t, error)))
             return
         self.say(self.t("saved", path=path))
 

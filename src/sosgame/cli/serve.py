@@ -4,25 +4,36 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 from typing import Any
 
 from sosgame.cli.language import subcommand, t
 from sosgame.errors import SosError
 from sosgame.extras import require
+from sosgame.i18n import system_reason
 from sosgame.web.defaults import DEFAULT_DATABASE, LOOPBACK_HOSTS
 
 __all__ = ["add_store_options", "check_store_options", "register"]
 
 
-def add_store_options(parser: argparse.ArgumentParser) -> None:
-    """The options every server process takes: where games are stored and shared."""
+def add_store_options(parser: argparse.ArgumentParser, *, redis_help: str | None = None) -> None:
+    """The options every server process takes: where games are stored and shared.
+
+    ``redis_help``, for a process that cannot work without Redis, makes ``--redis`` required
+    and says why.
+    """
     parser.add_argument(
         "--database",
         default=DEFAULT_DATABASE,
         metavar="URL",
         help=t("cli.serve.database", default=DEFAULT_DATABASE),
     )
-    parser.add_argument("--redis", metavar="URL", help=t("cli.serve.redis"))
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        required=redis_help is not None,
+        help=t("cli.serve.redis") if redis_help is None else redis_help,
+    )
 
 
 def check_store_options(arguments: argparse.Namespace) -> None:
@@ -46,8 +57,7 @@ def check_store_options(arguments: argparse.Namespace) -> None:
     try:
         client.ping()
     except Exception as error:
-        message = f"cannot reach Redis at {redis}: {error}"
-        raise SosError(t("cli.serve.unreachable", error=message)) from None
+        raise SosError(t("cli.serve.no_redis", url=redis, error=error)) from None
     finally:
         client.close()
 
@@ -78,6 +88,7 @@ def run(arguments: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     if not 0 <= arguments.port <= 65535:
         raise SosError(t("cli.serve.bad_port", port=arguments.port))
+    _check_address(arguments.host, arguments.port)
     if arguments.workers < 1:
         raise SosError(t("cli.serve.bad_workers", workers=arguments.workers))
     if arguments.workers > 1 and arguments.redis is None:
@@ -121,6 +132,26 @@ def run(arguments: argparse.Namespace) -> int:
         return 0
     uvicorn.run(app_from_environment(settings), **options)
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on: a host name that
+    names nothing, or a port that is taken or not allowed."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise SosError(t("cli.serve.bad_host", host=repr(host), error=reason)) from None
+    family, kind, protocol, _, address = found[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = system_reason(t, error.errno, error.strerror or str(error))
+            raise SosError(
+                t("cli.serve.cannot_listen", host=host, port=port, error=reason)
+            ) from None
 
 
 def _check_database(url: str) -> None:

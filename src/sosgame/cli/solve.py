@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,9 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from sosgame.certify import load
 from sosgame.cli.language import subcommand, t
+from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import MODES, Game
 from sosgame.notation import parse_size
+from sosgame.processes import check_workers
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
 
 if TYPE_CHECKING:
@@ -95,6 +98,31 @@ def _saving(path: Path, walks: int, show: bool) -> Iterator[Callable[[dict[str, 
         yield save
 
 
+@contextmanager
+def _progress(game: Game, shown: bool) -> Iterator[Callable[[int], None] | None]:
+    """What the solver calls with its node count: the progress line on a terminal (none in
+    a pipe, where the solver then reports nothing at all)."""
+    if not shown:
+        yield None
+        return
+    start = time.monotonic()
+    position = game.position()
+    with Progress() as progress:
+
+        def report(nodes: int) -> None:
+            seconds = time.monotonic() - start
+            progress.show(
+                t(
+                    "cli.solve.working",
+                    position=position,
+                    nodes=f"{nodes:,}",
+                    seconds=f"{seconds:.0f}",
+                )
+            )
+
+        yield report
+
+
 def _verdict(solution: Solution | SplitSolution, mode: str) -> str:
     if solution.value == 0:
         return t("cli.solve.draw")
@@ -131,6 +159,10 @@ def run(arguments: argparse.Namespace) -> int:
     walks = arguments.walks
     if walks is not None and arguments.certificate is None:
         raise InvalidSettingsError(t("cli.solve.walks_need_certificate"))
+    check_workers(arguments.workers, "workers")  # before a split solve writes its plan
+    check_workers(arguments.threads, "threads")
+    if arguments.max_entries is not None and arguments.max_entries < 1:
+        raise InvalidSettingsError(t("cli.solve.bad_max_entries", value=arguments.max_entries))
     if walks is not None and arguments.max_entries is not None:
         raise InvalidSettingsError(t("cli.solve.walks_or_max_entries"))
     if walks is not None:
@@ -146,6 +178,8 @@ def run(arguments: argparse.Namespace) -> int:
         from sosgame.research.distribute import split_status
 
         return _status(split_status(game, arguments.split, arguments.store), arguments.json)
+    # Bars and progress lines go to a terminal only: a pipe or a log gets no frames.
+    shown = arguments.progress and sys.stderr.isatty()
     try:
         if split:
             from sosgame.research.distribute import solve_split
@@ -158,7 +192,7 @@ def run(arguments: argparse.Namespace) -> int:
                 memory_mb=arguments.memory or DEFAULT_MEMORY_MB,
                 workers=arguments.workers,
                 scheduler=arguments.scheduler,
-                progress=arguments.progress,
+                progress=shown,
                 certificate=None if walks is not None else arguments.certificate,
                 entry_limit=arguments.max_entries,
                 exact_pieces=arguments.exact_pieces,
@@ -168,7 +202,7 @@ def run(arguments: argparse.Namespace) -> int:
                 print(t("cli.solve.unproven", count=split_solution.unproven), file=sys.stderr)
             solution: Solution | SplitSolution = split_solution
             if walks is not None:
-                with _saving(arguments.certificate, walks, arguments.progress) as save:
+                with _saving(arguments.certificate, walks, shown) as save:
                     walk_certificate(
                         game,
                         walks=walks,
@@ -184,11 +218,20 @@ def run(arguments: argparse.Namespace) -> int:
             from sosgame.research.walk import walk_certificate
 
             table = TranspositionTable(arguments.memory or DEFAULT_MEMORY_MB)
-            solution = solve(game, table=table)
+            with _progress(game, shown) as report:
+                solution = solve(game, table=table, progress=report)
             if walks is None:
-                write(certificate(game, table=table), arguments.certificate)
+                with Progress() as progress:
+
+                    def proved(entries: int) -> None:
+                        progress.show(t("cli.solve.proving", entries=f"{entries:,}"))
+
+                    document = certificate(
+                        game, table=table, progress=proved if progress.shown and shown else None
+                    )
+                write(document, arguments.certificate)
             else:
-                with _saving(arguments.certificate, walks, arguments.progress) as save:
+                with _saving(arguments.certificate, walks, shown) as save:
                     walk_certificate(
                         game,
                         walks=walks,
@@ -198,10 +241,13 @@ def run(arguments: argparse.Namespace) -> int:
                         earlier=earlier,
                     )
         else:
-            solution = solve(game, memory_mb=arguments.memory, threads=arguments.threads)
+            with _progress(game, shown) as report:
+                solution = solve(
+                    game, memory_mb=arguments.memory, threads=arguments.threads, progress=report
+                )
     except KeyboardInterrupt:
         print(t("cli.solve.stopped"), file=sys.stderr)
-        return 130
+        return INTERRUPTED_STATUS
     moves = [str(move) for move in solution.best_moves]
     if arguments.json:
         answer: dict[str, Any] = {

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from sosgame.cli.language import t
+from sosgame.cli.language import subcommand, t
 from sosgame.cli.serve import add_store_options, check_store_options
 from sosgame.errors import SosError
 from sosgame.extras import require
@@ -17,17 +17,13 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``worker`` subcommand."""
-    parser = commands.add_parser(
-        "worker", help=t("cli.worker.help"), description=t("cli.worker.description")
-    )
-    add_store_options(parser)
+    parser = subcommand(commands, "worker")
+    add_store_options(parser, redis_help=t("cli.worker.redis"))
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     """Make computer moves until interrupted."""
-    if arguments.redis is None:
-        raise SosError(t("cli.worker.need_redis"))
     require("web", "sosgame worker")
     import logging
 

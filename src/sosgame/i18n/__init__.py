@@ -13,6 +13,7 @@ time. A text missing from a catalog falls back to English, as in the browser.
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -32,7 +33,9 @@ __all__ = [
     "Language",
     "browser_catalog",
     "detect_language",
+    "error_text",
     "outcome_text",
+    "system_reason",
     "translations",
     "translator",
 ]
@@ -109,6 +112,32 @@ def outcome_text(t: Callable[..., str], outcome: Outcome, names: Sequence[str]) 
     if outcome.winner is not None:
         return t("winner", name=names[outcome.winner], reason=reason)
     return t("draw", names=", ".join(names[seat] for seat in outcome.winners), reason=reason)
+
+
+def error_text(t: Callable[..., str], error: BaseException) -> str:
+    """An error's message in the language of the translator ``t``: the catalogs' text of its
+    ``code`` (see :class:`sosgame.SosError`), with its values, each error among them shown the
+    same way; an error without a known code as it is."""
+    code = getattr(error, "code", None)
+    values = getattr(error, "values", None)
+    if not isinstance(code, str) or f"error.{code}" not in TEXTS or not isinstance(values, dict):
+        return str(error)
+    shown = {
+        name: error_text(t, value) if isinstance(value, BaseException) else value
+        for name, value in values.items()
+    }
+    number = values.get("errno")
+    if isinstance(number, int):
+        shown["reason"] = system_reason(t, number, str(values.get("reason", "")))
+    return t(f"error.{code}", **shown)
+
+
+def system_reason(t: Callable[..., str], number: int | None, reason: str) -> str:
+    """Why the system refused a file (``reason``, its words for the error ``number``), in the
+    language of ``t`` when it is one of the common ones."""
+    name = errno.errorcode.get(number) if number is not None else None
+    key = f"error.os.{name}"
+    return t(key) if name is not None and key in TEXTS else reason
 
 
 def browser_catalog() -> dict[str, dict[str, str | dict[str, str]]]:

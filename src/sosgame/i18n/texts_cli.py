@@ -13,6 +13,13 @@ __all__ = ["ENTRIES"]
 ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.description", "The game of SOS, exactly by the rules."),
     text("cli.error", "sosgame: error: {error}"),
+    text("cli.os_error", "{path}: {reason}"),
+    text("cli.stopped", "sosgame: stopped by Ctrl-C"),
+    text(
+        "cli.internal_error",
+        "sosgame: internal error ({kind}: {error}); please report it, with the command that "
+        "gave it (SOSGAME_TRACEBACK=1 shows the details)",
+    ),
     text("cli.parse_error", "{prog}: error: {message} (see '{prog} --help')"),
     text(
         "cli.needs_extra",
@@ -57,9 +64,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.show.help", "draw a position such as S.O/.../OSS"),
     text(
         "cli.show.description",
-        "Draw a position (rows from the top, separated by '/'; S, O, or '.').",
+        "Draw a position (rows from the top, separated by '/'; S, O, or '.'), or the empty "
+        "board RxC.",
     ),
-    text("cli.show.position", "for example S.O/.O./S.S"),
+    text("cli.show.position", "for example S.O/.O./S.S, or RxC for the empty board, such as 5x5"),
     text("cli.show.svg", "print an SVG picture instead"),
     text("cli.show.lines", "{count} SOS: {lines}"),
     text("cli.solve.help", "solve a two-player position exactly"),
@@ -116,7 +124,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "solve the pieces on the Dask cluster whose scheduler is at ADDRESS, such as "
         "tcp://10.0.0.1:8786 (needs the cluster extra)",
     ),
-    text("cli.solve.progress", "show a progress bar of the pieces or tests (default: on)"),
+    text(
+        "cli.solve.progress",
+        "show how far the solve has come, on a terminal (default: on; never into a pipe)",
+    ),
+    text("cli.solve.working", "solving {position}: {nodes} nodes, {seconds} s"),
+    text("cli.solve.proving", "writing the certificate: {entries} entries so far"),
     text(
         "cli.solve.needs_split",
         "--workers, --scheduler, --status, --exact-pieces and --guess only apply to a --split "
@@ -151,6 +164,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "saved after each walk)",
     ),
     text("cli.solve.seed", "the seed that chooses the walks (default: 0)"),
+    text(
+        "cli.solve.bad_max_entries",
+        "--max-entries must be a whole number of at least 1, not {value}",
+    ),
     text("cli.solve.walks_need_certificate", "--walks needs --certificate: the file to write"),
     text(
         "cli.solve.add",
@@ -190,6 +207,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "random, every entry next to the root, and the claims they use, to the --out file",
     ),
     text("cli.certify.out", "the file --extract writes (gzip-compressed if it ends in .gz)"),
+    text("cli.certify.working", "checking entries: {done} of {total}"),
     text("cli.certify.extract_needs_out", "--extract and --out go together: give both or neither"),
     text(
         "cli.certify.extract_or_sample",
@@ -200,25 +218,35 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "wrote {out}: {entries} of the proof's {sampled_from} entries and the {assumed} claims "
         "they use; every entry kept holds",
     ),
-    text(
+    plural(
         "cli.certify.kept_sample",
+        "sample holds: {checked} entry of {position} ({mode}, value {value}), drawn at random "
+        "from a proof of {sampled_from} entries, and it holds given the {assumed} claims of that "
+        "proof it uses; the rest of the proof is not in this file, so this is not a full proof",
         "sample holds: {checked} entries of {position} ({mode}, value {value}), drawn at random "
         "from a proof of {sampled_from} entries, and all hold given the {assumed} claims of that "
         "proof they use; the rest of the proof is not in this file, so this is not a full proof",
     ),
-    text(
+    plural(
         "cli.certify.walked",
+        "sample holds: {checked} entry of {position} ({mode}, value {value}), met on {walks} "
+        "random walks down a proof too large to write, and it holds given the {assumed} claims "
+        "it uses; those claims are not proven here, so this is not a full proof",
         "sample holds: {checked} entries of {position} ({mode}, value {value}), met on {walks} "
         "random walks down a proof too large to write, and all hold given the {assumed} claims "
         "they use; those claims are not proven here, so this is not a full proof",
     ),
-    text(
+    plural(
         "cli.certify.proven",
+        "proven: {position} ({mode}) is worth {value} to the side to move; its {entries} entry "
+        "holds",
         "proven: {position} ({mode}) is worth {value} to the side to move; "
         "all {entries} entries hold",
     ),
-    text(
+    plural(
         "cli.certify.sampled",
+        "sample holds: {checked} of {entries} entry of {position} ({mode}, value {value}) "
+        "checked; the rest are unchecked, so this is not a full proof",
         "sample holds: {checked} of {entries} entries of {position} ({mode}, value {value}) "
         "checked; the rest are unchecked, so this is not a full proof",
     ),
@@ -292,6 +320,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "search's estimate otherwise), flagging mistakes and blunders.",
     ),
     text("cli.analyze.seconds", "search time per move out of the solver's reach (0.5)"),
+    text("cli.analyze.working", "analysing: move {done} of {total}"),
     text("cli.analyze.ply", "ply"),
     text("cli.analyze.player", "player"),
     text("cli.analyze.played", "played"),
@@ -307,13 +336,13 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "cli.analyze.legend_results",
         "(cost in results; ~ marks the search's estimate, the rest is exact)",
     ),
-    plural(
+    text(
         "cli.analyze.summary",
-        "{name}: {count} move, total cost {total}, average {average}, {mistakes} mistakes, "
-        "{blunders} blunders",
-        "{name}: {count} moves, total cost {total}, average {average}, {mistakes} mistakes, "
-        "{blunders} blunders",
+        "{name}: {moves}, total cost {total}, average {average}, {mistakes}, {blunders}",
     ),
+    plural("cli.analyze.moves", "{count} move", "{count} moves"),
+    plural("cli.analyze.mistakes", "{count} mistake", "{count} mistakes"),
+    plural("cli.analyze.blunders", "{count} blunder", "{count} blunders"),
     text(
         "cli.arena.help",
         "play a match between two computer levels and estimate the Elo difference",
@@ -331,17 +360,21 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.arena.games", "games (100)"),
     text("cli.arena.seconds", "seconds per move (0.5)"),
     text("cli.arena.jobs", "processes (default: every core)"),
-    text(
-        "cli.arena.no_bar",
-        "sosgame: for a progress bar, install it with: pip install 'sosgame[fast]'",
+    text("cli.arena.progress", "games played: {done} of {total}"),
+    plural(
+        "cli.arena.stopped",
+        "sosgame: arena stopped by Ctrl-C after {count} finished game",
+        "sosgame: arena stopped by Ctrl-C after {count} finished games",
     ),
-    text("cli.arena.done", "game {done}/{total} done"),
     plural(
         "cli.arena.title",
         "{a} vs {b}: {rows}x{cols} {mode}, {count} game, {seconds} s a move",
         "{a} vs {b}: {rows}x{cols} {mode}, {count} games, {seconds} s a move",
     ),
-    text("cli.arena.record", "{level}: {wins} wins, {draws} draws, {losses} losses"),
+    text("cli.arena.record", "{level}: {wins}, {draws}, {losses}"),
+    plural("cli.arena.wins", "{count} win", "{count} wins"),
+    plural("cli.arena.draws", "{count} draw", "{count} draws"),
+    plural("cli.arena.losses", "{count} loss", "{count} losses"),
     text("cli.arena.score", "score {score}% (interval at 95%: {low}% to {high}%)"),
     text("cli.arena.elo", "Elo difference {elo} (interval at 95%: {low} to {high})"),
     text("cli.arena.more", "more levels, for three to eight seats (a level may come twice)"),
@@ -370,6 +403,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.serve.bad_port", "--port must be from 0 to 65535, not {port}"),
     text("cli.serve.bad_url", "--database {url} is not a database URL"),
+    text("cli.serve.bad_host", "--host {host} names no address to listen on: {error}"),
+    text("cli.serve.cannot_listen", "cannot listen on {host} port {port}: {error}"),
     text("cli.serve.bad_database", "--database {url}: {error}"),
     text(
         "cli.serve.redis",
@@ -403,9 +438,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("cli.serve.no_hosts", "--allowed-hosts needs at least one host name"),
     text("cli.serve.unreachable", "cannot start: {error}"),
+    text("cli.serve.no_redis", "cannot start: cannot reach Redis at {url}: {error}"),
     text(
-        "cli.worker.need_redis",
-        "sosgame worker needs --redis: it hears of the moves to make through Redis",
+        "cli.worker.redis",
+        "a Redis URL (redis://HOST:PORT/N), required: the worker hears of the moves to make "
+        "through Redis",
     ),
     text("cli.worker.help", "make the computer moves of the games served with --redis"),
     text(

@@ -50,7 +50,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("tui.write", "Write {letter}"),
     text("tui.redone", "Played again: {action}."),
     text("tui.nothing_to_redo", "There is nothing to redo."),
-    text("tui.hint", "Hint: {move} (marked on the board)."),
+    text("tui.hint", "Hint: {move} (the cursor is on its cell)."),
     text("tui.hint_thinking", "Looking for a hint…"),
     text("tui.no_hint", "No hint is available: {error}"),
     text(

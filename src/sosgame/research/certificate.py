@@ -72,6 +72,8 @@ class Prover:
         self.limit = limit
         # canonical text -> [lower, move, upper]
         self.entries: dict[str, list[Any]] = {}
+        self.progress: Callable[[int], None] | None = None
+        """Called with the number of entries each time one is added."""
 
     def text(self) -> str:
         """The current board as position text."""
@@ -89,6 +91,8 @@ class Prover:
             if self.limit is not None and len(self.entries) >= self.limit:
                 raise CertificateTooLargeError(f"the certificate needs over {self.limit} entries")
             entry = self.entries[text] = [None, None, None]
+            if self.progress is not None:
+                self.progress(len(self.entries))
         return entry, image
 
     def _moves(self) -> list[tuple[int, int]]:
@@ -187,11 +191,13 @@ def certificate(
     memory_mb: int = 64,
     table: TranspositionTable | None = None,
     entry_limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Solve ``game``'s position and return a certificate of its value (a JSON-ready dict).
 
     ``table`` may be one a :func:`~sosgame.solver.solve` of the same board has filled: the
     proof then finds most of its answers there (else a fresh table of ``memory_mb`` MiB).
+    ``progress``, if given, is called with the number of entries as each is added.
 
     :raises CertificateTooLargeError: if it needs more than ``entry_limit`` entries.
     """
@@ -199,26 +205,38 @@ def certificate(
     warm_up()
     run = Search(game, table or TranspositionTable(memory_mb), None)
     value = run.exact()
-    return document(game, value, prove(run, game.mode, value, entry_limit))
+    return document(game, value, prove(run, game.mode, value, entry_limit, progress))
 
 
-def prove(run: Search, mode: str, value: int, entry_limit: int | None) -> list[list[Any]]:
+def prove(
+    run: Search,
+    mode: str,
+    value: int,
+    entry_limit: int | None,
+    progress: Callable[[int], None] | None = None,
+) -> list[list[Any]]:
     """The entries proving that the board of ``run`` is worth exactly ``value``.
 
     :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
     """
-    return prove_bounds(run, mode, value, value, entry_limit)
+    return prove_bounds(run, mode, value, value, entry_limit, progress)
 
 
 def prove_bounds(
-    run: Search, mode: str, lower: int | None, upper: int | None, entry_limit: int | None
+    run: Search,
+    mode: str,
+    lower: int | None,
+    upper: int | None,
+    entry_limit: int | None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[list[Any]]:
     """The entries proving that the board of ``run`` is worth at least ``lower`` and at most
-    ``upper`` (None: nothing to prove that side).
+    ``upper`` (None: nothing to prove that side); ``progress`` as for :func:`certificate`.
 
     :raises CertificateTooLargeError: if they would be more than ``entry_limit``.
     """
     prover = Prover(run, mode, entry_limit)
+    prover.progress = progress
     if lower is not None:
         prover.prove(lower, lower=True)
     if upper is not None:

@@ -20,16 +20,17 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from sosgame import __version__
-from sosgame.errors import InvalidSettingsError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import MissingExtraError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.processes import check_workers, process_pool
 from sosgame.research.bounded import solve_bounded
 from sosgame.research.certificate import claims_above, document, merge, top_entries, write
 from sosgame.research.pieces import PieceStore, interval, prove_piece, solve_piece
@@ -71,16 +72,29 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     """
     if scheduler is None:
         if workers is not None and (isinstance(workers, bool) or workers < 1):
-            raise InvalidSettingsError(f"workers must be at least 1, not {workers!r}")
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+            raise InvalidSettingsError(
+                f"workers must be at least 1, not {workers!r}",
+                code="workers",
+                values={"value": workers},
+            )
+        check_workers(workers, "workers")
+        with process_pool(workers) as pool:
             yield pool
         return
     try:
         from distributed import Client
     except ImportError:
-        raise MissingExtraError("a solve on a Dask cluster", "cluster", ("distributed",)) from None
-    with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-        yield client.get_executor()
+        raise MissingExtraError("sosgame solve --scheduler", "cluster", ("distributed",)) from None
+    try:
+        client = Client(scheduler)  # type: ignore[no-untyped-call]
+    except (ValueError, OSError) as error:
+        raise SosError(
+            f"cannot reach the Dask scheduler at {scheduler}: {error}",
+            code="scheduler",
+            values={"address": scheduler, "reason": str(error)},
+        ) from None
+    with client:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
 
 
 class SplitStatus(NamedTuple):

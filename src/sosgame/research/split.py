@@ -118,11 +118,15 @@ def plan_split(game: Game, depth: int) -> Plan:
     """
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
         raise InvalidSettingsError(
-            f"the split depth must be a whole number of at least 1, not {depth!r}"
+            f"the split depth must be a whole number of at least 1, not {depth!r}",
+            code="split_depth",
+            values={"value": depth},
         )
     if game.players != 2:
         raise InvalidSettingsError(
-            f"the solver handles two players only, and this game has {game.players}"
+            f"the solver handles two players only, and this game has {game.players}",
+            code="solver_players",
+            values={"players": game.players},
         )
     if game.is_over:
         raise InvalidSettingsError("the game is over, so there is nothing to split")

@@ -92,7 +92,11 @@ def check_walks(walks: object) -> None:
     :raises InvalidSettingsError: naming the bad value.
     """
     if not isinstance(walks, int) or isinstance(walks, bool) or walks < 1:
-        raise InvalidSettingsError(f"walks must be a whole number of at least 1, not {walks!r}")
+        raise InvalidSettingsError(
+            f"walks must be a whole number of at least 1, not {walks!r}",
+            code="walks",
+            values={"value": walks},
+        )
 
 
 def walk_certificate(

@@ -201,13 +201,17 @@ class TranspositionTable:
     def _check(memory_mb: int) -> None:
         if not isinstance(memory_mb, int) or isinstance(memory_mb, bool) or memory_mb < 1:
             raise InvalidSettingsError(
-                f"memory must be a whole number of MiB, at least 1, not {memory_mb!r}"
+                f"memory must be a whole number of MiB, at least 1, not {memory_mb!r}",
+                code="memory",
+                values={"value": memory_mb},
             )
         free = available_mb()
         if free is not None and memory_mb > free * _SHARE_OF_FREE:
             raise InvalidSettingsError(
                 f"memory {memory_mb} MiB is more than this machine can spare: it has {free} MiB"
-                f" free, so ask for at most {int(free * _SHARE_OF_FREE)} MiB"
+                f" free, so ask for at most {int(free * _SHARE_OF_FREE)} MiB",
+                code="memory_spare",
+                values={"value": memory_mb, "free": free, "most": int(free * _SHARE_OF_FREE)},
             )
 
     def claim(self, owner: tuple[object, ...]) -> None:

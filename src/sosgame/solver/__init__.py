@@ -37,6 +37,7 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from functools import cache
 from typing import Final, NamedTuple
 
@@ -53,6 +54,7 @@ from sosgame.kernel import (
     to_array,
 )
 from sosgame.notation import Move
+from sosgame.processes import check_workers
 from sosgame.search.keys import canonical, exact_keys, rekey
 from sosgame.search.leaves import count_live
 from sosgame.search.negamax import (
@@ -92,6 +94,9 @@ QUICK_EMPTY_CELLS: Final = 12
 figures are in docs/benchmarks.md), so a hint that close to the end is checked by a solve."""
 _SLICE: Final = 1 << 21 if JIT else 1 << 12
 _TIMED_SLICE: Final = 1 << 12 if JIT else 1 << 8
+_REPORTED_SLICE: Final = 1 << 16 if JIT else 1 << 10
+"""The nodes between two reports of a solve's progress: a few a second, so that a person
+who watches it sees it move and Ctrl-C stops it at once."""
 """Nodes between looks at the clock under a time limit: a few milliseconds of search."""
 _INFINITY: Final = 1000  # beyond any value: a board has fewer lines than this
 THREADED_EMPTY_CELLS: Final = 17
@@ -156,6 +161,8 @@ class Search:
         self.deadline = deadline
         self.seconds = 0.0  # the time limit, for the error's message
         self.nodes = 0
+        self.progress: Callable[[int], None] | None = None
+        """Called with the nodes searched so far after each slice of search."""
         rows, cols, size = game.rows, game.cols, state.tables.size
         whole = size <= MAX_EMPTY_CELLS
         self.shared = shared
@@ -192,6 +199,8 @@ class Search:
         counted = 0  # the nodes of this search already counted by the pool
         while True:
             budget = _SLICE if deadline is None else _TIMED_SLICE
+            if self.progress is not None:
+                budget = min(budget, _REPORTED_SLICE)
             if pool is not None:
                 budget = min(budget, pool.advance(int(registers[NODES]) - counted))
                 counted = int(registers[NODES])
@@ -213,6 +222,8 @@ class Search:
                 if pool is not None:
                     pool.advance(int(registers[NODES]) - counted)
                 return int(registers[VALUE_OUT])
+            if self.progress is not None and pool is None:
+                self.progress(self.nodes + int(registers[NODES]))
 
     def exact(self, guess: int = 0) -> int:
         """The exact value of the current board, by null-window tests from ``guess`` (MTD(f))."""
@@ -271,6 +282,8 @@ class _Pool:
         self.nodes = 0
         self.lock = threading.Lock()
         self.failure: BaseException | None = None
+        self.progress: Callable[[int], None] | None = None
+        """Called with the nodes all threads searched so far, as each slice ends."""
 
     def advance(self, nodes: int) -> int:
         """Count ``nodes`` more; the budget of the next slice, or raise if the solve must stop."""
@@ -278,7 +291,11 @@ class _Pool:
             self.nodes += nodes
             if self.failure is not None:
                 raise _StoppedError
+            if self.progress is not None and nodes:
+                self.progress(self.nodes)
             budget = _SLICE if self.deadline is None else _TIMED_SLICE
+            if self.progress is not None:
+                budget = min(budget, _REPORTED_SLICE)
             if self.node_limit is not None:
                 left = self.node_limit - self.nodes
                 if left <= 0:
@@ -301,14 +318,22 @@ def _check(game: Game) -> None:
         raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
     if game.players != 2:
         raise InvalidSettingsError(
-            f"the solver handles two players only, and this game has {game.players}"
+            f"the solver handles two players only, and this game has {game.players}",
+            code="solver_players",
+            values={"players": game.players},
         )
     if game.is_over:
-        raise GameOverError(f"the game is over, so there is nothing to solve: {game.position()}")
+        raise GameOverError(
+            f"the game is over, so there is nothing to solve: {game.position()}",
+            code="solve_over",
+            values={"position": game.position()},
+        )
     empty = game.position().count(".")
     if empty > MAX_EMPTY_CELLS:
         raise InvalidSettingsError(
-            f"the position has {empty} empty cells; the solver takes at most {MAX_EMPTY_CELLS}"
+            f"the position has {empty} empty cells; the solver takes at most {MAX_EMPTY_CELLS}",
+            code="solver_cells",
+            values={"count": empty, "most": MAX_EMPTY_CELLS},
         )
 
 
@@ -320,6 +345,7 @@ def solve(
     table: TranspositionTable | None = None,
     seconds: float | None = None,
     threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Solution:
     """Solve the position of a two-player ``game`` for the seat to move (``game`` is unchanged).
 
@@ -331,7 +357,9 @@ def solve(
     ``threads`` is how many threads search at once (by default one per core this process may
     use); they share one fresh table, so they are used only without ``table``, when compiled,
     and from :data:`THREADED_EMPTY_CELLS` empty cells. Their node counts vary a little from
-    run to run; the value and best moves never do.
+    run to run; the value and best moves never do. ``progress``, if given, is called with the
+    nodes searched so far as the search goes (once per slice of search, a fraction of a second
+    apart when compiled); an exception it raises, or Ctrl-C, stops the solve.
 
     :raises InvalidSettingsError: for more than two players, too many empty cells, a memory
         size the machine cannot spare, or a bad limit.
@@ -353,11 +381,21 @@ def solve(
         or not math.isfinite(seconds)
         or seconds <= 0
     ):
-        raise InvalidSettingsError(f"seconds must be a number greater than 0, not {seconds!r}")
+        shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
+        raise InvalidSettingsError(
+            f"seconds must be a number greater than 0, not {shown}",
+            code="seconds",
+            values={"value": shown},
+        )
     if threads is not None and (
         not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
     ):
-        raise InvalidSettingsError(f"threads must be a whole number of at least 1, not {threads!r}")
+        raise InvalidSettingsError(
+            f"threads must be a whole number of at least 1, not {threads!r}",
+            code="threads",
+            values={"value": threads},
+        )
+    check_workers(threads, "threads")
     notice_if_slow()
     warm_up()
     # The clock of a time limit starts with the call; ``Solution.seconds`` is the search alone.
@@ -375,6 +413,7 @@ def solve(
         if shared.holds(3**size):
             pool = _Pool(count, node_limit, deadline)
             pool.seconds = 0.0 if seconds is None else float(seconds)
+            pool.progress = progress
             value, found, nodes = _solve_threaded(game, shared, pool)
             found.sort(key=Move.sort_key)
             return Solution(value, tuple(found), nodes, time.perf_counter() - start)
@@ -383,6 +422,7 @@ def solve(
         table = TranspositionTable(_default_memory(game) if memory_mb is None else memory_mb)
     run = Search(game, table, node_limit, deadline)
     run.seconds = 0.0 if seconds is None else float(seconds)
+    run.progress = progress
     value = run.exact()
     best: list[Move] = []
     # Moves leading to symmetric positions reach the same value: test one of each.

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
+from sosgame.processes import watch_parent
 from sosgame.snapshot import Snapshot
 from sosgame.web.computer import choose_move, suggest
 from sosgame.web.fairqueue import FairQueue
@@ -28,19 +27,6 @@ __all__ = ["ComputerPool", "watch_parent"]
 
 TASKS_PER_WORKER: Final = 200
 """Searches a worker process runs before it is replaced (so its memory is given back)."""
-_CHECK_SECONDS: Final = 0.25
-
-
-def _watch(parent: int) -> None:
-    while True:
-        time.sleep(_CHECK_SECONDS)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def watch_parent(parent: int) -> None:
-    """In a worker process: quit as soon as process ``parent`` is gone."""
-    threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
 
 
 @dataclass
