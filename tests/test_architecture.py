@@ -37,6 +37,7 @@ CORE = (
     "sosgame.ratings",
     "sosgame.record",
     "sosgame.seats",
+    "sosgame.table",
     "sosgame.svg",
     "sosgame.text",
 )

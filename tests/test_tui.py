@@ -18,12 +18,13 @@ from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 from sosgame.record import Record, load, save
+from sosgame.table import Seat
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.game import GameScreen
 from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
 from sosgame.tui.screens.text import HelpScreen, RulesScreen
-from sosgame.tui.session import Seat, Session
+from sosgame.tui.session import Session
 
 SIZE = (100, 32)
 EN, VI, HI = translator("en"), translator("vi"), translator("hi")
@@ -278,6 +279,25 @@ def test_replay_steps_forward_back_and_jumps_then_continues() -> None:
         assert screen(pilot).session.game == Game(3, 3, moves=WHOLE_GAME[:1])
 
     drive(app_for(Game(3, 3)), script)
+
+
+def test_play_on_from_a_replay_keeps_every_seats_kind() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await settle(pilot)
+        assert screen(pilot).session.game.ply >= 2
+        await pilot.press("p", "home", "right", "c")  # on from where the computer is to move
+        await pilot.pause()
+        await pilot.click("#yes")  # the computer's move would go
+        await pilot.pause()
+        await settle(pilot)
+        session = screen(pilot).session
+        assert [seat.kind for seat in session.seats] == ["person", "easy"]
+        assert session.names == ["Ann", "Bao"]
+        assert session.game.ply >= 2  # the computer moved again
+        assert session.game.moves[0] == Move.parse("Sa1")
+
+    drive(app_for(Game(4, 4), ("person", "easy")), script)
 
 
 def test_replay_lists_a_resignation_as_the_game_does() -> None:
@@ -663,21 +683,6 @@ def test_a_new_game_can_be_opened_and_abandoned_without_touching_the_game() -> N
         assert len(pilot.app.screen_stack) == 2  # the old game is gone, not underneath
 
     drive(app_for(Game(3, 3)), script)
-
-
-def test_undo_never_stops_where_only_a_computer_could_move() -> None:
-    session = Session(Game(3, 3), [Seat("Bot", "easy"), Seat("Ann")])
-    session.game.play("Sa1")  # the computer's opening move
-    before = session.game.copy()
-    assert session.undo() == []
-    assert session.game == before
-    assert session.redo_stack == []
-    session.play(Move.parse("Ob1"))
-    session.game.play("Oc3")  # the computer's reply
-    assert [str(action) for action in session.undo()] == ["Oc3", "Ob1"]
-    assert session.game == before
-    assert [str(action) for action in session.redo()] == ["Ob1", "Oc3"]
-    assert session.game == Game(3, 3, moves=["Sa1", "Ob1", "Oc3"])
 
 
 def test_every_text_of_the_terminal_game_exists() -> None:

@@ -18,9 +18,10 @@ from pytest_textual_snapshot import SVGImageExtension
 from textual.pilot import Pilot
 
 from sosgame import Game
+from sosgame.table import Seat
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.setup import Settings
-from sosgame.tui.session import Seat, Session
+from sosgame.tui.session import Session
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (100, 32)

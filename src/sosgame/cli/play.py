@@ -141,9 +141,10 @@ def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> 
 def _run_full_screen(
     arguments: argparse.Namespace, language: str, translate: Callable[..., str]
 ) -> int:
+    from sosgame.table import PERSON, Seat, seats_from_record
     from sosgame.tui import run as run_tui
     from sosgame.tui.screens.setup import Settings
-    from sosgame.tui.session import PERSON, Seat, Session, seats_from_record
+    from sosgame.tui.session import Session
 
     options: dict[str, Any] = {"language": language, "seed": arguments.seed}
     if arguments.load:

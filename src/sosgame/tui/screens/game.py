@@ -21,10 +21,11 @@ from sosgame.i18n import outcome_text
 from sosgame.notation import Letter, Move
 from sosgame.record import load, save
 from sosgame.seats import SEAT_SYMBOLS
+from sosgame.table import seats_from_record
 from sosgame.tui.layout import lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key, seat_style
-from sosgame.tui.session import SEATS_TAG, History, Session, Step, seats_from_record
+from sosgame.tui.session import History, Session, Step
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
 
@@ -435,7 +436,6 @@ class GameScreen(TranslatedScreen):
     def _write(self, path: str) -> None:
         session = self.session
         record = session.record()
-        record.meta["tags"] = {SEATS_TAG: ",".join(seat.kind for seat in session.seats)}
         try:
             save(record, path)
         except SosError as error:
@@ -467,6 +467,7 @@ class GameScreen(TranslatedScreen):
         self.sos.replace_session(session, self.t("tui.loaded", path=path, count=len(record.moves)))
 
     def action_replay(self) -> None:
+        # The record keeps who plays each seat, so play goes on from the replay at the same seats.
         self.sos.open_replay(self.session.record(), at_end=True, saved=self.session.saved)
 
     def action_new_game(self) -> None:

@@ -16,12 +16,14 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from sosgame.errors import SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.i18n import LANGUAGES, translator
+from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import check_size
 from sosgame.record import Start, starting_game
+from sosgame.table import PERSON, Seat
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
-from sosgame.tui.session import LEVELS, PERSON, Seat, Session
+from sosgame.tui.session import Session
 from sosgame.tui.widgets.keybar import KeyBar
 
 __all__ = ["SETUP_KEYS", "Settings", "SetupScreen"]
