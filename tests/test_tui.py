@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select, Static
 
+from sos_tui import app_for, drive, play, run_at, screen, settle, text_of
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
@@ -24,67 +24,12 @@ from sosgame.tui.screens.game import GameScreen
 from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
 from sosgame.tui.screens.text import HelpScreen, RulesScreen
-from sosgame.tui.session import Session
 
-SIZE = (100, 32)
 EN, VI, HI = translator("en"), translator("vi"), translator("hi")
 BAD_BOARD = EN("tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE)
 
 # A whole 3x3 game between two people: the third move scores, so Ann moves again.
 WHOLE_GAME = ["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2", "Sc2", "Oa3", "Oc3"]
-
-
-def app_for(game: Game, kinds: tuple[str, ...] = ("person", "person"), **options: object) -> SosApp:
-    names = ["Ann", "Bao", "Chi", "Dan", "Em", "Phi", "Gia", "Hoa"][: game.players]
-    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
-    return SosApp(session=Session(game, seats), seed=5, computer_delay=0, **options)  # type: ignore[arg-type]
-
-
-def drive(app: SosApp, script: Callable[[Pilot[int]], Awaitable[None]]) -> None:
-    """Run ``app`` headless at a fixed size and play ``script`` on it."""
-
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def screen(pilot: Pilot[int]) -> GameScreen:
-    current = pilot.app.screen
-    assert isinstance(current, GameScreen)
-    return current
-
-
-def text_of(pilot: Pilot[int], selector: str) -> str:
-    widget = pilot.app.screen.query_one(selector)
-    if isinstance(widget, RichLog):
-        return "\n".join(line.text for line in widget.lines)
-    return str(widget.render())
-
-
-async def settle(pilot: Pilot[int]) -> None:
-    """Wait until no computer is thinking."""
-    for _ in range(200):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        current = pilot.app.screen
-        if not isinstance(current, GameScreen) or current.thinking is None:
-            return
-    raise AssertionError("the computer never moved")
-
-
-async def play(pilot: Pilot[int], move: str) -> None:
-    """Walk the cursor to the move's cell with arrow and vi keys, then type the letter."""
-    target = Move.parse(move)
-    board = screen(pilot).board
-    row, col = board.cursor
-    keys = (["down"] * (target.cell.row - row) + ["k"] * (row - target.cell.row)) + (
-        ["l"] * (target.cell.col - col) + ["left"] * (col - target.cell.col)
-    )
-    await pilot.press(*keys, target.letter.lower())
-    await pilot.pause()
 
 
 def test_two_people_play_a_whole_game_to_the_result() -> None:
@@ -503,17 +448,6 @@ def test_the_new_game_screen_names_what_is_wrong() -> None:
         assert isinstance(pilot.app.screen, SetupScreen)
 
     drive(SosApp(), script)
-
-
-def run_at(
-    app: SosApp, size: tuple[int, int], script: Callable[[Pilot[int]], Awaitable[None]]
-) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
 
 
 def drawn(pilot: Pilot[int], cell: str) -> str | None:

@@ -20,7 +20,7 @@ from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
-from sosgame.i18n import LANGUAGES, detect_language, translator
+from sosgame.i18n import LANGUAGES, default_name, detect_language, translator
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.record import load
@@ -151,23 +151,17 @@ def _table(arguments: argparse.Namespace, translate: Callable[..., str]) -> Tabl
         return None
     game = Game(rows, cols, players=players, mode=arguments.mode or "general")
     if names is None:
-        names = default_names(kinds, translate)
+        names = [
+            default_name(translate, seat, computer=kind != PERSON)
+            for seat, kind in enumerate(kinds)
+        ]
     return Table(game, [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)])
-
-
-def default_names(kinds: list[str], translate: Callable[..., str]) -> list[str]:
-    """The names of seats of ``kinds`` nobody named: "Player 1", "Computer 2"..."""
-    return [
-        translate("player" if kind == PERSON else "tui.computer", number=seat + 1)
-        for seat, kind in enumerate(kinds)
-    ]
 
 
 def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> int:
     table = _table(arguments, translate)
     if table is None:
-        names = default_names([PERSON, PERSON], translate)
-        table = Table(Game(5, 5), [Seat(name) for name in names])
+        table = Table(Game(5, 5), [Seat(default_name(translate, seat)) for seat in range(2)])
     seed = arguments.seed
 
     def player(level: str) -> Player:

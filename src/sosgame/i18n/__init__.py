@@ -31,7 +31,9 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "browser_catalog",
+    "default_name",
     "detect_language",
+    "is_default_name",
     "outcome_text",
     "translations",
     "translator",
@@ -109,6 +111,22 @@ def outcome_text(t: Callable[..., str], outcome: Outcome, names: Sequence[str]) 
     if outcome.winner is not None:
         return t("winner", name=names[outcome.winner], reason=reason)
     return t("draw", names=", ".join(names[seat] for seat in outcome.winners), reason=reason)
+
+
+def default_name(t: Callable[..., str], seat: int, *, computer: bool = False) -> str:
+    """The name seat ``seat`` (from 0) has until someone names it, in the language of ``t``:
+    "Player 2", or "Computer 2" for a computer seat."""
+    return t("tui.computer" if computer else "player", number=seat + 1)
+
+
+def is_default_name(name: str, seat: int) -> bool:
+    """Whether ``name`` is a name seat ``seat`` has by default, in any language (so that a
+    change of language may give it the new language's)."""
+    return any(
+        name == default_name(translator(code), seat, computer=computer)
+        for code in LANGUAGES
+        for computer in (False, True)
+    )
 
 
 def browser_catalog() -> dict[str, dict[str, str | dict[str, str]]]:

@@ -59,6 +59,7 @@ class ReplayScreen(TranslatedScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="board-area"):
                 yield Board(self.replay.game, id="board", keys=False)
@@ -73,7 +74,9 @@ class ReplayScreen(TranslatedScreen):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
-        lay_out(self.query_one("#main"), self.query_one(Board), event.size.width, event.size.height)
+        width, height = event.size
+        self.check_room(width, height, self.replay.game.players)
+        lay_out(self.query_one("#main"), self.query_one(Board), width, height)
 
     def retranslate(self) -> None:
         self.show()

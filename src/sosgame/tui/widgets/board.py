@@ -213,6 +213,14 @@ class Board(ScrollView, can_focus=True):
             if 1 <= y < height:
                 self.refresh(Region(0, y, width, 1))
 
+    def in_view(self, cell: Cell) -> bool:
+        """Whether ``cell`` shows whole in the board's view now."""
+        width, height = self.view
+        x = self.spacing * cell.col - round(self.scroll_x)
+        y = 2 * cell.row - round(self.scroll_y)
+        right = width - _margin(self.game.rows)
+        return x >= 0 and x + 2 * _pad(self.spacing) < right and 0 <= y < height - 1
+
     def reveal(self, cells: Iterable[Cell] = ()) -> None:
         """Scroll so that the cursor is in view, and ``cells`` too where there is room."""
         width, height = self.view
