@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from sosgame.position import Position, build_game
 from sosgame.record import Record
+from sosgame.table import SEATS_TAG
 from sosgame.web.endpoints.common import address, room_or_404, server
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
@@ -49,7 +50,8 @@ async def record(request: Request) -> Response:
     room = await _costly_room(request)
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
     names = [row.name for row in room.seats]
-    meta = {"date": created, "tags": {"game": room.id}}
+    kinds = ",".join(seat.kind for seat in room.table.seats)
+    meta = {"date": created, "tags": {"game": room.id, SEATS_TAG: kinds}}
 
     def make(position: Position) -> bytes:
         game = build_game(position)
