@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -272,10 +273,14 @@ def test_undo_goes_back_to_the_person_and_never_to_a_computers_turn(client: Test
     pytest.importorskip("sosgame.ai")
     seats = [{"name": "Bot", "player": "easy"}, {"name": "Ann"}]
     created = create(client, rows=4, cols=4, seats=seats)
+    url, deadline = f"/api/games/{created['id']}", time.monotonic() + 60
+    state = client.get(url).json()
+    while state["ply"] == 0 and time.monotonic() < deadline:  # the computer opens
+        time.sleep(0.01)
+        state = client.get(url).json()
+    opening = state["actions"][0]
+    assert state["can_undo"] is False  # only the computer's opening move to take back
     for seat in join(client, created["id"], created["token"]):
-        state = seat.state(lambda g: g["ply"] == 1 and g["thinking"] is None)
-        opening = state["actions"][0]
-        assert state["can_undo"] is False  # only the computer's opening move to take back
         seat.send(type="undo", ply=1)
         assert seat.error()["code"] == "nothing_to_undo"
         move = next(cell for cell in ("a1", "d4") if cell not in opening)
