@@ -433,8 +433,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.play.lang", "the language (default: from the locale, else English)"),
     text(
         "cli.play.seat_level",
-        "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated "
-        "(full-screen game only)",
+        "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated",
     ),
     text("cli.play.load", "continue the game in a record file (sosgame-record/1)"),
     text("cli.play.bad_side", "{option} must be from 1 to {most}, not {value}"),
