@@ -377,6 +377,9 @@ def test_a_hint_marks_a_cell_and_plays_nothing() -> None:
         await pilot.pause()
         board = screen(pilot).board
         assert board.hint == Cell(0, 2)  # Sc1 completes a line, and the hint level sees it
+        assert board.cursor == board.hint
+        styles = {segment.style for segment in board.render_line(1) if segment.text.strip()}
+        assert any(style and style.bgcolor and style.bgcolor.name == "#9ad0a8" for style in styles)
         assert EN("tui.hint", move="Sc1") in text_of(pilot, "#message")
         assert screen(pilot).session.game == before
         await pilot.press("s")

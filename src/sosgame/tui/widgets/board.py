@@ -39,6 +39,8 @@ _CROSSING: Final = "\u2573"
 _CURSOR: Final = Style(color=PAPER, bgcolor="#3b4a6b", bold=True)
 _CURSOR_UNFOCUSED: Final = Style(bgcolor="#c9c2ad")
 _HINT: Final = Style(color=INK, bgcolor="#9ad0a8", bold=True)
+_CURSOR_ON_HINT: Final = _HINT + Style(underline=True)
+"""The cursor on the hinted cell keeps the hint's colour, so that the hint shows."""
 _LABEL: Final = Style(color="#6b6456", bgcolor=PAPER)
 _BLANK: Final = Style(bgcolor=PAPER)
 _LETTER: Final = Style(color=INK, bgcolor=PAPER, bold=True)
@@ -314,12 +316,12 @@ class Board(ScrollView, can_focus=True):
         """Board line ``index`` (letters on even lines, strokes between rows on odd ones),
         with the cursor and the hint on it."""
         row = index // 2
+        cursor = _CURSOR if self.has_focus else _CURSOR_UNFOCUSED
+        if self.cursor == self.hint:
+            cursor = _CURSOR_ON_HINT
         marks = [
             (cell.col, style)
-            for cell, style in (
-                (self.hint, _HINT),
-                (self.cursor, _CURSOR if self.has_focus else _CURSOR_UNFOCUSED),
-            )
+            for cell, style in ((self.hint, _HINT), (self.cursor, cursor))
             if cell is not None and cell.row == row and not index % 2
         ]
         if not marks and index in self._lines:
