@@ -39,6 +39,7 @@ CORE = (
     "sosgame.settings",
     "sosgame.snapshot",
     "sosgame.svg",
+    "sosgame.table",
     "sosgame.text",
 )
 """The rules core: it needs nothing beyond the standard library."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from sos_cli import run
-from sosgame import Game
+from sosgame import Game, Move
 from sosgame.cli.plain import PlainGame
 from sosgame.i18n import translator
 from sosgame.record import Record, load, save
+from sosgame.table import Seat, Table
 
 
 @pytest.fixture
@@ -95,10 +97,12 @@ def test_every_failure_is_one_line_and_non_zero(
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def session(lines: str, game: Game, language: str = "en") -> str:
+def session(lines: str, game: Game, language: str = "en", kinds: tuple[str, ...] = ()) -> str:
     out = io.StringIO()
-    names = [f"P{seat}" for seat in range(game.players)]
-    status = PlainGame(game, names, translator(language), io.StringIO(lines), out).run()
+    kinds = kinds or ("person",) * game.players
+    seats = [Seat(f"P{seat}", kind) for seat, kind in enumerate(kinds)]
+    table = Table(game, seats)
+    status = PlainGame(table, translator(language), io.StringIO(lines), out).run()
     assert status == 0
     return out.getvalue()
 
@@ -244,19 +248,65 @@ def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path:
         child.expect_exact("Player 1> ")
         child.send("moves\r")
         child.expect_exact("Moves: Sa1 Sa2")
+        child.send("quit\r")  # two moves are not saved: it asks first
+        child.expect_exact("Quit anyway?")
+        child.send("no\r")
+        child.expect_exact("Player 1> ")
         child.send("quit\r")
+        child.expect_exact("Quit anyway?")
+        child.send("yes\r")
         child.expect(pexpect.EOF)
     finally:
         child.close()
     assert child.exitstatus == 0
 
 
-def test_a_seed_for_the_line_mode_game_is_refused_rather_than_ignored(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    status, out, err = run(capsys, "play", "--plain", "--seed", "4")
-    assert status == 1 and out == ""
-    assert err == (
-        "sosgame: error: --seed sets the computer players' choices, and the line-mode game has"
-        " none: leave out --seed or --plain\n"
+def test_quitting_the_line_mode_game_with_moves_not_saved_asks_first(tmp_path: Path) -> None:
+    game = Game(3, 3)
+    out = session("Sa1\nquit\nno\nmoves\nquit\nyes\nmoves\n", game)
+    assert out.count("The moves since the game was last saved would be lost.") == 2
+    assert "Moves: Sa1" in out
+    assert out.rstrip().endswith("Goodbye.")
+    assert out.count("Moves:") == 1  # nothing read after the yes
+    path = tmp_path / "g.json"
+    out = session(f"Sa1\nsave {path}\nquit\nmoves\n", Game(3, 3))
+    assert "Quit anyway?" not in out and out.rstrip().endswith("Goodbye.")
+    out = session("quit\nmoves\n", Game(3, 3, moves=["Sa1"]))  # as it began: nothing lost
+    assert "Quit anyway?" not in out and "Moves:" not in out
+    vietnamese = session("Sa1\nquit\ncó\n", Game(3, 3), "vi")
+    assert vietnamese.rstrip().endswith(translator("vi")("goodbye"))
+
+
+def test_the_line_mode_game_plays_against_computer_seats() -> None:
+    pytest.importorskip("sosgame.ai")
+    game = Game(3, 3)
+    out = session("Sa1\nundo\nmoves\n", game, kinds=("person", "easy"))
+    reply = out.split("P1 plays ", 1)[1].split(".", 1)[0]
+    assert Move.parse(reply) in Game(3, 3, moves=["Sa1"]).legal_moves
+    assert "Took back Sa1." in out and f"Took back {reply}." in out  # back to the person
+    assert "Moves: (none yet)" in out
+    # A computer that opens moves before the first prompt; one alone plays a whole game.
+    opened = Game(3, 3)
+    assert "P0 plays " in session("", opened, kinds=("easy", "person")) and opened.ply == 1
+    alone = Game(3, 3)
+    session("", alone, kinds=("random", "easy"))
+    assert alone.is_over
+
+
+def test_a_pipe_plays_the_line_mode_game_against_the_computer(tmp_path: Path) -> None:
+    pytest.importorskip("sosgame.ai")
+    result = subprocess.run(
+        [sys.executable, "-m", "sosgame", "play", "--seat-level", "2", "hard", "--seed", "3"],
+        input="Sa1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "LANGUAGE": ""},
     )
+    assert result.returncode == 0, result.stderr
+    assert "leave out --plain" not in result.stderr and "Traceback" not in result.stderr
+    assert "Players: Player 1, Computer 2." in result.stdout
+    assert "Computer 2 plays " in result.stdout
+    assert result.stdout.rstrip().endswith("Goodbye.")

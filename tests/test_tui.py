@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -14,76 +13,23 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Select, Static
 
+from sos_tui import app_for, drive, play, run_at, screen, settle, text_of
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 from sosgame.record import Record, load, save
+from sosgame.table import Seat
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.game import GameScreen
 from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
 from sosgame.tui.screens.text import HelpScreen, RulesScreen
-from sosgame.tui.session import Seat, Session
 
-SIZE = (100, 32)
 EN, VI, HI = translator("en"), translator("vi"), translator("hi")
 BAD_BOARD = EN("tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE)
 
 # A whole 3x3 game between two people: the third move scores, so Ann moves again.
 WHOLE_GAME = ["Sa1", "Ob1", "Sc1", "Ob2", "Sb3", "Oa2", "Sc2", "Oa3", "Oc3"]
-
-
-def app_for(game: Game, kinds: tuple[str, ...] = ("person", "person"), **options: object) -> SosApp:
-    names = ["Ann", "Bao", "Chi", "Dan", "Em", "Phi", "Gia", "Hoa"][: game.players]
-    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
-    return SosApp(session=Session(game, seats), seed=5, computer_delay=0, **options)  # type: ignore[arg-type]
-
-
-def drive(app: SosApp, script: Callable[[Pilot[int]], Awaitable[None]]) -> None:
-    """Run ``app`` headless at a fixed size and play ``script`` on it."""
-
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def screen(pilot: Pilot[int]) -> GameScreen:
-    current = pilot.app.screen
-    assert isinstance(current, GameScreen)
-    return current
-
-
-def text_of(pilot: Pilot[int], selector: str) -> str:
-    widget = pilot.app.screen.query_one(selector)
-    if isinstance(widget, RichLog):
-        return "\n".join(line.text for line in widget.lines)
-    return str(widget.render())
-
-
-async def settle(pilot: Pilot[int]) -> None:
-    """Wait until no computer is thinking."""
-    for _ in range(200):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        current = pilot.app.screen
-        if not isinstance(current, GameScreen) or current.thinking is None:
-            return
-    raise AssertionError("the computer never moved")
-
-
-async def play(pilot: Pilot[int], move: str) -> None:
-    """Walk the cursor to the move's cell with arrow and vi keys, then type the letter."""
-    target = Move.parse(move)
-    board = screen(pilot).board
-    row, col = board.cursor
-    keys = (["down"] * (target.cell.row - row) + ["k"] * (row - target.cell.row)) + (
-        ["l"] * (target.cell.col - col) + ["left"] * (col - target.cell.col)
-    )
-    await pilot.press(*keys, target.letter.lower())
-    await pilot.pause()
 
 
 def test_two_people_play_a_whole_game_to_the_result() -> None:
@@ -280,6 +226,25 @@ def test_replay_steps_forward_back_and_jumps_then_continues() -> None:
     drive(app_for(Game(3, 3)), script)
 
 
+def test_play_on_from_a_replay_keeps_every_seats_kind() -> None:
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        await settle(pilot)
+        assert screen(pilot).session.game.ply >= 2
+        await pilot.press("p", "home", "right", "c")  # on from where the computer is to move
+        await pilot.pause()
+        await pilot.click("#yes")  # the computer's move would go
+        await pilot.pause()
+        await settle(pilot)
+        session = screen(pilot).session
+        assert [seat.kind for seat in session.seats] == ["person", "easy"]
+        assert session.names == ["Ann", "Bao"]
+        assert session.game.ply >= 2  # the computer moved again
+        assert session.game.moves[0] == Move.parse("Sa1")
+
+    drive(app_for(Game(4, 4), ("person", "easy")), script)
+
+
 def test_replay_lists_a_resignation_as_the_game_does() -> None:
     async def script(pilot: Pilot[int]) -> None:
         await play(pilot, "Sa1")
@@ -412,6 +377,9 @@ def test_a_hint_marks_a_cell_and_plays_nothing() -> None:
         await pilot.pause()
         board = screen(pilot).board
         assert board.hint == Cell(0, 2)  # Sc1 completes a line, and the hint level sees it
+        assert board.cursor == board.hint
+        styles = {segment.style for segment in board.render_line(1) if segment.text.strip()}
+        assert any(style and style.bgcolor and style.bgcolor.name == "#9ad0a8" for style in styles)
         assert EN("tui.hint", move="Sc1") in text_of(pilot, "#message")
         assert screen(pilot).session.game == before
         await pilot.press("s")
@@ -483,17 +451,6 @@ def test_the_new_game_screen_names_what_is_wrong() -> None:
         assert isinstance(pilot.app.screen, SetupScreen)
 
     drive(SosApp(), script)
-
-
-def run_at(
-    app: SosApp, size: tuple[int, int], script: Callable[[Pilot[int]], Awaitable[None]]
-) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
 
 
 def drawn(pilot: Pilot[int], cell: str) -> str | None:
@@ -663,21 +620,6 @@ def test_a_new_game_can_be_opened_and_abandoned_without_touching_the_game() -> N
         assert len(pilot.app.screen_stack) == 2  # the old game is gone, not underneath
 
     drive(app_for(Game(3, 3)), script)
-
-
-def test_undo_never_stops_where_only_a_computer_could_move() -> None:
-    session = Session(Game(3, 3), [Seat("Bot", "easy"), Seat("Ann")])
-    session.game.play("Sa1")  # the computer's opening move
-    before = session.game.copy()
-    assert session.undo() == []
-    assert session.game == before
-    assert session.redo_stack == []
-    session.play(Move.parse("Ob1"))
-    session.game.play("Oc3")  # the computer's reply
-    assert [str(action) for action in session.undo()] == ["Oc3", "Ob1"]
-    assert session.game == before
-    assert [str(action) for action in session.redo()] == ["Ob1", "Oc3"]
-    assert session.game == Game(3, 3, moves=["Sa1", "Ob1", "Oc3"])
 
 
 def test_every_text_of_the_terminal_game_exists() -> None:

@@ -18,9 +18,10 @@ from pytest_textual_snapshot import SVGImageExtension
 from textual.pilot import Pilot
 
 from sosgame import Game
+from sosgame.table import Seat
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.setup import Settings
-from sosgame.tui.session import Seat, Session
+from sosgame.tui.session import Session
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (100, 32)
@@ -111,3 +112,34 @@ def test_8x8_game_at_60x20(snap_compare: Compare) -> None:
 def test_10x10_game_at_50x24_with_the_panel_under_the_board(snap_compare: Compare) -> None:
     game = Game(10, 10, moves=["Sa1", "Ob1"])
     assert snap_compare(game_app(game), terminal_size=(50, 24))
+
+
+def test_a_question_wraps_in_its_dialog_at_60x20_in_hindi(snap_compare: Compare) -> None:
+    async def leave_unsaved(pilot: Pilot[int]) -> None:
+        await pilot.press("s", "n")
+        await pilot.pause()
+        await pilot.press("enter")
+
+    app = game_app(Game(5, 5), language="hi")
+    assert snap_compare(app, run_before=leave_unsaved, terminal_size=(60, 20))
+
+
+def test_a_terminal_too_small_says_so(snap_compare: Compare) -> None:
+    assert snap_compare(game_app(Game(8, 8)), terminal_size=(40, 12))
+
+
+def test_four_players_at_80x24_keep_their_moves_in_view(snap_compare: Compare) -> None:
+    game = Game(12, 12, players=4, moves=["Sa1", "Ob1", "Od4", "Se5", "Sf6"])
+    game.play("Sc1")  # an extra turn for the second seat
+    assert snap_compare(game_app(game), terminal_size=(80, 24))
+
+
+def test_the_new_game_screen_with_a_rectangle_and_the_focus_on_its_columns(
+    snap_compare: Compare,
+) -> None:
+    async def rectangle(pilot: Pilot[int]) -> None:
+        await pilot.press("tab", "space")
+        await pilot.pause()
+
+    app = SosApp(settings=Settings(players=2))
+    assert snap_compare(app, run_before=rectangle, terminal_size=(80, 24))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -258,6 +259,28 @@ def test_a_record_downloads_and_uploads_through_sosgame_record(client: TestClien
     again = Record.from_json(download.text)
     assert again.moves == ["Sa1", "Ob1", "Sc1"]
     assert again.players == ["Ann", "Bao"]
+
+
+def test_a_record_keeps_its_computer_seats_through_download_and_upload(
+    client: TestClient,
+) -> None:
+    pytest.importorskip("sosgame.ai")
+    tags = {"sosgame.seats": "person,easy"}
+    game = Game(4, 4, moves=["Sa1"])  # the computer's turn
+    record = Record.from_game(game, players=["Ann", "Bot"], meta={"tags": tags})
+    response = client.post("/api/records", json=record.to_dict())
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert created["seats"] == [0]  # the uploader holds the person's seat only
+    deadline = time.monotonic() + 60
+    state = client.get(f"/api/games/{created['id']}").json()
+    while state["ply"] == 1 and time.monotonic() < deadline:  # the computer plays on
+        time.sleep(0.01)
+        state = client.get(f"/api/games/{created['id']}").json()
+    assert [seat["player"] for seat in state["seats"]] == ["human", "easy"]
+    assert state["ply"] > 1 and state["actions"][0] == "Sa1"
+    download = Record.from_json(client.get(f"/api/games/{created['id']}/record").text)
+    assert download.meta["tags"]["sosgame.seats"] == "person,easy"
 
 
 def test_a_finished_record_replays_but_is_in_no_public_list(client: TestClient) -> None:

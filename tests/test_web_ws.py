@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -266,6 +267,36 @@ def test_undo_and_redo_in_a_local_game(client: TestClient) -> None:
         state = seat.state(lambda g: g["ply"] == 3)
         assert state["can_redo"] is False
     assert client.get(f"/api/games/{created['id']}").json()["actions"] == ["Sa1", "Ob1", "Oc3"]
+
+
+def test_undo_goes_back_to_the_person_and_never_to_a_computers_turn(client: TestClient) -> None:
+    pytest.importorskip("sosgame.ai")
+    seats = [{"name": "Bot", "player": "easy"}, {"name": "Ann"}]
+    created = create(client, rows=4, cols=4, seats=seats)
+    url, deadline = f"/api/games/{created['id']}", time.monotonic() + 60
+    state = client.get(url).json()
+    while state["ply"] == 0 and time.monotonic() < deadline:  # the computer opens
+        time.sleep(0.01)
+        state = client.get(url).json()
+    opening = state["actions"][0]
+    assert state["can_undo"] is False  # only the computer's opening move to take back
+    for seat in join(client, created["id"], created["token"]):
+        seat.send(type="undo", ply=1)
+        assert seat.error()["code"] == "nothing_to_undo"
+        move = next(cell for cell in ("a1", "d4") if cell not in opening)
+        seat.send(type="move", move=f"S{move}", ply=1)
+        state = seat.state(lambda g: g["ply"] >= 3 and g["turn"] == 1 and g["thinking"] is None)
+        played = state["actions"]
+        total = len(played)
+        assert state["can_undo"] is True
+        seat.send(type="undo", ply=total)
+        state = seat.state(lambda g: g["ply"] == 1)
+        assert state["actions"] == [opening] and state["turn"] == 1
+        assert state["can_undo"] is False and state["can_redo"] is True
+        seat.send(type="redo", ply=1)
+        state = seat.state(lambda g, n=total: g["ply"] == n)
+        assert state["actions"] == played and state["can_redo"] is False
+    assert client.get(f"/api/games/{created['id']}").json()["actions"] == played
 
 
 def test_a_computer_seat_moves_by_itself(client: TestClient) -> None:

@@ -1,5 +1,8 @@
 """The line-mode game: reads commands and moves line by line, prints the board as text.
 
+It plays at a :class:`~sosgame.table.Table`, so undo goes back to a person's turn as in the
+full-screen game, and a computer seat moves by itself as soon as it is to move.
+
 It works the same at a terminal and with piped input; with piped input it echoes each line it
 reads so that a transcript reads like a session. At a terminal, lines are read through
 :mod:`readline` where Python has it: arrow keys edit the line and recall earlier ones.
@@ -10,21 +13,24 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 from sosgame.errors import (
     GameOverError,
     InvalidMoveError,
-    NothingToUndoError,
     OccupiedCellError,
     OffBoardError,
     SosError,
 )
-from sosgame.game import Game
+from sosgame.game import Action
 from sosgame.i18n import error_text, outcome_text
 from sosgame.notation import Move
 from sosgame.outcome import Line
-from sosgame.record import Record, save
+from sosgame.record import save
+from sosgame.table import Table
+
+if TYPE_CHECKING:
+    from sosgame.ai import Player
 
 __all__ = ["PlainGame"]
 
@@ -33,18 +39,29 @@ _BARE_COMMANDS: Final = ("quit", "exit", "q", "help", "?", "rules", "moves", "bo
 
 
 class PlainGame:
-    """One line-mode session over ``game``, talking through ``source`` and ``sink``."""
+    """One line-mode session at ``table``, talking through ``source`` and ``sink``.
+
+    ``player`` makes the computer player of a level (:func:`sosgame.ai.make_player`, by
+    default); ``saved`` is what a record file holds of the game (by default, what it starts
+    with), so that quitting asks first when moves would be lost.
+    """
 
     def __init__(
         self,
-        game: Game,
-        names: list[str],
+        table: Table,
         translate: Callable[..., str],
         source: TextIO,
         sink: TextIO,
+        *,
+        player: Callable[[str], Player] | None = None,
+        saved: list[Action] | None = None,
     ) -> None:
-        self.game = game
-        self.names = names
+        self.table = table
+        self.game = table.game
+        self.names = table.names
+        self.saved = list(self.game.actions) if saved is None else saved
+        self._make_player = player
+        self._players: dict[str, Player] = {}
         self.t = translate
         self.source = source
         self.sink = sink
@@ -70,6 +87,7 @@ class PlainGame:
         )
         self.say(self.t("help").splitlines()[0])
         self.show()
+        self.computers_move()
         while True:
             name = self.names[game.turn]
             line = self.read("> " if game.is_over else f"{name}> ")
@@ -106,7 +124,7 @@ class PlainGame:
             self.say(self.t("no_argument", command=word, text=rest))
             return True
         if command in ("quit", "exit", "q"):
-            return False
+            return self.unsaved and not self.confirm_quit()
         if command in ("help", "?"):
             self.say(self.t("help"))
         elif command == "rules":
@@ -125,17 +143,36 @@ class PlainGame:
             self.move(text)
         return True
 
+    @property
+    def unsaved(self) -> bool:
+        """Whether leaving now would lose moves: the game is not what was last saved."""
+        return list(self.game.actions) != self.saved
+
+    def confirm_quit(self) -> bool:
+        """Ask whether to quit although moves are not saved; the end of the input says yes."""
+        self.say(self.t("confirm_quit", yes=self.t("answer_yes")))
+        answer = self.read("> ")
+        if answer is None:
+            self.say()
+            return True
+        if self.echo:
+            self.say(answer.strip())
+        return answer.strip().casefold() in {"y", "yes", self.t("answer_yes").casefold()}
+
     def move(self, text: str) -> None:
-        """Play one move given as text."""
+        """Play one move given as text, then let the computers move."""
         game = self.game
         try:
             move = Move.parse(text)
         except InvalidMoveError:
             self.say(self.t("not_understood", text=text))
             return
+        if self.table.computer_to_move:
+            self.computers_move()
+            return
         mover = game.turn
         try:
-            lines = game.play(move)
+            lines = self.table.play(move)
         except OccupiedCellError:
             self.say(self.t("occupied", cell=move.cell))
             return
@@ -145,19 +182,52 @@ class PlainGame:
         except GameOverError:
             self.say(self.t("game_over"))
             return
-        if lines:
-            key = "extra_turn" if game.extra_turn else "scored"
-            self.say(self.t(key, name=self.names[mover], count=len(lines), lines=_names(lines)))
+        self.scored(mover, lines)
         self.show()
+        self.computers_move()
+
+    def scored(self, mover: int, lines: tuple[Line, ...]) -> None:
+        """Say what seat ``mover``'s action scored, if anything."""
+        if lines:
+            key = "extra_turn" if self.game.extra_turn else "scored"
+            self.say(self.t(key, name=self.names[mover], count=len(lines), lines=_names(lines)))
+
+    def computers_move(self) -> None:
+        """Let the computer seats move for as long as one is to move, then show the board."""
+        table = self.table
+        moved = False
+        while table.computer_to_move:
+            seat = table.game.turn
+            try:
+                move = self._player(table.seats[seat].kind).choose_move(table.game.copy())
+                lines = table.play(move)
+            except (ImportError, SosError) as error:
+                self.say(self.t("tui.computer_failed", name=self.names[seat], error=error))
+                return
+            self.say(self.t("computer_played", name=self.names[seat], move=move))
+            self.scored(seat, lines)
+            moved = True
+        if moved:
+            self.show()
+
+    def _player(self, level: str) -> Player:
+        if level not in self._players:
+            if self._make_player is None:
+                from sosgame.ai import make_player
+
+                self._players[level] = make_player(level)
+            else:
+                self._players[level] = self._make_player(level)
+        return self._players[level]
 
     def undo(self) -> None:
-        """Take back the last move or resignation."""
-        try:
-            action = self.game.undo()
-        except NothingToUndoError:
+        """Take back the last action, and the computers' before it, back to a person's turn."""
+        undone = self.table.undo()
+        if not undone:
             self.say(self.t("nothing_to_undo"))
             return
-        self.say(self.t("undone", action=action))
+        for action in undone:
+            self.say(self.t("undone", action=action))
         self.show()
 
     def resign(self, number: str = "") -> None:
@@ -175,9 +245,10 @@ class PlainGame:
         if seat not in game.active_seats:
             self.say(self.t("already_resigned", name=self.names[seat]))
             return
-        game.resign(seat)
+        self.table.resign(seat)
         self.say(self.t("resigned", name=self.names[seat]))
         self.show()
+        self.computers_move()
 
     def save(self, path: str) -> None:
         """Save the game as a record."""
@@ -185,10 +256,11 @@ class PlainGame:
             self.say(self.t("save_needs_file"))
             return
         try:
-            save(Record.from_game(self.game, players=self.names), path)
+            save(self.table.record(), path)
         except SosError as error:
             self.say(self.t("save_failed", error=error_text(self.t, error)))
             return
+        self.saved = list(self.game.actions)
         self.say(self.t("saved", path=path))
 
     def show(self) -> None:

@@ -2,6 +2,7 @@
 
 Without ``--plain`` the full-screen game opens: on the new-game screen, or straight into a game
 when any game option (size, mode, players, names, ``--seat-level``) or ``--load`` is given.
+Both play against computer seats (``--seat-level``).
 Where Textual is not installed it says, in one line, to install ``sosgame[tui]`` and exits
 with status 1 (``--plain`` always works); with standard input or output not a terminal it
 says so in one line and plays the line-mode game.
@@ -12,17 +13,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sosgame.cli.language import subcommand, t
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
-from sosgame.i18n import LANGUAGES, detect_language, translator
+from sosgame.i18n import LANGUAGES, default_name, detect_language, translator
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.record import load
+from sosgame.table import PERSON, Seat, Table, seats_from_record
+
+if TYPE_CHECKING:
+    from sosgame.ai import Player
 
 __all__ = ["register"]
 
@@ -120,41 +125,16 @@ def run(arguments: argparse.Namespace) -> int:
     return _run_full_screen(arguments, language, translate)
 
 
-def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> int:
-    if arguments.seat_level:
-        raise SosError(t("cli.play.plain_levels"))
-    if arguments.seed is not None:
-        # The line-mode game has no computer players, so a seed would change nothing.
-        raise SosError(t("cli.play.plain_seed"))
-    if arguments.load:
-        _check_load(arguments)
-        record = load(arguments.load)
-        game, names = record.to_game(), record.players
-    else:
-        rows, cols, players, names_given = _settings(arguments)
-        game = Game(rows, cols, players=players, mode=arguments.mode or "general")
-        names = names_given or [translate("player", number=seat + 1) for seat in range(players)]
-    session = PlainGame(game, names, translate, sys.stdin, sys.stdout)
-    return session.run()
-
-
-def _run_full_screen(
-    arguments: argparse.Namespace, language: str, translate: Callable[..., str]
-) -> int:
-    from sosgame.tui import run as run_tui
-    from sosgame.tui.screens.setup import Settings
-    from sosgame.tui.session import PERSON, Seat, Session, seats_from_record
-
-    options: dict[str, Any] = {"language": language, "seed": arguments.seed}
+def _table(arguments: argparse.Namespace, translate: Callable[..., str]) -> Table | None:
+    """The table the options describe: a record's game (``--load``) or a new game when any game
+    option is given (``None`` when none is); default names in ``translate``'s language."""
     if arguments.load:
         _check_load(arguments)
         record = load(arguments.load)
         seats = seats_from_record(record)
         for seat, level in _levels(arguments, len(seats)).items():
             seats[seat] = Seat(seats[seat].name, level)
-        options["session"] = Session(record.to_game(), seats)
-        options["message"] = translate("tui.loaded", path=arguments.load, count=len(record.moves))
-        return run_tui(**options)
+        return Table(record.to_game(), seats)
     rows, cols, players, names = _settings(arguments)
     levels = _levels(arguments, players)
     kinds = [levels.get(seat, PERSON) for seat in range(players)]
@@ -167,15 +147,47 @@ def _run_full_screen(
         arguments.names,
         arguments.seat_level,
     )
-    if any(option is not None for option in given):
-        game = Game(rows, cols, players=players, mode=arguments.mode or "general")
-        if names is None:
-            names = [
-                translate("player" if kind == PERSON else "tui.computer", number=seat + 1)
-                for seat, kind in enumerate(kinds)
-            ]
-        seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
-        options["session"] = Session(game, seats)
+    if all(option is None for option in given):
+        return None
+    game = Game(rows, cols, players=players, mode=arguments.mode or "general")
+    if names is None:
+        names = [
+            default_name(translate, seat, computer=kind != PERSON)
+            for seat, kind in enumerate(kinds)
+        ]
+    return Table(game, [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)])
+
+
+def _run_plain(arguments: argparse.Namespace, translate: Callable[..., str]) -> int:
+    table = _table(arguments, translate)
+    if table is None:
+        table = Table(Game(5, 5), [Seat(default_name(translate, seat)) for seat in range(2)])
+    seed = arguments.seed
+
+    def player(level: str) -> Player:
+        from sosgame.ai import make_player
+
+        return make_player(level, seed=seed)
+
+    return PlainGame(table, translate, sys.stdin, sys.stdout, player=player).run()
+
+
+def _run_full_screen(
+    arguments: argparse.Namespace, language: str, translate: Callable[..., str]
+) -> int:
+    from sosgame.tui import run as run_tui
+    from sosgame.tui.screens.setup import Settings
+    from sosgame.tui.session import Session
+
+    options: dict[str, Any] = {"language": language, "seed": arguments.seed}
+    table = _table(arguments, translate)
+    if table is not None:
+        options["session"] = Session(table.game, table.seats)
+        if arguments.load:
+            count = len(table.game.actions)
+            options["message"] = translate("tui.loaded", path=arguments.load, count=count)
     else:
+        rows, cols, players, names = _settings(arguments)
+        kinds = [PERSON] * players
         options["settings"] = Settings(rows, cols, "general", players, list(names or []), kinds)
     return run_tui(**options)

@@ -32,8 +32,10 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "browser_catalog",
+    "default_name",
     "detect_language",
     "error_text",
+    "is_default_name",
     "outcome_text",
     "system_reason",
     "translations",
@@ -138,6 +140,22 @@ def system_reason(t: Callable[..., str], number: int | None, reason: str) -> str
     name = errno.errorcode.get(number) if number is not None else None
     key = f"error.os.{name}"
     return t(key) if name is not None and key in TEXTS else reason
+
+
+def default_name(t: Callable[..., str], seat: int, *, computer: bool = False) -> str:
+    """The name seat ``seat`` (from 0) has until someone names it, in the language of ``t``:
+    "Player 2", or "Computer 2" for a computer seat."""
+    return t("tui.computer" if computer else "player", number=seat + 1)
+
+
+def is_default_name(name: str, seat: int) -> bool:
+    """Whether ``name`` is a name seat ``seat`` has by default, in any language (so that a
+    change of language may give it the new language's)."""
+    return any(
+        name == default_name(translator(code), seat, computer=computer)
+        for code in LANGUAGES
+        for computer in (False, True)
+    )
 
 
 def browser_catalog() -> dict[str, dict[str, str | dict[str, str]]]:

@@ -470,8 +470,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.play.lang", "the language (default: from the locale, else English)"),
     text(
         "cli.play.seat_level",
-        "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated "
-        "(full-screen game only)",
+        "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated",
     ),
     text("cli.play.load", "continue the game in a record file (sosgame-record/1)"),
     text("cli.play.bad_side", "{option} must be from 1 to {most}, not {value}"),
@@ -488,12 +487,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.play.bad_seat", "--seat-level: the seat must be from 1 to {most}, not {seat}"),
     text("cli.play.bad_level", "--seat-level: the level must be one of {levels}, not {level}"),
     text("cli.play.no_players", "--seat-level: this installation has no computer players"),
-    text("cli.play.plain_levels", "--seat-level needs the full-screen game: leave out --plain"),
-    text(
-        "cli.play.plain_seed",
-        "--seed sets the computer players' choices, and the line-mode game has none: leave "
-        "out --seed or --plain",
-    ),
     text(
         "cli.solve.neither",
         "{text} is neither a board size such as 4x4 nor a position such as S.O/.../OSS",

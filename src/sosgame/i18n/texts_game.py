@@ -51,6 +51,13 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("save_failed", "Could not save the game: {error}"),
     text("save_needs_file", "Say where to save: save FILE"),
     text("goodbye", "Goodbye."),
+    text("computer_played", "{name} plays {move}."),
+    text(
+        "confirm_quit",
+        "The moves since the game was last saved would be lost. Quit anyway? Type {yes} to "
+        "quit, anything else to play on.",
+    ),
+    text("answer_yes", "yes"),
     text(
         "help",
         "Type a move as the letter, then the cell: Sb2 writes S in column b, row 2.\n"

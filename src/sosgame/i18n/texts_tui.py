@@ -103,6 +103,14 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("tui.key.close", "close"),
     text("tui.key.next_field", "next field"),
     text("tui.key.start_game", "start"),
+    text("tui.key.last_move", "last move"),
+    text("tui.last_move", "The last move: {move}, by {name}."),
+    text("tui.no_last_move", "No move has been made yet."),
+    text(
+        "tui.too_small",
+        "The terminal is too small for this game: it needs at least {width}x{height} "
+        "characters, and it has {now}. Enlarge it to go on.",
+    ),
     text("tui.key.return", "back to the game"),
     text("tui.confirm_resign", "Press x again to resign for {name}."),
     text(

@@ -12,7 +12,20 @@ if TYPE_CHECKING:
 
     from sosgame.tui.widgets.board import Board
 
-__all__ = ["SIDE_WIDTH", "Arrangement", "arrange", "lay_out", "needed_size"]
+__all__ = [
+    "MIN_WIDTH",
+    "SIDE_WIDTH",
+    "Arrangement",
+    "arrange",
+    "lay_out",
+    "least_size",
+    "needed_size",
+]
+
+MIN_WIDTH: Final = 40
+"""The fewest columns a game or replay screen is drawn in."""
+_MIN_HEIGHT_BESIDES_SEATS: Final = 14
+"""The fewest lines a game or replay screen is drawn in, besides one line per seat."""
 
 SIDE_WIDTH: Final = 40
 """The side panel's width (whose turn, the scores, the moves) beside the board."""
@@ -55,6 +68,12 @@ def needed_size(rows: int, cols: int) -> tuple[int, int]:
     """The smallest terminal that shows the whole board, compact, beside the panel."""
     width, height = board_size(rows, cols, COMPACT)
     return width + _CHROME_X + _NARROW_SIDE, height + _CHROME_Y
+
+
+def least_size(players: int) -> tuple[int, int]:
+    """The smallest terminal a game of ``players`` is drawn in: below it, the board would
+    show no more than a row or two, so the screen says the terminal is too small instead."""
+    return MIN_WIDTH, _MIN_HEIGHT_BESIDES_SEATS + players
 
 
 def lay_out(main: Widget, board: Board, width: int, height: int) -> Arrangement:

@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from sosgame.record import Record
+from sosgame.table import seats_from_record
 from sosgame.web import clock as clocks
 from sosgame.web.hub import Hub, TooManyError
 from sosgame.web.protocol import PROTOCOL_VERSION, ClockSettings, Kind, NewGame, ProtocolError
@@ -111,10 +112,17 @@ async def create(
 async def create_from_record(
     hub: Hub, record: Record, *, owner: str = "", player: int | None = None
 ) -> tuple[Room, str, list[int]]:
-    """A local game that continues (or, if over, replays) an uploaded, checked record."""
+    """A local game that continues (or, if over, replays) an uploaded, checked record, with
+    the computer seats the record kept (its ``sosgame.seats`` tag); the uploader holds every
+    other seat."""
     token = new_token()
     digest = hash_token(token)
-    rows = [SeatRow(seat, name, HUMAN, digest) for seat, name in enumerate(record.players)]
+    rows = [
+        SeatRow(number, seat.name, seat.kind)
+        if seat.is_computer
+        else SeatRow(number, seat.name, HUMAN, digest)
+        for number, seat in enumerate(seats_from_record(record))
+    ]
     start = None
     if record.start is not None:
         start = {"position": record.start.position, "turn": record.start.turn}
@@ -138,7 +146,7 @@ async def create_from_record(
         if not game.is_over:
             await _check_caps(hub, rows, owner, player, lobby=False)
         room = await hub.open(stored)
-    return room, token, list(range(len(rows)))
+    return room, token, [row.seat for row in rows if row.player == HUMAN]
 
 
 async def rematch(

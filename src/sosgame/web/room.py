@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
@@ -18,12 +18,13 @@ from sosgame.game import Game, Mode
 from sosgame.levels import HINT_LEVEL
 from sosgame.notation import Move
 from sosgame.snapshot import Snapshot, build_game
+from sosgame.table import PERSON, Seat, Table
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.host import RoomHost
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
-from sosgame.web.rows import HUMAN, Change, Job, StoredGame
+from sosgame.web.rows import Change, Job, SeatRow, StoredGame
 from sosgame.web.tokens import seats_opened
 from sosgame.web.writer import StaleWriteError, StorageUnavailableError
 
@@ -32,13 +33,17 @@ __all__ = ["Room"]
 _log = logging.getLogger(__name__)
 
 
-def _replayed(stored: StoredGame) -> Game:
-    """The stored game, replayed through the engine."""
+def _table(stored: StoredGame) -> Table:
+    """The stored game, replayed through the engine, at its seats."""
     mode: Mode = "simple" if stored.mode == "simple" else "general"
     snapshot = Snapshot(
         stored.rows, stored.cols, len(stored.seats), mode, stored.start, tuple(stored.actions)
     )
-    return build_game(snapshot)
+    return Table(build_game(snapshot), _seats(stored.seats))
+
+
+def _seats(rows: list[SeatRow]) -> list[Seat]:
+    return [Seat(row.name, row.kind) for row in rows]
 
 
 class Room:
@@ -58,12 +63,12 @@ class Room:
         # Whose queue the game's computer moves join and whose caps it counts for: its
         # creator's address, stored with the game (older games without one: the game's own).
         self.owner = owner or stored.owner or f"game:{stored.id}"
-        self.game = _replayed(stored)
+        self.table = _table(stored)
+        """The game at its seats, with undo back to a person's turn and redo."""
         self.clock = stored.clock
         if self.clock is not None and self.clock.get("since") is not None:
             # The clocks stand still while the game is not in memory (a restart).
             self.clock["since"] = clocks.now_ms()
-        self.redo: list[str] = []
         self.channel = hub.channel(stored.id, len(stored.seats))
         self.lock = asyncio.Lock()
         self.checking: asyncio.Task[None] | None = None
@@ -78,6 +83,11 @@ class Room:
 
     # ------------------------------------------------------------------------- reading
 
+    @property
+    def game(self) -> Game:
+        """The game, as the engine keeps it."""
+        return self.table.game
+
     def controlled(self, *tokens: str | None) -> frozenset[int]:
         """The seats any of ``tokens`` may act for."""
         return seats_opened(self.seats, [token for token in tokens if token])
@@ -90,18 +100,18 @@ class Room:
     @property
     def has_computer(self) -> bool:
         """Whether a seat is a computer player."""
-        return any(row.player != HUMAN for row in self.seats)
+        return self.table.has_computer
 
     @property
     def computers_only(self) -> bool:
         """Whether every seat is a computer player."""
-        return all(row.player != HUMAN for row in self.seats)
+        return not self.table.has_person
 
     @property
     def waits_for_computer(self) -> bool:
         """Whether a computer seat is to move (in a game with only computer seats, only
         while someone here watches)."""
-        if not self.playable or self.seats[self.game.turn].player == HUMAN:
+        if not self.playable or not self.table.computer_to_move:
             return False
         return not self.computers_only or bool(len(self.channel))
 
@@ -165,7 +175,7 @@ class Room:
                     {
                         "name": row.name,
                         "player": row.player,
-                        "taken": row.player != HUMAN or row.token_hash is not None,
+                        "taken": row.kind != PERSON or row.token_hash is not None,
                         "connected": row.seat in connected,
                         "resigned": row.seat not in active,
                     }
@@ -181,8 +191,8 @@ class Room:
                 "result": self.result(),
                 "clock": self.clock_view(),
                 "thinking": self.computer.thinking,
-                "can_undo": self.kind == "local" and bool(game.actions),
-                "can_redo": self.kind == "local" and bool(self.redo),
+                "can_undo": self.kind == "local" and self.table.can_undo,
+                "can_redo": self.kind == "local" and self.table.can_redo,
                 "spectators": self.channel.spectators(),
                 "rematch": self.rematch_id,
             },
@@ -311,13 +321,13 @@ class Room:
                 )
             await self.commit(f"resign:{resigner}")
 
-    async def commit(self, text: str, *, redo: bool = False, flagged: int | None = None) -> None:
+    async def commit(self, text: str, *, flagged: int | None = None) -> None:
         """Apply one action with the engine, store it, then tell everybody (under the lock)."""
         game = self.game
         now = clocks.now_ms()
         clock, text, flagged = clocks.charge(self.clock, game.turn, text, now, flagged)
         try:
-            game.apply(text)
+            self.table.play(text)
         except IllegalMoveError as error:
             code = "game_over" if isinstance(error, GameOverError) else "illegal_move"
             raise ProtocolError(code, str(error)) from None
@@ -327,22 +337,11 @@ class Room:
             clock["since"] = None if game.is_over else now
         before = self.clock
         self.clock = clock
-        change = Change(
-            self.id,
-            status=self._status(),
-            result=self.result(),
-            clock=clock,
-            now_ms=now,
-            first_ply=len(game.actions),
-            texts=(text,),
-            version=self.version,
-            job=self.next_job(now),
-            hands_over=self.queues_computer_moves,
-        )
+        change = self._change(clock, now, len(game.actions), texts=(text,))
         try:
             await self.hub.database.write(change)
         except StaleWriteError:
-            game.undo()
+            self.table.retract()
             self.clock = before
             await self.reload()
             self.changed()
@@ -351,22 +350,45 @@ class Room:
                 "another move was made first (through another server); nothing was changed",
             ) from None
         except Exception as error:
-            game.undo()
+            self.table.retract()
             self.clock = before
             if not isinstance(error, StorageUnavailableError):  # an outage is logged once
                 _log.error("game %s: could not store %s: %s", self.id, text, error)
             raise ProtocolError(
                 "storage_failed", f"{text} could not be stored, so it was not played"
             ) from None
-        if not redo:
-            self.redo.clear()
         self.status = self._status()
         self._stored(change)
         self.changed()
 
+    def _change(
+        self,
+        clock: dict[str, Any] | None,
+        now: int,
+        first_ply: int,
+        *,
+        texts: tuple[str, ...] = (),
+        keep: int | None = None,
+        status: str | None = None,
+    ) -> Change:
+        """The change that stores the game as the table now has it, from ``first_ply`` on."""
+        return Change(
+            self.id,
+            status=self._status() if status is None else status,
+            result=self.result(),
+            clock=clock,
+            now_ms=now,
+            first_ply=first_ply,
+            texts=texts,
+            keep=keep,
+            version=self.version,
+            job=self.next_job(now),
+            hands_over=self.queues_computer_moves,
+        )
+
     def next_job(self, now: int | None = None) -> Job | None:
         """The job a change leaves behind when a computer seat is to move next."""
-        if not self.playable or self.seats[self.game.turn].player == HUMAN:
+        if not self.playable or not self.table.computer_to_move:
             return None
         return self.hub.jobs.job(
             clocks.now_ms() if now is None else now,
@@ -425,18 +447,16 @@ class Room:
         ):
             return False
         try:
-            while keep is not None and len(self.game.actions) > keep:
-                self.game.undo()
+            if keep is not None:  # an undo there: what it took back, redo here gives back
+                self.table.rewind(keep)
             for text in texts:
-                self.game.apply(str(text))
+                self.table.play(str(text))
         except (IllegalMoveError, InvalidMoveError, NothingToUndoError):
             return False
         self.version = int(event["version"])
         self.status = str(event.get("status", self.status))
         clock = event.get("clock")
         self.clock = clock if isinstance(clock, dict) else None
-        if keep is None:
-            self.redo.clear()
         return True
 
     async def reload(self) -> None:
@@ -451,8 +471,8 @@ class Room:
         actions = tuple(str(action) for action in self.game.actions)
         if tuple(stored.actions) != actions or stored.start != self.start:
             self.start = stored.start
-            self.game = _replayed(stored)
-            self.redo.clear()
+            self.table = _table(stored)
+        self.table.seats = _seats(stored.seats)
         self.seats = stored.seats
         self.status = stored.status
         self.public = stored.public
@@ -465,53 +485,55 @@ class Room:
         return "finished" if self.game.is_over else self.status
 
     async def _undo(self) -> None:
-        game = self.game
-        if not game.actions:
+        if not self.table.can_undo:
             raise ProtocolError("nothing_to_undo", "there is nothing to undo")
         self.computer.cancel()
-        taken: list[str] = []
-        with contextlib.suppress(NothingToUndoError):
-            taken.append(str(game.undo()))
-            while game.actions and self.seats[game.turn].player != HUMAN:
-                taken.append(str(game.undo()))
-        if self.clock is not None:
-            self.clock["flagged"] = [
-                seat for seat in self.clock.get("flagged", []) if seat not in game.active_seats
+        self.table.undo()
+        now = clocks.now_ms()
+        clock = self.clock
+        if clock is not None:
+            flagged = [
+                seat for seat in clock.get("flagged", []) if seat not in self.game.active_seats
             ]
-            self.clock["since"] = clocks.now_ms()
-        self.status = "playing"
-        kept = len(game.actions)
-        change = Change(
-            self.id,
-            status=self.status,
-            result=None,
-            clock=self.clock,
-            now_ms=clocks.now_ms(),
-            first_ply=kept + 1,
-            keep=kept,
-            version=self.version,
-            job=self.next_job(),
-            hands_over=self.queues_computer_moves,
-        )
+            clock = {**clock, "flagged": flagged, "since": now}
+        kept = len(self.game.actions)
+        change = self._change(clock, now, kept + 1, keep=kept, status="playing")
+        await self._write_steps(change, "nothing was undone", self.table.redo)
+
+    async def _redo(self) -> None:
+        if not self.table.can_redo:
+            raise ProtocolError("nothing_to_redo", "there is nothing to redo")
+        self.computer.cancel()
+        kept = len(self.game.actions)
+        redone = self.table.redo()
+        now = clocks.now_ms()
+        clock = self.clock
+        if clock is not None:  # redo costs the players no time
+            clock = {**clock, "since": None if self.game.is_over else now}
+        change = self._change(clock, now, kept + 1, texts=tuple(str(a) for a in redone))
+        await self._write_steps(change, "nothing was redone", self.table.undo)
+
+    async def _write_steps(self, change: Change, nothing: str, back: Callable[[], object]) -> None:
+        """Store an undo or a redo already made at the table; if it cannot be stored, ``back``
+        (a redo after an undo, an undo after a redo) puts the table back as it was."""
         try:
             await self.hub.database.write(change)
         except StaleWriteError:
+            back()
             await self.reload()
             self.changed()
             raise ProtocolError(
-                "stale", "the game changed meanwhile (through another server); nothing was undone"
+                "stale", f"the game changed meanwhile (through another server); {nothing}"
             ) from None
-        self.redo.extend(taken)
+        except Exception as error:
+            back()
+            if not isinstance(error, StorageUnavailableError):
+                _log.error("game %s: could not store an undo or redo: %s", self.id, error)
+            raise ProtocolError("storage_failed", f"it could not be stored; {nothing}") from None
+        self.status = change.status
+        self.clock = change.clock
         self._stored(change)
         self.changed()
-
-    async def _redo(self) -> None:
-        if not self.redo:
-            raise ProtocolError("nothing_to_redo", "there is nothing to redo")
-        self.computer.cancel()
-        await self.commit(self.redo.pop(), redo=True)
-        while self.redo and self.playable and self.seats[self.game.turn].player != HUMAN:
-            await self.commit(self.redo.pop(), redo=True)
 
     async def _hint(self, connection: Connection) -> None:
         if self.kind != "local":

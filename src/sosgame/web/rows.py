@@ -7,11 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sosgame.table import PERSON
+
 __all__ = ["HUMAN", "Change", "GameSummary", "Job", "Owned", "SeatRow", "StoredGame"]
 
 
 HUMAN: Final = "human"
-"""A seat's ``player`` when a person sits there (otherwise it names a computer level)."""
+"""A seat's ``player`` when a person sits there (otherwise it names a computer level): how
+the web's messages and its store write :data:`sosgame.table.PERSON`."""
 
 
 @dataclass
@@ -23,6 +26,11 @@ class SeatRow:
     player: str
     token_hash: str | None = None
     invite: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """Who plays the seat at the game's table: :data:`~sosgame.table.PERSON` or a level."""
+        return PERSON if self.player == HUMAN else self.player
 
 
 @dataclass

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 
 from sosgame.record import Record
+from sosgame.tui.layout import least_size
 from sosgame.tui.session import Session
 
 if TYPE_CHECKING:
@@ -62,6 +64,19 @@ class Translates:
 
 class TranslatedScreen(Translates, Screen[None]):
     """A full screen of the game."""
+
+    def check_room(self, width: int, height: int, players: int) -> bool:
+        """Whether a game of ``players`` can be drawn on a ``width`` x ``height`` terminal; if
+        not, the screen's ``#too-small`` text says so in place of the rest."""
+        least_width, least_height = least_size(players)
+        small = width < least_width or height < least_height
+        self.set_class(small, "too-small")
+        if small:
+            text = self.t(
+                "tui.too_small", width=least_width, height=least_height, now=f"{width}x{height}"
+            )
+            self.query_one("#too-small", Static).update(text)
+        return not small
 
 
 class TranslatedModal(Translates, ModalScreen[Any]):

@@ -17,14 +17,15 @@ from textual.widgets import Button, RichLog, Static
 
 from sosgame.errors import GameOverError, IllegalMoveError, OccupiedCellError, SosError
 from sosgame.game import Game
-from sosgame.i18n import outcome_text
+from sosgame.i18n import default_name, is_default_name, outcome_text
 from sosgame.notation import Letter, Move
 from sosgame.record import load, save
 from sosgame.seats import SEAT_SYMBOLS
+from sosgame.table import Seat, seats_from_record
 from sosgame.tui.layout import lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key, seat_style
-from sosgame.tui.session import SEATS_TAG, History, Session, Step, seats_from_record
+from sosgame.tui.session import History, Session, Step
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
 
@@ -36,10 +37,10 @@ GAME_KEYS: Final = (
     ("u", "tui.key.undo"),
     ("r", "tui.key.redo"),
     ("i", "tui.key.hint"),
+    ("m", "tui.key.last_move"),
     ("?", "tui.key.help"),
     ("q", "tui.key.quit"),
 )
-"""The record tag that keeps who played each seat (a person or a computer level)."""
 _SPINNER: Final = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
@@ -61,6 +62,7 @@ class GameScreen(TranslatedScreen):
         Binding("ctrl+o", "load", show=False),
         Binding("p", "replay", show=False),
         Binding("n", "new_game", show=False),
+        Binding("m", "last_move", show=False),
     ]
 
     def __init__(self, session: Session, message: str = "") -> None:
@@ -85,6 +87,7 @@ class GameScreen(TranslatedScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             # The board is the one widget that takes the focus, so keys always reach it.
             with Vertical(id="board-area"):
@@ -118,6 +121,12 @@ class GameScreen(TranslatedScreen):
     # ------------------------------------------------------------------------- showing
 
     def retranslate(self) -> None:
+        # Names nobody chose ("Player 1") follow the language.
+        seats = self.session.seats
+        for number, seat in enumerate(seats):
+            if is_default_name(seat.name, number):
+                name = default_name(self.t, number, computer=seat.is_computer)
+                seats[number] = Seat(name, seat.kind)
         self.show()
 
     def say(self, message: Text | str) -> None:
@@ -244,16 +253,24 @@ class GameScreen(TranslatedScreen):
     def _fit(self) -> None:
         width, height = self.needed_size()
         size = self.app.size
-        note = self.query_one("#fit", Static)
-        note.display = self._beside and (size.width < width or size.height < height)
+        fits = size.width >= width and size.height >= height
+        # The moves keep a few lines: short of room beside the board, the letter buttons and
+        # the note on the board's size give way (four players at 80x24, say).
+        game = self.session.game
+        turn = 4 if game.extra_turn or game.is_over else 1
+        needed = turn + 1 + (1 + game.players) + 1 + 3 + 2 + (0 if fits else 4) + 6
+        room = size.height - 1 - max(2, self.query_one("#keys").size.height)
+        short = self._beside and needed > room
+        self.query_one("#main").set_class(short, "short")
+        self.query_one("#fit", Static).display = self._beside and not fits and not short
         self._put("#fit", self.t("tui.board_too_big", width=width, height=height))
 
     def on_resize(self, event: events.Resize) -> None:
         # Short of room, the cells close up; shorter still, the panel goes under the board,
-        # down to whose turn it is and the scores.
-        self._beside = lay_out(
-            self.query_one("#main"), self.board, event.size.width, event.size.height
-        ).beside
+        # down to whose turn it is and the scores; shorter again, the screen says so.
+        width, height = event.size
+        self.check_room(width, height, self.session.game.players)
+        self._beside = lay_out(self.query_one("#main"), self.board, width, height).beside
         self._fit()
 
     def _tick(self) -> None:
@@ -307,6 +324,8 @@ class GameScreen(TranslatedScreen):
             self.show()
             return
         self._play(move)
+        if not self.board.in_view(move.cell):
+            self.board.cursor = move.cell  # the view follows the computer's move
 
     def _play(self, move: Move) -> None:
         session = self.session
@@ -380,6 +399,17 @@ class GameScreen(TranslatedScreen):
         seat = session.resign()
         self.changed(self.t("resigned", name=session.names[seat]))
 
+    def action_last_move(self) -> None:
+        """Put the cursor on the last move (in view) and say who made it."""
+        steps = self._history.steps(self.session.game)
+        step = next((step for step in reversed(steps) if isinstance(step.action, Move)), None)
+        if step is None or not isinstance(step.action, Move):
+            self.say(self.t("tui.no_last_move"))
+            return
+        self.board.cursor = step.action.cell
+        name = self.session.names[step.seat]
+        self.say(self.t("tui.last_move", move=str(step.action), name=name))
+
     def action_hint(self) -> None:
         session = self.session
         if session.game.is_over or session.computer_to_move:
@@ -435,7 +465,6 @@ class GameScreen(TranslatedScreen):
     def _write(self, path: str) -> None:
         session = self.session
         record = session.record()
-        record.meta["tags"] = {SEATS_TAG: ",".join(seat.kind for seat in session.seats)}
         try:
             save(record, path)
         except SosError as error:
@@ -467,6 +496,7 @@ class GameScreen(TranslatedScreen):
         self.sos.replace_session(session, self.t("tui.loaded", path=path, count=len(record.moves)))
 
     def action_replay(self) -> None:
+        # The record keeps who plays each seat, so play goes on from the replay at the same seats.
         self.sos.open_replay(self.session.record(), at_end=True, saved=self.session.saved)
 
     def action_new_game(self) -> None:

@@ -14,10 +14,11 @@ from textual.widgets import Static
 from sosgame.game import Action
 from sosgame.i18n import outcome_text
 from sosgame.record import Record
+from sosgame.table import Replay
 from sosgame.tui.layout import lay_out
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key
-from sosgame.tui.session import Replay, Session, history
+from sosgame.tui.session import Session, history
 from sosgame.tui.widgets.board import Board
 from sosgame.tui.widgets.keybar import KeyBar
 
@@ -58,6 +59,7 @@ class ReplayScreen(TranslatedScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="board-area"):
                 yield Board(self.replay.game, id="board", keys=False)
@@ -72,7 +74,9 @@ class ReplayScreen(TranslatedScreen):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
-        lay_out(self.query_one("#main"), self.query_one(Board), event.size.width, event.size.height)
+        width, height = event.size
+        self.check_room(width, height, self.replay.game.players)
+        lay_out(self.query_one("#main"), self.query_one(Board), width, height)
 
     def retranslate(self) -> None:
         self.show()
@@ -128,11 +132,8 @@ class ReplayScreen(TranslatedScreen):
         self.show()
 
     def action_continue(self) -> None:
-        from sosgame.tui.session import seats_from_record
-
-        game = self.replay.game.copy()
-        seats = seats_from_record(self.replay.record)
-        self.sos.replace_session(Session(game, seats, saved=list(self.saved)))
+        table = self.replay.play_on()
+        self.sos.replace_session(Session(table.game, table.seats, saved=list(self.saved)))
 
     def action_close(self) -> None:
         self.sos.close_screen()

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any, ClassVar, Final, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -15,13 +16,15 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from sosgame.errors import SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
-from sosgame.i18n import LANGUAGES, translator
+from sosgame.i18n import LANGUAGES, default_name, is_default_name
+from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import check_size
 from sosgame.record import Start, starting_game
+from sosgame.table import PERSON, Seat
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
-from sosgame.tui.session import LEVELS, PERSON, Seat, Session
+from sosgame.tui.session import Session
 from sosgame.tui.widgets.keybar import KeyBar
 
 __all__ = ["SETUP_KEYS", "Settings", "SetupScreen"]
@@ -50,22 +53,31 @@ class Settings:
     first: int = 0
 
 
-def _defaults(seat: int) -> set[str]:
-    """Every default name seat ``seat`` may have, in any language: these follow the language."""
-    names = set()
-    for code in LANGUAGES:
-        translate = translator(code)
-        names.add(translate("player", number=seat + 1))
-        names.add(translate("tui.computer", number=seat + 1))
-    return names
+class TickBox(Checkbox):
+    """A check box that shows a tick only when it is checked (an empty box otherwise)."""
+
+    def __init__(self, *, value: bool, id: str) -> None:
+        super().__init__(value=value, id=id, compact=True)
+        self.BUTTON_INNER = self._inner()
+
+    def _inner(self) -> str:
+        return "✓" if self.value else " "
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self.BUTTON_INNER = self._inner()
 
 
 class SetupScreen(TranslatedScreen):
-    """Chooses the settings and starts the game; Escape goes back to a game in progress."""
+    """Chooses the settings and starts the game; Escape goes back to a game in progress.
+
+    Enter starts the game from any field (an open list of choices takes it to choose);
+    the first field is the board size."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
         Binding("f3", "app.language", show=False),
+        Binding("enter", "start", show=False, priority=True),
     ]
 
     def __init__(self, settings: Settings, *, can_go_back: bool = False) -> None:
@@ -84,7 +96,7 @@ class SetupScreen(TranslatedScreen):
                 yield Input(str(s.rows), id="rows", type="integer", max_length=2, compact=True)
                 yield Label("x", id="by")
                 yield Input(str(s.cols), id="cols", type="integer", max_length=2, compact=True)
-                yield Checkbox(id="rectangular", value=s.rows != s.cols, compact=True)
+                yield TickBox(id="rectangular", value=s.rows != s.cols)
             with Horizontal(classes="field"):
                 yield Label(id="mode-label", classes="field-label")
                 yield Select(
@@ -150,8 +162,7 @@ class SetupScreen(TranslatedScreen):
         s = self.settings
         if seat < len(s.names):
             return s.names[seat]
-        key = "tui.computer" if self._kind(seat) != PERSON else "player"
-        return self.t(key, number=seat + 1)
+        return default_name(self.t, seat, computer=self._kind(seat) != PERSON)
 
     def _mode_options(self) -> list[tuple[str, str]]:
         return [(self.t(f"mode.{mode}"), mode) for mode in MODES]
@@ -166,7 +177,7 @@ class SetupScreen(TranslatedScreen):
     def on_mount(self) -> None:
         self.retranslate()
         self._show_seats()
-        self.query_one("#name-0", Input).focus()
+        self.query_one("#rows", Input).focus()
 
     def retranslate(self) -> None:
         self.query_one("#title", Static).update(Text(self.t("tui.new_game"), "bold"))
@@ -184,9 +195,8 @@ class SetupScreen(TranslatedScreen):
             self._set_options(f"kind-{seat}", self._kind_options())
             current = self.query_one(f"#kind-{seat}", Select).value
             field = self.query_one(f"#name-{seat}", Input)
-            if field.value in _defaults(seat):
-                key = "player" if current == PERSON else "tui.computer"
-                field.value = self.t(key, number=seat + 1)
+            if is_default_name(field.value, seat):
+                field.value = default_name(self.t, seat, computer=current != PERSON)
         self._first_options()
         self.query_one("#start", Button).label = self.t("tui.start")
         if self._problem is not None:
@@ -230,12 +240,18 @@ class SetupScreen(TranslatedScreen):
         elif select_id.startswith("kind-"):
             seat = int(select_id.removeprefix("kind-"))
             name = self.query_one(f"#name-{seat}", Input)
-            if name.value in _defaults(seat):
-                key = "player" if event.value == PERSON else "tui.computer"
-                name.value = self.t(key, number=seat + 1)
+            if is_default_name(name.value, seat):
+                name.value = default_name(self.t, seat, computer=event.value != PERSON)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._show_seats()
+        if event.value:  # a rectangle: on to the number of columns
+            self.call_after_refresh(self.query_one("#cols", Input).focus)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # The row of the field with the focus is marked too (its label in reverse video).
+        for row in self.query(".field, .seat"):
+            row.set_class(row in event.widget.ancestors, "focused")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "rows":
@@ -243,8 +259,9 @@ class SetupScreen(TranslatedScreen):
         elif (event.input.id or "").startswith("name-"):
             self._first_options()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter chooses from an open list of choices rather than start the game.
+        return action != "start" or not any(select.expanded for select in self.query(Select))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":

@@ -22,6 +22,7 @@ _MORE_KEYS: Final = (
     ("r", "tui.key.redo"),
     ("x", "tui.key.resign"),
     ("i", "tui.key.hint"),
+    ("m", "tui.key.last_move"),
     ("ctrl+s", "tui.key.save"),
     ("ctrl+o", "tui.key.load"),
     ("p", "tui.key.replay"),

@@ -39,6 +39,8 @@ _CROSSING: Final = "\u2573"
 _CURSOR: Final = Style(color=PAPER, bgcolor="#3b4a6b", bold=True)
 _CURSOR_UNFOCUSED: Final = Style(bgcolor="#c9c2ad")
 _HINT: Final = Style(color=INK, bgcolor="#9ad0a8", bold=True)
+_CURSOR_ON_HINT: Final = _HINT + Style(underline=True)
+"""The cursor on the hinted cell keeps the hint's colour, so that the hint shows."""
 _LABEL: Final = Style(color="#6b6456", bgcolor=PAPER)
 _BLANK: Final = Style(bgcolor=PAPER)
 _LETTER: Final = Style(color=INK, bgcolor=PAPER, bold=True)
@@ -213,6 +215,14 @@ class Board(ScrollView, can_focus=True):
             if 1 <= y < height:
                 self.refresh(Region(0, y, width, 1))
 
+    def in_view(self, cell: Cell) -> bool:
+        """Whether ``cell`` shows whole in the board's view now."""
+        width, height = self.view
+        x = self.spacing * cell.col - round(self.scroll_x)
+        y = 2 * cell.row - round(self.scroll_y)
+        right = width - _margin(self.game.rows)
+        return x >= 0 and x + 2 * _pad(self.spacing) < right and 0 <= y < height - 1
+
     def reveal(self, cells: Iterable[Cell] = ()) -> None:
         """Scroll so that the cursor is in view, and ``cells`` too where there is room."""
         width, height = self.view
@@ -306,12 +316,12 @@ class Board(ScrollView, can_focus=True):
         """Board line ``index`` (letters on even lines, strokes between rows on odd ones),
         with the cursor and the hint on it."""
         row = index // 2
+        cursor = _CURSOR if self.has_focus else _CURSOR_UNFOCUSED
+        if self.cursor == self.hint:
+            cursor = _CURSOR_ON_HINT
         marks = [
             (cell.col, style)
-            for cell, style in (
-                (self.hint, _HINT),
-                (self.cursor, _CURSOR if self.has_focus else _CURSOR_UNFOCUSED),
-            )
+            for cell, style in ((self.hint, _HINT), (self.cursor, cursor))
             if cell is not None and cell.row == row and not index % 2
         ]
         if not marks and index in self._lines:

@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot, build_game
+from sosgame.table import SEATS_TAG
 from sosgame.web.api import Answer, declare, refused
 from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, server
 from sosgame.web.protocol import ProtocolError
@@ -56,7 +57,8 @@ async def record(request: Request) -> Response:
     room = await _costly_room(request)
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
     names = [row.name for row in room.seats]
-    meta = {"date": created, "tags": {"game": room.id}}
+    kinds = ",".join(seat.kind for seat in room.table.seats)
+    meta = {"date": created, "tags": {"game": room.id, SEATS_TAG: kinds}}
 
     def make(snapshot: Snapshot) -> bytes:
         game = build_game(snapshot)
