@@ -4,7 +4,9 @@ they are never called proven, and a false claim in them fails."""
 from __future__ import annotations
 
 import copy
+import io
 import json
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -132,14 +134,28 @@ def test_a_split_solve_that_has_not_settled_the_value_is_refused(tmp_path: Path)
         walk_certificate(Game(3, 4), walks=2, memory_mb=8, depth=1, store=tmp_path)
 
 
+class _Terminal(io.StringIO):
+    """Standard error as a terminal, where the bar of walks is drawn."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_the_command_line_writes_and_checks_a_walked_certificate(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "walked.json.gz"
-    assert main(["solve", "3x4", "--certificate", str(path), "--walks", "4", "--seed", "2"]) == 0
-    shown = capsys.readouterr()
-    assert shown.out.startswith("value 0")
-    assert "4/4" in shown.err and "walk" in shown.err  # the bar of walks done and left
+    terminal = _Terminal()
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "stderr", terminal)
+        command = ["solve", "3x4", "--certificate", str(path), "--walks", "4", "--seed", "2"]
+        assert main(command) == 0
+    assert capsys.readouterr().out.startswith("value 0")
+    shown = terminal.getvalue()
+    assert "4/4" in shown and "walk" in shown  # the bar of walks done and left
+    # Not on a pipe or in a log: there the bar would be nothing but noise.
+    assert main(command) == 0
+    assert "walk" not in capsys.readouterr().err
     assert load(path)["walks"] == 4
     assert main(["certify", str(path)]) == 0
     assert capsys.readouterr().out.startswith("sample holds: ")

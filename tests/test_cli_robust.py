@@ -599,11 +599,13 @@ def test_a_failed_save_in_the_line_mode_game_says_why_in_the_player_s_language(
     tmp_path: Path,
 ) -> None:
     from sosgame.cli.plain import PlainGame
+    from sosgame.table import Seat, Table
 
     out = io.StringIO()
     target = tmp_path / "missing" / "game.json"
     commands = io.StringIO(f"save {target}\nquit\n")  # no move: quitting needs no answer
-    PlainGame(Game(3, 3), ["An", "Bình"], translator("vi"), commands, out).run()
+    table = Table(Game(3, 3), [Seat("An"), Seat("Bình")])
+    PlainGame(table, translator("vi"), commands, out).run()
     assert f"Không lưu được ván đấu: không ghi được '{target}': không có tệp hoặc thư mục này" in (
         out.getvalue()
     )
