@@ -292,13 +292,19 @@ def test_a_rematch_needs_a_seat_token(client: TestClient) -> None:
     url = f"/api/games/{created['id']}/rematch"
     assert client.post(url).status_code == 403
     assert client.post(url, headers={"authorization": "Bearer wrong"}).status_code == 403
-    response = client.post(url, headers={"authorization": f"Bearer {created['token']}"})
+    mine = {"authorization": f"Bearer {created['token']}"}
+    # Not while the game goes on.
+    assert client.post(url, headers=mine).json()["error"]["code"] == "not_allowed"
+    resign(client, created["id"], created["token"])
+    response = client.post(url, headers=mine)
     assert response.status_code == 201
     rematch = response.json()
     assert rematch["id"] != created["id"]
     assert rematch["seats"] == [0, 1]
     state = client.get(f"/api/games/{rematch['id']}").json()
-    assert [seat["name"] for seat in state["seats"]] == ["Ann", "Bao"]
+    # The seats rotate: the first seat moves last.
+    assert [seat["name"] for seat in state["seats"]] == ["Bao", "Ann"]
+    assert client.post(url, headers=mine).status_code == 200
 
 
 def test_the_front_end_takes_levels_colours_and_limits_from_the_server(

@@ -106,12 +106,8 @@ async def create(
     status = "playing" if len(mine) == len(humans) else "open"
     clock = None
     if settings.clock is not None:
-        clock = clocks.new_clock(
-            settings.clock.initial_ms,
-            settings.clock.increment_ms,
-            len(rows),
-            running=status == "playing",
-        )
+        clock = clocks.new_clock(settings.clock.initial_ms, settings.clock.increment_ms, len(rows))
+        clock["waiting"] = clocks.now_ms() if status == "playing" else None
     stored = _stored(
         kind=settings.kind,
         rows=settings.rows,
@@ -123,6 +119,7 @@ async def create(
         public=settings.public,
         owner=owner,
         owner_player=player,
+        rated=settings.rated and player is not None,
     )
     async with hub.creating:
         await _check_caps(hub, rows, owner, player, lobby=settings.public and status == "open")
@@ -163,67 +160,71 @@ async def create_from_record(
     return room, token, list(range(len(rows)))
 
 
+def rotated(count: int, seat: int) -> int:
+    """The seat a rematch gives whoever sat at ``seat``: the seats rotate, so the first
+    moves last."""
+    return (seat - 1) % count
+
+
 async def rematch(
-    hub: Hub, room: Room, token: str, *, owner: str = "", player: int | None = None
-) -> tuple[Room, list[int], bool]:
-    """The game again with the same settings and players: every seat's token opens the
-    same seat in it, and everyone following the old game is told. Asked again (by
-    anyone), the same rematch is the answer. Returns the room, the seats ``token``
-    opens there and whether the rematch is new."""
-    async with room.lock:
-        if room.rematch_id is not None:
-            existing = await hub.room(room.rematch_id)
-            if existing is not None:
-                return existing, sorted(existing.controlled(token)), False
-        rows = [
-            SeatRow(
-                row.seat,
-                row.name,
-                row.player,
-                row.token_hash,
-                new_invite()
-                if row.player == HUMAN and row.token_hash is None and not room.public
-                else None,
-            )
-            for row in room.seats
-        ]
-        humans = [row for row in rows if row.player == HUMAN]
-        status = "playing" if all(row.token_hash for row in humans) else "open"
-        clock = None
-        if room.clock is not None:
-            clock = clocks.new_clock(
-                room.clock["initial"],
-                room.clock["increment"],
-                len(rows),
-                running=status == "playing",
-            )
-        stored = _stored(
-            kind=room.kind,
-            rows=room.game.rows,
-            cols=room.game.cols,
-            mode=room.game.mode,
-            seats=rows,
-            status=status,
-            clock=clock,
-            public=room.public,
-            owner=owner,
-            owner_player=player,
+    hub: Hub, room: Room, *, owner: str = "", player: int | None = None
+) -> tuple[Room, bool]:
+    """The game again with the same settings and players (the caller holds the room's
+    lock), the seats rotated (:func:`rotated`): every seat's token opens the same
+    player's seat in it, and everyone following the old game is told. Asked again (by
+    anyone), the same rematch is the answer. Returns the room and whether it is new."""
+    if room.rematch_id is not None:
+        existing = await hub.room(room.rematch_id)
+        if existing is not None:
+            return existing, False
+    count = len(room.seats)
+    rows = [
+        SeatRow(
+            rotated(count, row.seat),
+            row.name,
+            row.player,
+            row.token_hash,
+            new_invite()
+            if row.player == HUMAN and row.token_hash is None and not room.public
+            else None,
         )
-        async with hub.creating:
-            await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
-            new = await hub.open_linked(stored, rematch_of=room.id)
+        for row in room.seats
+    ]
+    rows.sort(key=lambda row: row.seat)
+    humans = [row for row in rows if row.player == HUMAN]
+    status = "playing" if all(row.token_hash for row in humans) else "open"
+    clock = None
+    if room.clock is not None:
+        clock = clocks.new_clock(room.clock["initial"], room.clock["increment"], len(rows))
+        clock["waiting"] = clocks.now_ms() if status == "playing" else None
+    stored = _stored(
+        kind=room.kind,
+        rows=room.game.rows,
+        cols=room.game.cols,
+        mode=room.game.mode,
+        seats=rows,
+        status=status,
+        clock=clock,
+        public=room.public,
+        owner=owner,
+        owner_player=player,
+        rated=room.rated,
+    )
+    async with hub.creating:
+        await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
+        new = await hub.open_linked(stored, rematch_of=room.id)
+    if new is None:
+        # Stored meanwhile by another server process: follow its link.
+        again = await hub.db(hub.store.load, room.id)
+        linked = None if again is None else again.rematch
+        new = None if linked is None else await hub.room(linked)
         if new is None:
-            # Stored meanwhile by another server process: follow its link.
-            again = await hub.db(hub.store.load, room.id)
-            linked = None if again is None else again.rematch
-            new = None if linked is None else await hub.room(linked)
-            if new is None:
-                raise ProtocolError("storage_failed", "the rematch could not be stored")
-        room.rematch_id = new.id
-        hub.bus.publish(room.id, {"reload": True, "version": room.version})
-        room.publish_state()
-        room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
-        return new, sorted(new.controlled(token)), True
+            raise ProtocolError("storage_failed", "the rematch could not be stored")
+    room.rematch_id = new.id
+    hub.bus.publish(room.id, {"reload": True, "version": room.version})
+    room.publish_state()
+    room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
+    return new, True
 
 
 def _stored(
@@ -240,6 +241,7 @@ def _stored(
     actions: list[str] | None = None,
     owner: str = "",
     owner_player: int | None = None,
+    rated: bool = False,
 ) -> StoredGame:
     now = clocks.now_ms()
     return StoredGame(
@@ -258,6 +260,7 @@ def _stored(
         public=public,
         owner=owner or None,
         owner_player=owner_player,
+        rated=rated,
     )
 
 
@@ -288,7 +291,7 @@ async def take_seat(hub: Hub, room: Room, seat: int, name: str | None, invite: s
         ):
             room.status = "playing"
             if room.clock is not None:
-                room.clock["since"] = clocks.now_ms()
+                room.clock["waiting"] = clocks.now_ms()
             try:
                 await hub.database.write(
                     Change(

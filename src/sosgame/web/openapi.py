@@ -329,13 +329,14 @@ def openapi() -> dict[str, Any]:
             },
             "/api/games/{game_id}/rematch": {
                 "post": {
-                    "summary": "The same settings and players again; everyone following the"
-                    " game is offered it, and asking again gives the same rematch",
+                    "summary": "Offer (or accept) the rematch: the same settings and players,"
+                    " the seats rotated, made once every player has accepted",
                     "parameters": [_game_id()],
                     "security": _BEARER,
                     "responses": {
                         "200": _json("Created", "The rematch someone had already started"),
                         "201": created,
+                        "202": {"description": "The offer, until every player has accepted"},
                         "403": _FORBIDDEN,
                         "404": _ERROR,
                         "429": _TOO_MANY,

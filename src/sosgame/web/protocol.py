@@ -15,9 +15,11 @@ from sosgame.web import jsonsafe, limits
 from sosgame.web.rows import HUMAN
 
 __all__ = [
+    "CLAIMS",
     "COMPUTER_LEVELS",
     "KINDS",
     "MAX_MESSAGE_BYTES",
+    "OFFERS",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
@@ -39,7 +41,24 @@ MAX_TOKENS: Final = MAX_PLAYERS
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
-MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
+MESSAGE_TYPES: Final = (
+    "hello",
+    "move",
+    "resign",
+    "undo",
+    "redo",
+    "hint",
+    "offer",
+    "answer",
+    "withdraw",
+    "abort",
+    "claim",
+    "ping",
+)
+OFFERS: Final = ("draw", "takeback", "rematch")
+"""What a player may offer the others (:mod:`sosgame.web.offers`)."""
+CLAIMS: Final = ("win", "draw")
+"""What the players left may claim when a seat has abandoned a game without a clock."""
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
 
@@ -87,6 +106,8 @@ class NewGame:
     seats: tuple[SeatSettings, ...]
     clock: ClockSettings | None
     public: bool = False
+    rated: bool = True
+    """Whether the game is to be rated (it is only if it qualifies: online, named players)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +120,9 @@ class ClientMessage:
     ply: int | None = None
     seat: int | None = None
     tokens: tuple[str, ...] = ()
+    offer: str | None = None
+    accept: bool | None = None
+    claim: str | None = None
 
     @property
     def all_tokens(self) -> tuple[str, ...]:
@@ -147,7 +171,11 @@ def _known(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
 def parse_new_game(data: object) -> NewGame:
     """Check the body of ``POST /api/games``."""
     body = _object(data, "the new game")
-    _known(body, ("rows", "cols", "mode", "kind", "seats", "clock", "public"), "the new game")
+    _known(
+        body,
+        ("rows", "cols", "mode", "kind", "seats", "clock", "public", "rated"),
+        "the new game",
+    )
     try:
         rows, cols = limits.check_board(body.get("rows"), body.get("cols"))
     except limits.SettingsError as error:
@@ -189,7 +217,12 @@ def parse_new_game(data: object) -> NewGame:
         raise ProtocolError("bad_field", "field 'public' must be true or false")
     if public and kind != "online":
         raise ProtocolError("bad_field", "field 'public' is for online games only")
-    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public)
+    rated = body.get("rated", kind == "online")
+    if not isinstance(rated, bool):
+        raise ProtocolError("bad_field", "field 'rated' must be true or false")
+    if rated and kind != "online":
+        raise ProtocolError("bad_field", "field 'rated' is for online games only")
+    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public, rated)
 
 
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -199,9 +232,21 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "undo": ("ply",),
     "redo": ("ply",),
     "hint": (),
+    "offer": ("offer", "ply"),
+    "answer": ("offer", "accept", "ply"),
+    "withdraw": ("offer", "ply"),
+    "abort": ("ply",),
+    "claim": ("claim", "ply"),
     "ping": (),
 }
-_REQUIRED: Final[dict[str, tuple[str, ...]]] = {"move": ("move", "ply"), "resign": ("ply",)}
+_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
+    "move": ("move", "ply"),
+    "resign": ("ply",),
+    "offer": ("offer",),
+    "answer": ("offer", "accept"),
+    "withdraw": ("offer",),
+    "claim": ("claim",),
+}
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -249,4 +294,13 @@ def parse_client_message(text: str) -> ClientMessage:
     seat = data.get("seat")
     if seat is not None:
         seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
-    return ClientMessage(kind, token, move, ply, seat, tuple(tokens))
+    offer = data.get("offer")
+    if offer is not None and offer not in OFFERS:
+        raise ProtocolError("bad_field", f"field 'offer' must be one of {', '.join(OFFERS)}")
+    accept = data.get("accept")
+    if accept is not None and not isinstance(accept, bool):
+        raise ProtocolError("bad_field", "field 'accept' must be true or false")
+    claim = data.get("claim")
+    if claim is not None and claim not in CLAIMS:
+        raise ProtocolError("bad_field", f"field 'claim' must be one of {', '.join(CLAIMS)}")
+    return ClientMessage(kind, token, move, ply, seat, tuple(tokens), offer, accept, claim)

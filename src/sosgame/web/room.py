@@ -20,6 +20,7 @@ from sosgame.notation import Move
 from sosgame.position import Position, build_game
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
+from sosgame.web.fairplay import FAIR_MESSAGES, FairPlay, ending_of
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.host import RoomHost
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
@@ -41,7 +42,7 @@ def _replayed(stored: StoredGame) -> Game:
     return build_game(position)
 
 
-class Room:
+class Room(FairPlay):
     """One game with its seats, clock, channel of followers and pending computer move."""
 
     def __init__(self, hub: RoomHost, stored: StoredGame, *, owner: str = "") -> None:
@@ -75,6 +76,12 @@ class Room:
         self._announcement: dict[str, Any] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self.rated = stored.rated is not False and stored.kind == "online"
+        self.away_since = {}
+        self._moved = (-1, frozenset())
+        self.note_presence()
 
     # ------------------------------------------------------------------------- reading
 
@@ -116,6 +123,7 @@ class Room:
         running = clocks.view(self.clock, self.game.turn if self.playable else None)
         return (
             not len(self.channel)
+            and self.first_move_deadline() is None
             and not self.computer.busy
             and (running is None or running["running"] is None)
             and not self.lock.locked()
@@ -135,11 +143,17 @@ class Room:
 
     def result(self) -> dict[str, Any] | None:
         """The outcome as stored and sent, or ``None`` while the game goes on."""
+        if self.ending is not None:
+            return self.ending
         outcome = self.game.outcome
         if outcome is None:
             return None
         flagged = [] if self.clock is None else list(self.clock.get("flagged", []))
-        return {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
+        result = {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
+        last = str(self.game.actions[-1]) if self.game.actions else ""
+        if result["termination"] == "resignation" and last in {f"resign:{n}" for n in flagged}:
+            result["termination"] = "timeout"
+        return result
 
     def clock_view(self) -> dict[str, Any] | None:
         """The clocks as of now: each seat's time left and whose clock is running."""
@@ -185,6 +199,8 @@ class Room:
                 "can_redo": self.kind == "local" and bool(self.redo),
                 "spectators": self.channel.spectators(),
                 "rematch": self.rematch_id,
+                "rated": self.rated,
+                **self.fair_state(),
             },
         }
 
@@ -195,7 +211,7 @@ class Room:
             return self._state_text
         text = dumps(self.state())
         view = self.clock_view()
-        if view is None or view["running"] is None:
+        if (view is None or view["running"] is None) and not self.changes_with_time:
             self._state_text = text
         return text
 
@@ -237,7 +253,10 @@ class Room:
             )
         )
         self.channel.add(connection)
-        connection.deliver(self.state_text())
+        if self.note_presence():  # a player came back: everyone sees it
+            self.publish_state()
+        else:
+            connection.deliver(self.state_text())
         if self.computers_only:
             self.computer.start()
 
@@ -245,6 +264,8 @@ class Room:
         """A connection went away."""
         self.channel.remove(connection)
         self.touched = time.monotonic()
+        if self.note_presence():
+            self.publish_state()
 
     # ------------------------------------------------------------------------ messages
 
@@ -274,6 +295,9 @@ class Room:
             )
 
     async def _act(self, connection: Connection, message: ClientMessage) -> None:
+        if message.type in FAIR_MESSAGES:
+            await self.act(connection, message)
+            return
         if message.type in ("undo", "redo"):
             if self.kind != "local":
                 raise ProtocolError("not_allowed", f"{message.type} is for local games only")
@@ -282,7 +306,7 @@ class Room:
             self._check_ply(message)
             await (self._undo() if message.type == "undo" else self._redo())
             return
-        if self.game.is_over:
+        if self.game.is_over or self.status == "finished":
             raise ProtocolError("game_over", "the game is over")
         if self.status != "playing":
             raise ProtocolError("waiting", "the game waits for every seat to be taken")
@@ -324,7 +348,7 @@ class Room:
         except InvalidMoveError as error:
             raise ProtocolError("bad_move", str(error)) from None
         if clock is not None:
-            clock["since"] = None if game.is_over else now
+            self.settle_clock(clock, now)
         before = self.clock
         self.clock = clock
         change = Change(
@@ -386,6 +410,7 @@ class Room:
             "texts": list(change.texts),
             "status": change.status,
             "clock": change.clock,
+            "result": change.result,
         }
 
     # ------------------------------------------------------- changes from other processes
@@ -395,6 +420,8 @@ class Room:
         told who follows it there."""
         if "presence" in event:
             self.channel.heard(str(event.get("origin")), event["presence"])
+            if self.note_presence():
+                self.publish_state()
             return
         self.later(self._catch_up(event))
 
@@ -435,6 +462,7 @@ class Room:
         self.status = str(event.get("status", self.status))
         clock = event.get("clock")
         self.clock = clock if isinstance(clock, dict) else None
+        self.ending = ending_of(event.get("result"))
         if keep is None:
             self.redo.clear()
         return True
@@ -459,12 +487,18 @@ class Room:
         self.rematch_id = stored.rematch
         self.clock = stored.clock
         self.version = stored.version
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
         self._state_text = None
 
     def _status(self) -> str:
         return "finished" if self.game.is_over else self.status
 
-    async def _undo(self) -> None:
+    async def undo_to(self, keep: int) -> None:
+        """Take back every action after the first ``keep`` (an accepted takeback)."""
+        await self._undo(keep)
+
+    async def _undo(self, keep: int | None = None) -> None:
         game = self.game
         if not game.actions:
             raise ProtocolError("nothing_to_undo", "there is nothing to undo")
@@ -472,14 +506,17 @@ class Room:
         taken: list[str] = []
         with contextlib.suppress(NothingToUndoError):
             taken.append(str(game.undo()))
-            while game.actions and self.seats[game.turn].player != HUMAN:
+            while game.actions and (
+                self.seats[game.turn].player != HUMAN if keep is None else len(game.actions) > keep
+            ):
                 taken.append(str(game.undo()))
+        self.status = "playing"
+        self.ending = None
         if self.clock is not None:
             self.clock["flagged"] = [
                 seat for seat in self.clock.get("flagged", []) if seat not in game.active_seats
             ]
-            self.clock["since"] = clocks.now_ms()
-        self.status = "playing"
+            self.settle_clock(self.clock, clocks.now_ms())
         kept = len(game.actions)
         change = Change(
             self.id,
@@ -501,7 +538,8 @@ class Room:
             raise ProtocolError(
                 "stale", "the game changed meanwhile (through another server); nothing was undone"
             ) from None
-        self.redo.extend(taken)
+        if keep is None:
+            self.redo.extend(taken)
         self._stored(change)
         self.changed()
 
@@ -543,14 +581,15 @@ class Room:
         self._timer = None
         view = self.clock_view()
         if view is None or view["running"] is None:
+            self._timer = self.first_move_timer()
             return
         left = view["remaining"][view["running"]]
         self._timer = asyncio.get_running_loop().create_task(
-            self._flag_later(left / 1000, len(self.game.actions))
+            self._flag_later(clocks.now_ms() + left, len(self.game.actions))
         )
 
-    async def _flag_later(self, delay: float, ply: int) -> None:
-        await asyncio.sleep(delay)
+    async def _flag_later(self, deadline: int, ply: int) -> None:
+        await clocks.sleep_until(deadline)
         async with self.lock:
             view = self.clock_view()
             if len(self.game.actions) != ply or view is None or view["running"] is None:

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from sosgame.errors import RecordError
 from sosgame.record import Record
-from sosgame.web import creation, limits
+from sosgame.web import creation, limits, rematches
 from sosgame.web.endpoints.common import address, bearer, hub, read_json, room_or_404, server
 from sosgame.web.protocol import ProtocolError, check_name, parse_new_game
 from sosgame.web.room import Room
@@ -114,22 +114,25 @@ async def take_seat(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
-    """``POST /api/games/{game_id}/rematch``: the game again, with the same players."""
+    """``POST /api/games/{game_id}/rematch``: offer (or accept) the rematch; 202 with the
+    offer until every player has accepted, then the rematch (201 when just made)."""
     room = await room_or_404(request)
     token = bearer(request)
     if token is None or not room.controlled(token):
         raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
     account = await server(request).accounts.current(request)
-    new, mine, fresh = await creation.rematch(
+    new, offer, fresh = await rematches.rematch(
         hub(request),
         room,
-        token,
+        room.controlled(token),
+        "offer",
+        links=server(request).accounts.copy_links,
         owner=address(request),
         player=None if account is None else account.id,
     )
-    if fresh:
-        await server(request).accounts.copy_links(room.id, new.id)
-    response = _created(request, new, token, mine)
+    if new is None:
+        return JSONResponse({"id": room.id, "offer": offer}, status_code=202)
+    response = _created(request, new, token, sorted(new.controlled(token)))
     response.status_code = 201 if fresh else 200
     return response
 
