@@ -147,9 +147,15 @@ def test_any_player_aborts_until_every_seat_has_moved(client: Client) -> None:
         assert state["result"]["termination"] == "aborted"
         seats[0].send(type="move", move="Sd4", ply=1)
         assert seats[0].error()["code"] == "game_over"
-    # The record of an aborted game loads like any other.
-    record = Record.from_dict(client.get(f"/api/games/{game}/record").json())
-    assert record.moves == ["Sa1"]
+    # The record of an aborted game says so, and loads again as that finished game.
+    data = client.get(f"/api/games/{game}/record").json()
+    assert data["result"] == {"termination": "aborted", "winners": [], "scores": [0, 0]}
+    assert Record.from_dict(data).moves == ["Sa1"]
+    uploaded = client.post("/api/records", json=data)
+    assert uploaded.status_code == 201, uploaded.text
+    state = client.get(f"/api/games/{uploaded.json()['id']}").json()
+    assert state["status"] == "finished"
+    assert state["result"]["termination"] == "aborted"
 
 
 # ------------------------------------------------------------------------------ offers

@@ -140,13 +140,20 @@ async def create_from_record(
         if record.start.scores is not None:
             start["scores"] = list(record.start.scores)
     game = record.to_game()
+    # A record may say the game ended off the board (aborted, agreed, abandoned).
+    over = game.is_over or record.result is not None
+    result = None
+    if record.result is not None and not game.is_over:
+        outcome, scores = record.result
+        result = {**outcome.to_dict(), "scores": list(scores), "flagged": []}
     stored = _stored(
         kind="local",
         rows=record.rows,
         cols=record.cols,
         mode=record.mode,
         seats=rows,
-        status="finished" if game.is_over else "playing",
+        status="finished" if over else "playing",
+        result=result,
         clock=None,
         start=start,
         actions=list(record.moves),
@@ -154,7 +161,7 @@ async def create_from_record(
         owner_player=player,
     )
     async with hub.creating:
-        if not game.is_over:
+        if not over:
             await _check_caps(hub, rows, owner, player, lobby=False)
         room = await hub.open(stored)
     return room, token, list(range(len(rows)))
@@ -237,6 +244,7 @@ def _stored(
     status: str,
     clock: dict[str, Any] | None,
     public: bool = False,
+    result: dict[str, Any] | None = None,
     start: dict[str, Any] | None = None,
     actions: list[str] | None = None,
     owner: str = "",
@@ -256,6 +264,7 @@ def _stored(
         updated_ms=now,
         start=start,
         clock=clock,
+        result=result,
         actions=list(actions or []),
         public=public,
         owner=owner or None,

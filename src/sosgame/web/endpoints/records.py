@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
 from sosgame.position import Position, build_game
 from sosgame.record import Record
 from sosgame.web.endpoints.common import address, room_or_404, server
@@ -50,10 +51,17 @@ async def record(request: Request) -> Response:
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
     names = [row.name for row in room.seats]
     meta = {"date": created, "tags": {"game": room.id}}
+    result = room.result()
+    decided = None  # an ending the engine does not give (a flag, an agreement, ...)
+    if result is not None and result["termination"] in {item.value for item in OFF_THE_BOARD}:
+        decided = Outcome(Termination(result["termination"]), tuple(result["winners"]))
 
     def make(position: Position) -> bytes:
         game = build_game(position)
-        return Record.from_game(game, players=names, meta=meta).to_json().encode()
+        record = Record.from_game(game, players=names, meta=meta)
+        if decided is not None:
+            record.result = (decided, game.scores)
+        return record.to_json().encode()
 
     return Response(
         await _cached(request, room, "record", make),
