@@ -304,8 +304,8 @@ def test_a_player_left_claims_the_win_once_the_other_has_been_away_long_enough(
         seats = seated(stack, client, game, ann)
         with client.websocket_connect(f"/ws/games/{game}") as leaving:
             Seat(leaving).send(type="hello", token=bao)
-            seats[0].state(lambda g: g["abandon"] is None)
-        state = seats[0].state(lambda g: g["abandon"] is not None)
+            seats[0].state(lambda g: g["abandon"]["away"] == [None, None])
+        state = seats[0].state(lambda g: g["abandon"]["away"][1] is not None)
         assert state["abandon"]["after"] == 60_000
         assert state["abandon"]["away"][0] is None
         fake_time.advance(30)

@@ -520,6 +520,10 @@ def result_is(termination: str) -> Callable[[Message], bool]:
     )
 
 
+def away_is(away: list[Any]) -> Callable[[Message], bool]:
+    return lambda message: message["type"] == "state" and message["game"]["abandon"]["away"] == away
+
+
 def two_seats(server: Server, other: Server, **settings: Any) -> tuple[str, str, str]:
     """An online game made on ``server`` whose second seat is taken through ``other``."""
     seats = [{"name": "Ann"}, {"name": "Bao"}]
@@ -594,9 +598,13 @@ def test_an_abandoned_game_is_claimed_through_another_process(
             hello(ann, ann_token)
             with two.ws(game) as bao:
                 hello(bao, bao_token)
-                until(ann, lambda m: m["type"] == "state" and m["game"]["abandon"] is None, "Bao")
+                until(ann, away_is([None, None]), "Bao there")
             # Bao's process announces that Bao left; Ann's process starts counting.
-            until(ann, lambda m: m["type"] == "state" and bool(m["game"]["abandon"]), "Bao away")
+            until(
+                ann,
+                lambda m: m["type"] == "state" and m["game"]["abandon"]["away"][1] is not None,
+                "Bao away",
+            )
             deadline = time.monotonic() + WAIT_SECONDS
             while time.monotonic() < deadline:
                 send(ann, type="claim", claim="win", ply=0)

@@ -206,8 +206,11 @@ class FairPlay:
     @property
     def changes_with_time(self) -> bool:
         """Whether the state shows a countdown (so its text is not kept for newcomers)."""
+        away = self.abandonment()
         return (
-            bool(self.offers) or bool(self.abandonment()) or self.first_move_deadline() is not None
+            bool(self.offers)
+            or (away is not None and any(item is not None for item in away["away"]))
+            or self.first_move_deadline() is not None
         )
 
     def standing_offers(self, now: int | None = None) -> list[dict[str, Any]]:
@@ -454,8 +457,9 @@ class FairPlay:
         )
 
     def abandonment(self) -> dict[str, Any] | None:
-        """In a game that can be abandoned: ``after`` (ms away before a claim) and, per
-        seat, how long it has been away (``null``: here, or out of the game)."""
+        """In a game that can be abandoned (online, without a clock, going on): ``after``
+        (ms away before a claim) and, per seat, how long it has been away (``null``: here,
+        or out of the game)."""
         if not self._abandonable:
             return None
         now = clocks.now_ms()
@@ -464,8 +468,6 @@ class FairPlay:
             now - self.away_since[seat] if seat in self.away_since and seat in active else None
             for seat in range(len(self.seats))
         ]
-        if all(item is None for item in away):
-            return None
         return {"after": int(self.hub.limits.abandon_seconds * 1000), "away": away}
 
     async def _claim(self, held: frozenset[int], claim: str) -> None:
