@@ -208,7 +208,7 @@ class FairPlay:
         """Whether the state shows a countdown (so its text is not kept for newcomers)."""
         away = self.abandonment()
         return (
-            bool(self.offers)
+            bool(self.standing_offers())
             or (away is not None and any(item is not None for item in away["away"]))
             or self.first_move_deadline() is not None
         )

@@ -456,6 +456,11 @@ def openapi() -> dict[str, Any]:
                             "description": "online games: list the game and let anyone take"
                             " its free seats (default false: only with an invite link)",
                         },
+                        "rated": {
+                            "type": "boolean",
+                            "description": "online games: to be rated (default true; a guest's"
+                            " game is casual)",
+                        },
                         "seats": {
                             "type": "array",
                             "minItems": MIN_PLAYERS,

@@ -5,6 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
+import { cameBack, fairPanel, forgetFair, markAway } from "./fairplay.js";
 
 const PROTOCOL = 1;
 
@@ -41,6 +42,7 @@ export function closeSocket() {
   gameView.invites = null;
   gameView.rematch = null;
   clearInterval(gameView.clockTimer);
+  forgetFair();
   notice("");
 }
 
@@ -83,6 +85,7 @@ export function showGame(id, attempt = 0) {
   });
   socket.addEventListener("close", () => {
     if (connection.leaving === socket || connection.socket !== socket) return;
+    markAway();
     notice(t("web.reconnecting"));
     const delay = Math.min(5000, 300 * 2 ** attempt);
     setTimeout(() => {
@@ -109,6 +112,8 @@ function receive(id, message) {
 
 function receiveState(id, game) {
   const before = gameView.state;
+  game.receivedAt = performance.now(); // the countdowns count from here
+  cameBack(game, connection.seats.length > 0);
   gameView.state = game;
   if (!before || before.ply !== game.ply) {
     gameView.hint = null;
@@ -259,7 +264,9 @@ function drawGame() {
         gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
-      el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state))),
+      el("div", { class: "side" }, playersPanel(state), fairPanel(state, {
+        mine: connection.seats, send, redraw: drawGame,
+      }), linksPanel(state), movesPanel(state))),
   );
   gameView.animate = false;
   document.title = gameTitle(state);
@@ -369,7 +376,7 @@ function gameControls(state) {
       }
     }, state.status === "playing" && (!local || myTurn(state)));
   }
-  if (mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
+  if (local && mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
   if (gameView.rematch) {
     controls.append(el("a", {
       href: `#/game/${gameView.rematch}`, id: "rematch-link",
@@ -388,6 +395,9 @@ function gameControls(state) {
 function playersPanel(state) {
   return el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
     el("h2", { id: "players-title", text: t("web.players") }), drawSeats(state),
+    state.kind === "online"
+      ? el("p", { class: "meta", id: "rated-status", text: state.rated ? t("web.rated_game") : t("web.game_casual") })
+      : null,
     state.spectators ? el("p", { class: "meta", id: "spectators", text: t("web.spectators", { count: state.spectators }) }) : null);
 }
 
