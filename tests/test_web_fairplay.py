@@ -296,16 +296,21 @@ def test_a_rematch_waits_for_everyone_and_its_clock_for_the_players(
 # -------------------------------------------------------------------------- abandonment
 
 
+def comes_and_goes(client: Client, game: str, token: str, other: Seat) -> Message:
+    """The seat of ``token`` connects, then leaves; the state ``other`` then gets."""
+    with client.websocket_connect(f"/ws/games/{game}") as leaving:
+        Seat(leaving).send(type="hello", token=token)
+        other.state(lambda g: g["abandon"]["away"] == [None, None])
+    return other.state(lambda g: g["abandon"]["away"][1] is not None)
+
+
 def test_a_player_left_claims_the_win_once_the_other_has_been_away_long_enough(
     client: Client, fake_time: FakeTime
 ) -> None:
     game, ann, bao = online(client)
     with ExitStack() as stack:
         seats = seated(stack, client, game, ann)
-        with client.websocket_connect(f"/ws/games/{game}") as leaving:
-            Seat(leaving).send(type="hello", token=bao)
-            seats[0].state(lambda g: g["abandon"]["away"] == [None, None])
-        state = seats[0].state(lambda g: g["abandon"]["away"][1] is not None)
+        state = comes_and_goes(client, game, bao, seats[0])
         assert state["abandon"]["after"] == 60_000
         assert state["abandon"]["away"][0] is None
         fake_time.advance(30)
@@ -317,6 +322,25 @@ def test_a_player_left_claims_the_win_once_the_other_has_been_away_long_enough(
     assert state["result"]["termination"] == "abandoned"
     assert state["result"]["winners"] == [0]
     assert state["actions"] == ["resign:1"]
+
+
+def test_a_player_back_in_time_sees_how_long_they_were_away(
+    client: Client, fake_time: FakeTime
+) -> None:
+    game, ann, bao = online(client)
+    with ExitStack() as stack:
+        seats = seated(stack, client, game, ann)
+        comes_and_goes(client, game, bao, seats[0])
+        fake_time.advance(45)
+        back = seated(stack, client, game, bao)[0]
+        state = seats[0].state(lambda g: g["abandon"]["back"][1] is not None)
+        assert state["abandon"]["back"] == [None, 45_000]
+        assert state["abandon"]["away"] == [None, None]
+        # A claim now is refused: nobody is away.
+        seats[0].send(type="claim", claim="win", ply=0)
+        assert seats[0].error()["code"] == "not_abandoned"
+        # Once the game moves on, it is no longer said.
+        assert play([*seats, back], 0, "Sa1", 0)["abandon"]["back"] == [None, None]
 
 
 def test_with_three_the_absent_seat_resigns_and_the_game_goes_on(

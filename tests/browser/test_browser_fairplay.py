@@ -138,6 +138,9 @@ def test_a_claim_after_the_opponent_leaves(pages: list[Any], server: LiveServer)
     ann, bao, watcher = pages
     online_game(pages, server)
     click_move(ann, "Sa1")
+    # Back in time (a reload): Bao is told how long they were away, and the rule.
+    bao.reload()
+    expect(bao.locator("#you-were-away")).to_contain_text("after 2 s away")
     bao.close()
     expect(ann.locator("#away-1")).to_be_visible()
     expect(ann.locator("#claim-win")).to_be_visible()

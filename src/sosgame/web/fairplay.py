@@ -34,7 +34,7 @@ from sosgame.web import clock as clocks
 from sosgame.web.fanout import Connection, LocalChannel
 from sosgame.web.host import RoomHost
 from sosgame.web.protocol import ClientMessage, ProtocolError
-from sosgame.web.rows import HUMAN, Change, SeatRow
+from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.writer import StaleWriteError
 
 __all__ = ["ENDINGS", "FAIR_MESSAGES", "FairPlay", "ending_of", "live_offers", "stamped"]
@@ -91,8 +91,24 @@ class FairPlay:
     rematch_id: str | None
     offers: list[dict[str, Any]]
     ending: dict[str, Any] | None
+    rated: bool
     away_since: dict[int, int]
+    came_back: dict[int, tuple[int, int]]
+    """Per seat that came back in time: the ply and how long it had been away."""
+    seen_here: set[int]
+    """The seats that have been connected since the room was opened."""
     _moved: tuple[int, frozenset[int]]
+
+    def start_fair(self, stored: StoredGame) -> None:
+        """Take the stored game's offers, ending and rating choice; nobody is here yet."""
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self.rated = stored.rated is not False and stored.kind == "online"
+        self.away_since = {}
+        self.came_back = {}
+        self.seen_here = set()
+        self._moved = (-1, frozenset())
+        self.note_presence()
 
     @property
     def queues_computer_moves(self) -> bool:
@@ -442,7 +458,11 @@ class FairPlay:
         before = set(self.away_since)
         for row in self.seats:
             if row.player != HUMAN or row.seat in connected:
-                self.away_since.pop(row.seat, None)
+                since = self.away_since.pop(row.seat, None)
+                if since is not None and row.seat in self.seen_here:
+                    self.came_back[row.seat] = (len(self.game.actions), now - since)
+                if row.player == HUMAN:
+                    self.seen_here.add(row.seat)
             else:
                 self.away_since.setdefault(row.seat, now)
         return set(self.away_since) != before and self._abandonable
@@ -458,8 +478,9 @@ class FairPlay:
 
     def abandonment(self) -> dict[str, Any] | None:
         """In a game that can be abandoned (online, without a clock, going on): ``after``
-        (ms away before a claim) and, per seat, how long it has been away (``null``: here,
-        or out of the game)."""
+        (ms away before a claim), per seat how long it has been away (``null``: here, or
+        out of the game), and ``back``: per seat that came back in time since the last
+        move, how long it was away."""
         if not self._abandonable:
             return None
         now = clocks.now_ms()
@@ -468,7 +489,14 @@ class FairPlay:
             now - self.away_since[seat] if seat in self.away_since and seat in active else None
             for seat in range(len(self.seats))
         ]
-        return {"after": int(self.hub.limits.abandon_seconds * 1000), "away": away}
+        ply = len(self.game.actions)
+        back = [
+            self.came_back[seat][1]
+            if seat in self.came_back and self.came_back[seat][0] == ply
+            else None
+            for seat in range(len(self.seats))
+        ]
+        return {"after": int(self.hub.limits.abandon_seconds * 1000), "away": away, "back": back}
 
     async def _claim(self, held: frozenset[int], claim: str) -> None:
         if not self._abandonable:

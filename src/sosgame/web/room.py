@@ -76,12 +76,7 @@ class Room(FairPlay):
         self._announcement: dict[str, Any] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.offers = list(stored.offers or [])
-        self.ending = ending_of(stored.result) if stored.status == "finished" else None
-        self.rated = stored.rated is not False and stored.kind == "online"
-        self.away_since = {}
-        self._moved = (-1, frozenset())
-        self.note_presence()
+        self.start_fair(stored)
 
     # ------------------------------------------------------------------------- reading
 

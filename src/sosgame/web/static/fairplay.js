@@ -4,10 +4,9 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
-// What this page keeps between states: the countdowns ticking, the last announcement, and
-// when this browser lost its connection (so a player back in time is told how long they
-// were away).
-const fair = { timer: null, ticking: [], announced: "", wentAway: null, back: null, offers: null };
+// What this page keeps between states: the countdowns ticking, the last announcement and
+// the offers last seen (to say when one is gone).
+const fair = { timer: null, ticking: [], announced: "", offers: null };
 
 // A region outside the redrawn view, so that screen readers hear each change once.
 function announcer() {
@@ -19,25 +18,10 @@ function announcer() {
   return node;
 }
 
-export function markAway() {
-  if (fair.wentAway === null) fair.wentAway = performance.now();
-}
-
-// A state arrived: if this browser had lost its connection in a game that can be
-// abandoned, say how long it was away and how long it could have been.
-export function cameBack(state, mine) {
-  if (fair.wentAway !== null && state.abandon && mine) {
-    const seconds = Math.round((performance.now() - fair.wentAway) / 1000);
-    fair.back = { seconds, limit: Math.round(state.abandon.after / 1000) };
-  }
-  fair.wentAway = null;
-}
-
 export function forgetFair() {
   clearInterval(fair.timer);
   fair.ticking = [];
   fair.announced = "";
-  fair.back = null;
   fair.offers = null;
 }
 
@@ -157,9 +141,12 @@ export function fairPanel(state, { mine, send, redraw }) {
         () => send({ type: "claim", claim: "win", ply: state.ply }));
       button("claim-draw", t("web.claim_draw"), () => send({ type: "claim", claim: "draw", ply: state.ply }));
     }
-    if (fair.back) {
-      lines.push(el("p", { id: "you-were-away", text: t("web.you_were_away", fair.back) }));
-      spoken.push(t("web.you_were_away", fair.back));
+    // A player back in time is told how long they were away, and how long they could be.
+    const back = mine.map((seat) => (state.abandon.back || [])[seat]).find((ms) => typeof ms === "number");
+    if (back !== undefined) {
+      const values = { seconds: Math.round(back / 1000), limit: Math.round(state.abandon.after / 1000) };
+      lines.push(el("p", { id: "you-were-away", text: t("web.you_were_away", values) }));
+      spoken.push(t("web.you_were_away", values));
     }
   }
 

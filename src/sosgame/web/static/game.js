@@ -5,7 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
-import { cameBack, fairPanel, forgetFair, markAway } from "./fairplay.js";
+import { fairPanel, forgetFair } from "./fairplay.js";
 
 const PROTOCOL = 1;
 
@@ -85,7 +85,6 @@ export function showGame(id, attempt = 0) {
   });
   socket.addEventListener("close", () => {
     if (connection.leaving === socket || connection.socket !== socket) return;
-    markAway();
     notice(t("web.reconnecting"));
     const delay = Math.min(5000, 300 * 2 ** attempt);
     setTimeout(() => {
@@ -113,7 +112,6 @@ function receive(id, message) {
 function receiveState(id, game) {
   const before = gameView.state;
   game.receivedAt = performance.now(); // the countdowns count from here
-  cameBack(game, connection.seats.length > 0);
   gameView.state = game;
   if (!before || before.ply !== game.ply) {
     gameView.hint = null;
