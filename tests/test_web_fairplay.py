@@ -456,3 +456,21 @@ def test_fair_play_messages_with_bad_fields_are_refused(client: Client) -> None:
         ):
             seat.socket.send_text(json.dumps({"v": 1, **message}))
             assert seat.error()["code"] in ("bad_field", "bad_message")
+
+
+def test_the_first_move_timer_stands_still_while_the_server_is_down(
+    tmp_path: Path, fake_time: FakeTime
+) -> None:
+    database = tmp_path / "restart.sqlite3"
+    with app_client(database) as first:
+        game, ann, bao = online(first, clock={"initial": 60, "increment": 0})
+        fake_time.advance(20)
+    fake_time.advance(600)  # the server is down
+    with app_client(database) as second, ExitStack() as stack:
+        seats = seated(stack, second, game, ann, bao)
+        state = second.get(f"/api/games/{game}").json()
+        assert state["result"] is None
+        assert state["first_move"] == {"seat": 0, "left": 30_000}
+        fake_time.advance(31)
+        over = seats[0].state(lambda g: g["result"] is not None)
+    assert over["result"]["termination"] == "aborted"
