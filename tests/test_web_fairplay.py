@@ -171,6 +171,8 @@ def test_a_draw_offer_is_declined_withdrawn_lapses_and_is_accepted(client: Clien
         seats[0].send(type="offer", offer="draw", ply=1)
         shown = spectator.state(lambda g: bool(g["offers"]))
         assert offers(shown) == [("draw", 0, [0])]
+        seats[0].send(type="offer", offer="draw", ply=1)
+        assert seats[0].error()["code"] == "not_allowed"  # it stands already
         seats[1].send(type="answer", offer="draw", accept=False, ply=1)
         assert spectator.state(lambda g: not g["offers"])["result"] is None
         # Withdrawn (only by whoever made it).

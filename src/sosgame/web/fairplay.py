@@ -287,8 +287,10 @@ class FairPlay:
             raise ProtocolError("not_your_seat", "only an active seat may make an offer")
         standing = self.standing_offers()
         same = next((item for item in standing if item["offer"] == kind), None)
-        if same is not None:  # the same offer from someone else: an acceptance
-            await self._answer(held, kind, True)
+        if same is not None:
+            if mine <= set(same["accepted"]):
+                raise ProtocolError("not_allowed", f"the {kind} offer stands already")
+            await self._answer(held, kind, True)  # the same offer from another seat
             return
         asker = min(mine)
         if kind == "takeback":
