@@ -182,3 +182,13 @@ def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
     expect(bao.locator("#result")).to_have_text("The game was aborted: nobody wins.")
     state = server.get(f"/api/games/{rematch}")
     assert state["clock"]["remaining"] == [60_000, 60_000]
+
+
+def test_the_lobby_says_whether_a_game_is_rated(pages: list[Any], server: LiveServer) -> None:
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    body = {"rows": 3, "cols": 3, "kind": "online", "public": True, "seats": seats}
+    created = server.post("/api/games", body)
+    page = pages[0]
+    page.goto(f"{server.url}/#/lobby")
+    entry = page.locator(f'#lobby li[data-game="{created["id"]}"]')
+    expect(entry.locator(".rated")).to_have_text("Casual")  # a guest's game
