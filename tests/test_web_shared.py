@@ -619,3 +619,22 @@ def test_an_abandoned_game_is_claimed_through_another_process(
             assert answer["game"]["result"]["winners"] == [0]
         state = httpx.get(f"{two.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
         assert state["result"]["termination"] == "abandoned"
+
+
+def test_a_rematch_offer_lapses_for_the_followers_of_every_process(
+    tmp_path: Path, shared: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOSGAME_REMATCH_OFFER_SECONDS", "2")
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        game, ann_token, bao_token = two_seats(one, two)
+        with one.ws(game) as ann, two.ws(game) as bao:
+            hello(ann, ann_token)
+            hello(bao, bao_token)
+            send(ann, type="resign", ply=0)
+            until(bao, lambda m: m["type"] == "state" and m["game"]["result"] is not None, "over")
+            send(ann, type="offer", offer="rematch")
+            until(bao, lambda m: m["type"] == "state" and bool(m["game"]["offers"]), "offered")
+            # Bao's process, which only read the offer, tells Bao when it lapses.
+            until(bao, lambda m: m["type"] == "state" and not m["game"]["offers"], "lapsed")
+            send(bao, type="answer", offer="rematch", accept=True)
+            assert until(bao, lambda m: m["type"] == "error", "refused")["code"] == "no_offer"

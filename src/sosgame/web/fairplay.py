@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
 from typing import Any, Final, NoReturn
 
 from sosgame.game import Game
@@ -145,17 +144,6 @@ class FairPlay:
 
     def _check_ply(self, message: ClientMessage) -> None:
         raise NotImplementedError
-
-    def later(self, work: Coroutine[Any, Any, None]) -> None:
-        raise NotImplementedError
-
-    def arm_lapse(self, when: int) -> None:
-        """Tell everybody when an offer lapses at ``when`` (ms)."""
-        self.later(self._lapse_at(when))
-
-    async def _lapse_at(self, when: int) -> None:
-        await clocks.sleep_until(when + 1)
-        self.publish_state()
 
     # ----------------------------------------------------------------------- who moved
 
@@ -401,12 +389,21 @@ class FairPlay:
             return None
         return {"seat": self.game.turn, "left": max(0, deadline - now)}
 
-    def first_move_timer(self) -> asyncio.Task[None] | None:
-        """The timer that aborts the game when the seat to move misses its first move."""
+    def fair_timer(self) -> asyncio.Task[None] | None:
+        """While no clock runs: the timer that aborts the game when the seat to move misses
+        its first move, or the one that tells everybody when a rematch offer lapses (armed
+        again after every change, in every process that has the game)."""
         deadline = self.first_move_deadline()
-        if deadline is None:
-            return None
-        return asyncio.get_running_loop().create_task(self._abort_at(deadline))
+        if deadline is not None:
+            return asyncio.get_running_loop().create_task(self._abort_at(deadline))
+        lapses = [int(item["lapses"]) for item in self.standing_offers() if "lapses" in item]
+        if lapses:
+            return asyncio.get_running_loop().create_task(self._lapse_at(min(lapses)))
+        return None
+
+    async def _lapse_at(self, when: int) -> None:
+        await clocks.sleep_until(when + 1)
+        self.publish_state()
 
     async def _abort_at(self, deadline: int) -> None:
         await clocks.sleep_until(deadline)

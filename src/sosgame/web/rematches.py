@@ -70,7 +70,6 @@ async def rematch(
         offer = {**offer, "accepted": sorted({*offer["accepted"], *mine})}
         if not required <= set(offer["accepted"]):
             await room.store_offers([*others, offer])
-            room.arm_lapse(int(offer["lapses"]))
             return None, _shown(offer, now), False
         new, fresh = await creation.rematch(hub, room, owner=owner, player=player)
         if fresh:

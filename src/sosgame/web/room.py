@@ -576,7 +576,7 @@ class Room(FairPlay):
         self._timer = None
         view = self.clock_view()
         if view is None or view["running"] is None:
-            self._timer = self.first_move_timer()
+            self._timer = self.fair_timer()
             return
         left = view["remaining"][view["running"]]
         self._timer = asyncio.get_running_loop().create_task(
