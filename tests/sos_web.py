@@ -1,22 +1,79 @@
-"""Helpers shared by the web app's tests: an app on a fresh database with chosen limits, and
-ending a game by resigning."""
+"""Helpers shared by the web app's tests: an app on a fresh database with chosen limits,
+ending a game by resigning, and a clock the test moves on by hand."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from sosgame.web import clock as clocks
 from sosgame.web import create_app
 from sosgame.web.config import ServerLimits
+
+Message = dict[str, Any]
+
+
+class Seat:
+    """A WebSocket connection with helpers to send and to wait for a message."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+
+    def send(self, **message: Any) -> None:
+        self.socket.send_text(json.dumps({"v": 1, **message}))
+
+    def wait(self, kind: str, until: Callable[[Message], bool] = lambda _: True) -> Message:
+        for _ in range(50):
+            message: Message = self.socket.receive_json()
+            if message["type"] == kind and until(message):
+                return message
+        raise AssertionError(f"no {kind!r} message arrived")
+
+    def state(self, until: Callable[[Message], bool] = lambda _: True) -> Message:
+        game: Message = self.wait("state", lambda m: until(m["game"]))["game"]
+        return game
+
+    def error(self) -> Message:
+        return self.wait("error")
+
+
+class FakeTime(clocks.Time):
+    """The server's time as the test sets it: it stands still until :meth:`advance`, and a
+    timer that sleeps on it wakes (within a few milliseconds) once it has been advanced
+    past the timer's deadline."""
+
+    def __init__(self) -> None:
+        self.now = time.time_ns() // 1_000_000
+
+    def now_ms(self) -> int:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += int(seconds * 1000)
+
+    async def sleep(self, seconds: float) -> None:
+        # Only a short pause of the event loop: the caller checks the fake time again.
+        await asyncio.sleep(0.005)
+
+    @classmethod
+    def install(cls, monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+        """A fake time in the server's place for the rest of the test."""
+        fake = cls()
+        monkeypatch.setattr(clocks, "TIME", fake)
+        return fake
 
 
 @contextmanager

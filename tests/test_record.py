@@ -199,3 +199,63 @@ def test_a_snapshot_of_settings_and_action_texts_rebuilds_the_game(
     rebuilt = build_game(snapshot)
     assert rebuilt == game
     assert rebuilt.scores == game.scores and rebuilt.lines == game.lines
+
+
+# ------------------------------------------------------------- endings off the board
+
+
+def _record(moves: list[str], result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "rows": 3,
+        "cols": 3,
+        "mode": "general",
+        "players": ["Ann", "Bao"],
+        "moves": moves,
+        "result": result,
+    }
+
+
+@pytest.mark.parametrize(
+    ("moves", "result"),
+    [
+        (["Sa1"], {"termination": "aborted", "winners": []}),
+        (["Sa1", "Ob1"], {"termination": "agreement", "winners": [0, 1]}),
+        (["Sa1", "Ob1"], {"termination": "abandoned", "winners": [0, 1], "scores": [0, 0]}),
+        (["Sa1", "resign:1"], {"termination": "abandoned", "winners": [0]}),
+        (["Sa1", "Ob1", "resign:0"], {"termination": "timeout", "winners": [1]}),
+    ],
+)
+def test_a_record_states_an_ending_the_players_decided(
+    moves: list[str], result: dict[str, Any]
+) -> None:
+    record = Record.from_dict(_record(moves, result))
+    assert record.result is not None
+    outcome, _ = record.result
+    assert outcome.termination.value == result["termination"]
+    assert list(outcome.winners) == result["winners"]
+    assert Record.from_dict(record.to_dict()) == record
+
+
+@pytest.mark.parametrize(
+    ("moves", "result", "field"),
+    [
+        (["Sa1"], {"termination": "aborted", "winners": [0]}, "result.winners"),
+        (["Sa1"], {"termination": "agreement", "winners": []}, "result.winners"),
+        (["Sa1"], {"termination": "agreement", "winners": [1, 0]}, "result.winners"),
+        (["Sa1", "resign:1"], {"termination": "aborted", "winners": []}, "result.termination"),
+        (["Sa1"], {"termination": "timeout", "winners": [0]}, "result.termination"),
+        (["Sa1", "resign:1"], {"termination": "timeout", "winners": [1]}, "result.termination"),
+        (
+            ["Sa1"],
+            {"termination": "agreement", "winners": [0, 1], "scores": [1, 0]},
+            "result.scores",
+        ),
+    ],
+)
+def test_an_ending_the_moves_contradict_is_refused(
+    moves: list[str], result: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(RecordError) as caught:
+        Record.from_dict(_record(moves, result))
+    assert caught.value.field == field

@@ -209,9 +209,14 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
     assert page["history"][0]["rating"] == page["rating"] > 0
     error(client.get("/api/players/Nobody"), 404, "no_player")
     error(client.get("/api/players/%ED%A0%80"), 404, "no_player")  # not UTF-8
-    # The rematch seats the same named players: it is rated too.
-    again = client.post(
+    # The rematch, once both accept, seats the same named players: it is rated too.
+    offered = client.post(
         f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {created['token']}"}
+    )
+    assert offered.status_code == 202
+    assert offered.json()["offer"]["accepted"] == [0]
+    again = client.post(
+        f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {bao_token}"}
     )
     assert again.status_code == 201
     play_to_resignation(client, again.json()["id"], created["token"], bao_token, moves=QUIET_MOVES)

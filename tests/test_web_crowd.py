@@ -361,20 +361,29 @@ def test_a_rematch_is_offered_to_everyone_and_keeps_every_seat(client: TestClien
             f"/api/games/{game_id}/rematch",
             headers={"authorization": f"Bearer {created['token']}"},
         )
-        assert asked.status_code == 201
-        rematch = asked.json()["id"]
-        assert asked.json()["seats"] == [0]
-        for socket in (second, watcher):
-            assert until(socket, "rematch")["game"] == rematch
+        # An offer, shown to everyone, until every player has accepted.
+        assert asked.status_code == 202
+        assert asked.json()["offer"]["accepted"] == [0]
+        offers = until(watcher, "state", lambda m: bool(m["game"]["offers"]))["game"]["offers"]
+        assert [(item["offer"], item["from"], item["accepted"]) for item in offers] == [
+            ("rematch", 0, [0])
+        ]
+        second.send_text(json.dumps({"v": 1, "type": "answer", "offer": "rematch", "accept": True}))
+        rematch = until(second, "rematch")["game"]
+        assert until(watcher, "rematch")["game"] == rematch
     again = client.post(f"/api/games/{game_id}/rematch", headers={"authorization": f"Bearer {bao}"})
     assert again.status_code == 200
     assert again.json()["id"] == rematch
-    assert again.json()["seats"] == [1]
+    # The seats rotate: the second seat moves first.
+    assert again.json()["seats"] == [0]
     state = client.get(f"/api/games/{rematch}").json()
     assert state["status"] == "playing"
+    assert state["offers"] == []
     assert client.get(f"/api/games/{game_id}").json()["rematch"] == rematch
     with client.websocket_connect(f"/ws/games/{rematch}") as socket:
-        assert hello(socket, bao)["seats"] == [1]
+        assert hello(socket, bao)["seats"] == [0]
+    with client.websocket_connect(f"/ws/games/{rematch}") as socket:
+        assert hello(socket, created["token"])["seats"] == [1]
 
 
 # ------------------------------------------------------------------------------- records

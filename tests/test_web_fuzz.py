@@ -117,12 +117,14 @@ class Site:
     """The seat token of the player not to move in the game under way."""
 
     def snapshot(self) -> list[Any]:
-        """Both games as anyone sees them (without who happens to be connected)."""
+        """Both games as anyone sees them (without who happens to be connected, and for
+        how long a seat has been away)."""
         games = []
         for game_id in (self.waiting, self.playing):
             state = self.client.get(f"/api/games/{game_id}").json()
             for seat in state["seats"]:
                 seat.pop("connected")
+            state.pop("abandon")
             games.append(state)
         return games
 
@@ -286,13 +288,20 @@ def send_hostile(site: Site, token: str | None, text: str) -> list[dict[str, Any
     return answers
 
 
-def is_resignation(text: str) -> bool:
-    """Whether ``text`` is a valid resignation by the seat the fuzzing player holds."""
+def changes_the_game(text: str) -> bool:
+    """Whether ``text``, from the seat the fuzzing player holds, really changes the game: a
+    valid resignation, abort (no seat has moved yet) or draw offer."""
     try:
         message = parse_client_message(text)
     except ProtocolError:
         return False
-    return message.type == "resign" and message.ply in (None, 0) and message.seat in (None, 1)
+    if message.ply not in (None, 0):
+        return False
+    return (
+        (message.type == "resign" and message.seat in (None, 1))
+        or message.type == "abort"
+        or (message.type == "offer" and message.offer == "draw")
+    )
 
 
 @pytest.mark.parametrize("kind", MESSAGE_TYPES)
@@ -303,8 +312,9 @@ def test_every_message_type_answers_hostile_fields_with_an_error(
 ) -> None:
     text = data.draw(fields_for(kind))
     holder = data.draw(st.sampled_from([None, "", site.token]), label="greeted with")
-    # The one message here that may change the game: the seat holder resigning for real.
-    assume(not (holder == site.token and is_resignation(text)))
+    # The messages here that may change the game: the seat holder resigning, aborting or
+    # offering a draw for real.
+    assume(not (holder == site.token and changes_the_game(text)))
     before = site.snapshot()
     for reply in send_hostile(site, holder, text):
         assert reply["type"] in ("error", "welcome", "state", "presence", "hint"), reply

@@ -380,6 +380,11 @@ def test_a_flag_that_falls_in_two_processes_is_written_once(
         with one.ws(game) as first, two.ws(game) as second:
             hello(first, token)
             hello(second, token)
+            # The clocks start once each seat has made its first move.
+            move(first, "Sa1", 0)
+            until(second, at_ply(1), "the first move")
+            move(second, "Ob1", 1)
+            until(first, at_ply(2), "the second move")
             # Both processes have the game, and both arm its clock: Ann runs out of time.
             for socket in (first, second):
                 over = until(
@@ -392,8 +397,9 @@ def test_a_flag_that_falls_in_two_processes_is_written_once(
                 assert over["game"]["result"]["flagged"] == [0]
         stored = Store(shared[1]).load(game)
         assert stored is not None
-        assert stored.actions == ["resign:0"]
+        assert stored.actions == ["Sa1", "Ob1", "resign:0"]
         assert stored.result is not None and stored.result["winners"] == [1]
+        assert stored.result["termination"] == "timeout"
 
 
 def test_a_worker_makes_the_computer_moves_of_web_processes_that_make_none(
@@ -497,3 +503,137 @@ def test_an_unreachable_redis_is_named_before_serving(
     error = capsys.readouterr().err
     assert f"cannot reach Redis at {url}" in error
     assert error.count("\n") == 1
+
+
+# ------------------------------------------------------------------------- fair play
+
+
+def send(socket: Any, **message: Any) -> None:
+    socket.send(json.dumps({"v": 1, **message}))
+
+
+def result_is(termination: str) -> Callable[[Message], bool]:
+    return lambda message: (
+        message["type"] == "state"
+        and (message["game"]["result"] or {}).get("termination") == termination
+    )
+
+
+def away_is(away: list[Any]) -> Callable[[Message], bool]:
+    return lambda message: message["type"] == "state" and message["game"]["abandon"]["away"] == away
+
+
+def two_seats(server: Server, other: Server, **settings: Any) -> tuple[str, str, str]:
+    """An online game made on ``server`` whose second seat is taken through ``other``."""
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    created = create(server, kind="online", seats=seats, public=True, **settings)
+    game = created["id"]
+    taken = httpx.post(f"{other.http}/api/games/{game}/seats/1", json={}, timeout=WAIT_SECONDS)
+    assert taken.status_code == 200, taken.text
+    return game, created["token"], taken.json()["token"]
+
+
+def test_offers_made_through_one_process_are_answered_through_another(
+    tmp_path: Path, shared: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOSGAME_FIRST_MOVE_SECONDS", "2")
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        game, ann_token, bao_token = two_seats(one, two, clock={"initial": 600, "increment": 0})
+        with one.ws(game) as ann, two.ws(game) as bao:
+            hello(ann, ann_token)
+            hello(bao, bao_token)
+            move(ann, "Sa1", 0)
+            state = until(bao, at_ply(1), "Ann's move")["game"]
+            assert state["clock"]["running"] is None  # Bao has not moved yet
+            move(bao, "Ob1", 1)
+            assert until(ann, at_ply(2), "Bao's move")["game"]["clock"]["running"] == 0
+            # A takeback asked through one process, accepted through the other.
+            send(ann, type="offer", offer="takeback", ply=2)
+            until(bao, lambda m: m["type"] == "state" and bool(m["game"]["offers"]), "the offer")
+            send(bao, type="answer", offer="takeback", accept=True, ply=2)
+            back = until(ann, lambda m: m["type"] == "state" and m["game"]["ply"] == 0, "undone")
+            assert back["game"]["actions"] == []
+            move(ann, "Sa1", 0)
+            until(bao, at_ply(1), "Ann's move again")
+            move(bao, "Ob1", 1)
+            until(ann, at_ply(2), "Bao's move again")
+            # A draw offered through one process, accepted through the other.
+            send(bao, type="offer", offer="draw", ply=2)
+            until(ann, lambda m: m["type"] == "state" and bool(m["game"]["offers"]), "the draw")
+            send(ann, type="answer", offer="draw", accept=True, ply=2)
+            for socket in (ann, bao):
+                until(socket, result_is("agreement"), "the agreed draw")
+        # The rematch: offered through one process, accepted through the other, made once.
+        offered = httpx.post(
+            f"{one.http}/api/games/{game}/rematch",
+            headers={"authorization": f"Bearer {ann_token}"},
+            timeout=WAIT_SECONDS,
+        )
+        assert offered.status_code == 202, offered.text
+        accepted = httpx.post(
+            f"{two.http}/api/games/{game}/rematch",
+            headers={"authorization": f"Bearer {bao_token}"},
+            timeout=WAIT_SECONDS,
+        )
+        assert accepted.status_code == 201, accepted.text
+        rematch = accepted.json()["id"]
+        assert accepted.json()["seats"] == [0]  # the seats rotate
+        # Nobody plays it: the first-move timer aborts it, whichever process fires first.
+        with one.ws(rematch) as watcher:
+            hello(watcher)
+            until(watcher, result_is("aborted"), "the rematch aborted")
+        stored = Store(shared[1]).load(rematch)
+        assert stored is not None and stored.actions == []
+        assert stored.clock is not None and stored.clock["remaining"] == [600_000, 600_000]
+
+
+def test_an_abandoned_game_is_claimed_through_another_process(
+    tmp_path: Path, shared: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOSGAME_ABANDON_SECONDS", "1")
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        game, ann_token, bao_token = two_seats(one, two)
+        with one.ws(game) as ann:
+            hello(ann, ann_token)
+            with two.ws(game) as bao:
+                hello(bao, bao_token)
+                until(ann, away_is([None, None]), "Bao there")
+            # Bao's process announces that Bao left; Ann's process starts counting.
+            until(
+                ann,
+                lambda m: m["type"] == "state" and m["game"]["abandon"]["away"][1] is not None,
+                "Bao away",
+            )
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                send(ann, type="claim", claim="win", ply=0)
+                answer = until(ann, lambda m: m["type"] in ("error", "state"), "the answer")
+                if answer["type"] == "state" and answer["game"]["result"] is not None:
+                    break
+                assert answer["type"] == "state" or answer["code"] == "not_abandoned", answer
+                time.sleep(0.2)  # polling for an event (the claim allowed), not waiting out time
+            else:
+                raise AssertionError("the claim was never allowed")
+            assert answer["game"]["result"]["termination"] == "abandoned"
+            assert answer["game"]["result"]["winners"] == [0]
+        state = httpx.get(f"{two.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
+        assert state["result"]["termination"] == "abandoned"
+
+
+def test_a_rematch_offer_lapses_for_the_followers_of_every_process(
+    tmp_path: Path, shared: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOSGAME_REMATCH_OFFER_SECONDS", "2")
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        game, ann_token, bao_token = two_seats(one, two)
+        with one.ws(game) as ann, two.ws(game) as bao:
+            hello(ann, ann_token)
+            hello(bao, bao_token)
+            send(ann, type="resign", ply=0)
+            until(bao, lambda m: m["type"] == "state" and m["game"]["result"] is not None, "over")
+            send(ann, type="offer", offer="rematch")
+            until(bao, lambda m: m["type"] == "state" and bool(m["game"]["offers"]), "offered")
+            # Bao's process, which only read the offer, tells Bao when it lapses.
+            until(bao, lambda m: m["type"] == "state" and not m["game"]["offers"], "lapsed")
+            send(bao, type="answer", offer="rematch", accept=True)
+            assert until(bao, lambda m: m["type"] == "error", "refused")["code"] == "no_offer"

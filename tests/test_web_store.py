@@ -41,7 +41,7 @@ def test_the_migrations_create_the_schema_once(url: str) -> None:
     assert "sessions" in tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0005"
+        assert version.scalar_one() == "0006"
     engine.dispose()
 
 

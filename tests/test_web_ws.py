@@ -21,42 +21,22 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from sos_web import FakeTime, Message, Seat
 from sosgame import Game
 from sosgame.solver import solve
 from sosgame.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-Message = dict[str, Any]
-
-
-class Seat:
-    """A WebSocket connection with helpers to send and to wait for a message."""
-
-    def __init__(self, socket: Any) -> None:
-        self.socket = socket
-
-    def send(self, **message: Any) -> None:
-        self.socket.send_text(json.dumps({"v": 1, **message}))
-
-    def wait(self, kind: str, until: Callable[[Message], bool] = lambda _: True) -> Message:
-        for _ in range(50):
-            message: Message = self.socket.receive_json()
-            if message["type"] == kind and until(message):
-                return message
-        raise AssertionError(f"no {kind!r} message arrived")
-
-    def state(self, until: Callable[[Message], bool] = lambda _: True) -> Message:
-        game: Message = self.wait("state", lambda m: until(m["game"]))["game"]
-        return game
-
-    def error(self) -> Message:
-        return self.wait("error")
-
 
 @pytest.fixture
 def database(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    return FakeTime.install(monkeypatch)
 
 
 @pytest.fixture
@@ -318,19 +298,24 @@ def test_a_computer_seat_moves_by_itself(client: TestClient) -> None:
         assert hint["proven"] is (hint["move"] in best)
 
 
-def test_a_player_out_of_time_loses_as_by_resignation(client: TestClient) -> None:
+def test_a_player_out_of_time_loses_on_time(client: TestClient, fake_time: FakeTime) -> None:
     created = create(client, clock={"initial": 1, "increment": 0})
     for seat in join(client, created["id"], created["token"]):
         seat.send(type="move", move="Sb2", ply=0)
         state = seat.state(lambda g: g["ply"] == 1)
-        assert state["clock"]["running"] == 1
-        assert state["clock"]["remaining"][0] > 0
+        # No clock runs until every seat has made its first move.
+        assert state["clock"]["running"] is None
+        seat.send(type="move", move="Oa1", ply=1)
+        state = seat.state(lambda g: g["ply"] == 2)
+        assert state["clock"]["running"] == 0
+        assert state["clock"]["remaining"] == [1000, 1000]
+        fake_time.advance(1.5)
         state = seat.state(lambda g: g["result"] is not None)
-    assert state["result"]["termination"] == "resignation"
-    assert state["result"]["winners"] == [0]
-    assert state["result"]["flagged"] == [1]
-    assert state["actions"] == ["Sb2", "resign:1"]
-    assert state["clock"]["remaining"][1] == 0
+    assert state["result"]["termination"] == "timeout"
+    assert state["result"]["winners"] == [1]
+    assert state["result"]["flagged"] == [0]
+    assert state["actions"] == ["Sb2", "Oa1", "resign:0"]
+    assert state["clock"]["remaining"][0] == 0
 
 
 def test_a_restarted_server_continues_the_game(database: str) -> None:

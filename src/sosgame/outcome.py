@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from sosgame.geometry import LineCells
 
-__all__ = ["Line", "Outcome", "Termination"]
+__all__ = ["OFF_THE_BOARD", "Line", "Outcome", "Termination"]
 
 
 class Line(NamedTuple):
@@ -41,6 +41,21 @@ class Termination(enum.Enum):
     """Simple mode: the mover completed the first SOS and wins."""
     RESIGNATION = "resignation"
     """Every other seat resigned."""
+    TIMEOUT = "timeout"
+    """Every other seat resigned, the last by running out of time (a game with a clock)."""
+    AGREEMENT = "agreement"
+    """The players agreed to end the game (a draw among the seats still in it)."""
+    ABANDONED = "abandoned"
+    """A seat left the game and the others claimed it (the win or a draw)."""
+    ABORTED = "aborted"
+    """The game was called off before every seat had made its first move: nobody wins."""
+
+
+OFF_THE_BOARD: frozenset[Termination] = frozenset(
+    {Termination.TIMEOUT, Termination.AGREEMENT, Termination.ABANDONED, Termination.ABORTED}
+)
+"""Endings the players or a server decide, which the engine never gives: a record may
+state them (see :mod:`sosgame.record`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from sosgame.errors import IllegalMoveError, InvalidMoveError, RecordError, SosE
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import parse_action
-from sosgame.outcome import Outcome, Termination
+from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
 
 __all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save", "starting_game"]
 
@@ -330,6 +330,20 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
     for key in data:
         if key not in ("winners", "termination", "scores"):
             raise RecordError(f"unknown field {key!r} in 'result'", field=f"result.{key}")
+    winners = data.get("winners")
+    if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
+        raise RecordError(
+            "field 'result.winners': must be a list of seat numbers", field="result.winners"
+        )
+    if "scores" in data and data["scores"] != list(game.scores):
+        raise RecordError(
+            f"field 'result.scores': the record says {data['scores']!r} but the moves give"
+            f" {list(game.scores)}",
+            field="result.scores",
+        )
+    decided = _off_the_board(data.get("termination"), winners, game)
+    if decided is not None:
+        return decided, game.scores
     if actual is None:
         raise RecordError(
             f"field 'result': the record states a result, but the game is not over after its"
@@ -337,11 +351,6 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
             field="result",
             code="record_not_over",
             values={"count": len(game.actions)},
-        )
-    winners = data.get("winners")
-    if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
-        raise RecordError(
-            "field 'result.winners': must be a list of seat numbers", field="result.winners"
         )
     if tuple(winners) != actual.winners:
         raise RecordError(
@@ -357,13 +366,52 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
             f" {actual.termination.value!r} (one of {known})",
             field="result.termination",
         )
-    if "scores" in data and data["scores"] != list(game.scores):
-        raise RecordError(
-            f"field 'result.scores': the record says {data['scores']!r} but the moves give"
-            f" {list(game.scores)}",
-            field="result.scores",
-        )
     return actual, game.scores
+
+
+def _off_the_board(termination: object, winners: list[int], game: Game) -> Outcome | None:
+    """The outcome a record states that the players or a server decided (see
+    :data:`~sosgame.outcome.OFF_THE_BOARD`), checked against the moves; ``None`` for any
+    other termination."""
+    kinds = {item.value: item for item in OFF_THE_BOARD}
+    if termination not in kinds:
+        return None
+    kind = kinds[str(termination)]
+    actual = game.outcome
+    where = "field 'result.termination'"
+    if kind in (Termination.TIMEOUT, Termination.ABANDONED) and actual is not None:
+        # The last resignation was a flag, or a claim against a seat that had left.
+        if actual.termination is not Termination.RESIGNATION or tuple(winners) != actual.winners:
+            raise RecordError(
+                f"{where}: {termination!r} ends a game by resignations, which these moves do not",
+                field="result.termination",
+            )
+        return Outcome(kind, actual.winners)
+    if actual is not None:
+        raise RecordError(
+            f"{where}: {termination!r} ends a game the moves do not end, but they give"
+            f" {actual.termination.value!r}",
+            field="result.termination",
+        )
+    if kind is Termination.TIMEOUT:
+        raise RecordError(
+            f"{where}: 'timeout' ends a game by resignations, which these moves do not",
+            field="result.termination",
+        )
+    active = game.active_seats
+    expected_empty = kind is Termination.ABORTED
+    if (
+        (expected_empty and winners)
+        or (not expected_empty and not winners)
+        or sorted(set(winners)) != winners
+        or not set(winners) <= set(active)
+    ):
+        rule = "no winners" if expected_empty else "seats still in the game, in order"
+        raise RecordError(
+            f"field 'result.winners': {termination!r} takes {rule}, not {winners}",
+            field="result.winners",
+        )
+    return Outcome(kind, tuple(winners))
 
 
 def _names(data: object) -> list[str]:

@@ -38,7 +38,8 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 class LiveServer:
     """``sosgame serve`` in a child process; ``restart`` and ``kill`` keep port and database."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, env: dict[str, str] | None = None) -> None:
+        self.env = {**os.environ, **(env or {})}
         self.database = f"sqlite:///{database}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -49,7 +50,9 @@ class LiveServer:
         command = [sys.executable, "-m", "sosgame", "serve", "--port", str(self.port)]
         command += ["--database", self.database]
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=self.env
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -96,6 +99,16 @@ class LiveServer:
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as response:
             return json.loads(response.read())
+
+
+def click_move(page: Any, move: str) -> None:
+    """Play ``move`` by clicking its cell and then its letter."""
+    from playwright.sync_api import expect
+
+    cell = page.locator(f'.cell[data-cell="{move[1:]}"]')
+    cell.click()
+    page.click(f"#pick-{move[0]}")
+    expect(cell).to_have_text(move[0])
 
 
 @pytest.fixture(name="server")

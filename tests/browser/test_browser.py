@@ -11,6 +11,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     ARTIFACTS,
     LiveServer,
     browser_fixture,
+    click_move,
     page_fixture,
     server_fixture,
 )
@@ -39,13 +40,6 @@ def start_game(page: Any, server: LiveServer, seats: list[tuple[str, str]], **fo
     match = re.search(r"#/game/([\w-]+)", page.url)
     assert match, page.url
     return match.group(1)
-
-
-def click_move(page: Any, move: str) -> None:
-    cell = page.locator(f'.cell[data-cell="{move[1:]}"]')
-    cell.click()
-    page.click(f"#pick-{move[0]}")
-    expect(cell).to_have_text(move[0])
 
 
 def test_a_whole_local_game_by_clicks(page: Any, server: LiveServer) -> None:
@@ -228,12 +222,16 @@ def test_a_rematch_reaches_the_other_player_and_a_second_seat_is_kept(
         bao.once("dialog", lambda dialog: dialog.accept())
         bao.click("#resign")
         expect(bao.locator("#result")).to_be_visible()
+        # The rematch is an offer, made once every player has accepted; the seats rotate.
         bao.click("#rematch")
+        expect(ann.locator("#offer-rematch-standing")).to_contain_text("Bao offers a rematch.")
+        ann.click("#accept-rematch")
         expect(ann.locator("#rematch-link")).to_be_visible()
         ann.click("#rematch-link")
-        expect(ann.locator("#status")).to_have_text("Ann to move.")
-        click_move(ann, "Sb2")
-        expect(bao.locator('.cell[data-cell="b2"]')).to_have_text("S")
+        expect(ann.locator("#status")).to_have_text("Bao to move.")
+        bao.click("#rematch-link")
+        click_move(bao, "Sb2")
+        expect(ann.locator('.cell[data-cell="b2"]')).to_have_text("S")
     finally:
         for context in contexts:
             context.close()

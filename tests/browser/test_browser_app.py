@@ -220,7 +220,11 @@ def test_every_size_fits_above_the_players_on_a_phone(phone: Any, server: LiveSe
         assert _cell_size(phone) >= 22, (rows, cols)
     # 26x26 at 22 px is wider than a phone: the frame pans, and zooms.
     frame = phone.get_by_test_id("board-frame")
-    assert frame.evaluate("node => node.scrollWidth > node.clientWidth")
+    # Waited for: on a busy machine the last board may still be laid out.
+    phone.wait_for_function(
+        "() => { const node = document.querySelector('[data-testid=board-frame]');"
+        " return node.scrollWidth > node.clientWidth; }"
+    )
     before = _cell_size(phone)
     phone.click("#zoom-in")
     assert _cell_size(phone) > before

@@ -110,6 +110,8 @@ def translator(language: str) -> Callable[..., str]:
 def outcome_text(t: Callable[..., str], outcome: Outcome, names: Sequence[str]) -> str:
     """Who won a finished game, or who drew, and why: in the language of the translator ``t``,
     naming the seats by ``names``."""
+    if not outcome.winners:  # an aborted game
+        return t("aborted")
     reason = t(f"reason.{outcome.termination.value}")
     if outcome.winner is not None:
         return t("winner", name=names[outcome.winner], reason=reason)

@@ -1,33 +1,63 @@
 """Chess clocks as plain JSON-ready dictionaries: how they start, run, and are charged.
 
 A clock is ``{"initial", "increment", "remaining": [ms per seat], "since": ms or None,
-"flagged": [seats]}``; ``since`` is when the running clock last started.
+"flagged": [seats], "waiting": ms or None}``; ``since`` is when the running clock last
+started (``None`` until every seat has made its first move), ``waiting`` when the seat to
+move began to wait for its first move (the first-move timer counts from it).
+
+Every timer of the server reads the time through :data:`TIME`, which tests replace with a
+clock of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import time
 from typing import Any
 
-__all__ = ["charge", "new_clock", "now_ms", "view"]
+__all__ = ["TIME", "Time", "charge", "new_clock", "now_ms", "sleep_until", "view"]
 
 Clock = dict[str, Any]
 
 
+class Time:
+    """The server's time: the wall clock, and sleeping on it."""
+
+    def now_ms(self) -> int:
+        """Wall-clock time in milliseconds."""
+        return time.time_ns() // 1_000_000
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (a timer checks the time again when it wakes)."""
+        await asyncio.sleep(seconds)
+
+
+TIME = Time()
+"""The time every clock and timer of the server reads."""
+
+
 def now_ms() -> int:
-    """Wall-clock time in milliseconds."""
-    return time.time_ns() // 1_000_000
+    """The time in milliseconds, as :data:`TIME` tells it."""
+    return TIME.now_ms()
 
 
-def new_clock(initial_ms: int, increment_ms: int, seats: int, *, running: bool) -> Clock:
-    """A fresh clock for ``seats`` seats, started now if ``running``."""
+async def sleep_until(when_ms: int) -> None:
+    """Wait until :func:`now_ms` reaches ``when_ms``."""
+    while (left := when_ms - now_ms()) > 0:
+        await TIME.sleep(left / 1000)
+
+
+def new_clock(initial_ms: int, increment_ms: int, seats: int) -> Clock:
+    """A fresh clock for ``seats`` seats, standing still (it starts once every seat has made
+    its first move)."""
     return {
         "initial": initial_ms,
         "increment": increment_ms,
         "remaining": [initial_ms] * seats,
-        "since": now_ms() if running else None,
+        "since": None,
         "flagged": [],
+        "waiting": None,
     }
 
 

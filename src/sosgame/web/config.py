@@ -65,6 +65,14 @@ class ServerLimits:
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
+    first_move_seconds: float = 30.0
+    """In a game with a clock, how long a seat may take over its first move: past it the
+    game is aborted (no clock runs until every seat has made its first move)."""
+    abandon_seconds: float = 60.0
+    """In a game without a clock, how long a seat must have been disconnected before the
+    other players may claim the game (or remove the absent seat)."""
+    rematch_offer_seconds: float = 120.0
+    """How long an offer of a rematch waits for the other players before it lapses."""
     rated_games_per_pair_per_day: int = 3
     """Rated games two named players may play together in any 24 hours; more are played
     and finished but not rated (so two accounts of one person cannot feed one a rating)."""

@@ -14,7 +14,7 @@ from sosgame.record import Record
 from sosgame.table import seats_from_record
 from sosgame.web import clock as clocks
 from sosgame.web.hub import Hub, TooManyError
-from sosgame.web.protocol import PROTOCOL_VERSION, ClockSettings, Kind, NewGame, ProtocolError
+from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
 from sosgame.web.room import Room
 from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
@@ -104,8 +104,27 @@ async def create(
         )
         for seat, row in enumerate(settings.seats)
     ]
-    room = await _open_new(hub, settings, rows, owner=owner, player=player, rematch_of=None)
-    assert room is not None  # only a rematch can find its link taken
+    status = "playing" if len(mine) == len(humans) else "open"
+    clock = None
+    if settings.clock is not None:
+        clock = clocks.new_clock(settings.clock.initial_ms, settings.clock.increment_ms, len(rows))
+        clock["waiting"] = clocks.now_ms() if status == "playing" else None
+    stored = _stored(
+        kind=settings.kind,
+        rows=settings.rows,
+        cols=settings.cols,
+        mode=settings.mode,
+        seats=rows,
+        status=status,
+        clock=clock,
+        public=settings.public,
+        owner=owner,
+        owner_player=player,
+        rated=settings.rated and player is not None,
+    )
+    async with hub.creating:
+        await _check_caps(hub, rows, owner, player, lobby=settings.public and status == "open")
+        room = await hub.open(stored)
     return room, token, mine
 
 
@@ -129,103 +148,98 @@ async def create_from_record(
         if record.start.scores is not None:
             start["scores"] = list(record.start.scores)
     game = record.to_game()
+    # A record may say the game ended off the board (aborted, agreed, abandoned).
+    over = game.is_over or record.result is not None
+    result = None
+    if record.result is not None and not game.is_over:
+        outcome, scores = record.result
+        result = {**outcome.to_dict(), "scores": list(scores), "flagged": []}
     stored = _stored(
         kind="local",
         rows=record.rows,
         cols=record.cols,
         mode=record.mode,
         seats=rows,
-        status="finished" if game.is_over else "playing",
-        timing=None,
+        status="finished" if over else "playing",
+        result=result,
+        clock=None,
         start=start,
         actions=list(record.moves),
         owner=owner,
         owner_player=player,
     )
     async with hub.creating:
-        if not game.is_over:
+        if not over:
             await _check_caps(hub, rows, owner, player, lobby=False)
         room = await hub.open(stored)
     return room, token, [row.seat for row in rows if row.player == HUMAN]
 
 
+def rotated(count: int, seat: int) -> int:
+    """The seat a rematch gives whoever sat at ``seat``: the seats rotate, so the first
+    moves last."""
+    return (seat - 1) % count
+
+
 async def rematch(
-    hub: Hub, room: Room, token: str, *, owner: str = "", player: int | None = None
-) -> tuple[Room, list[int], bool]:
-    """The game again with the same settings and players: every seat's token opens the
-    same seat in it, and everyone following the old game is told. Asked again (by
-    anyone), the same rematch is the answer. Returns the room, the seats ``token``
-    opens there and whether the rematch is new."""
-    async with room.lock:
-        if room.rematch_id is not None:
-            existing = await hub.room(room.rematch_id)
-            if existing is not None:
-                return existing, sorted(existing.controlled(token)), False
-        rows = [
-            SeatRow(
-                row.seat,
-                row.name,
-                row.player,
-                row.token_hash,
-                new_invite()
-                if row.player == HUMAN and row.token_hash is None and not room.public
-                else None,
-            )
-            for row in room.seats
-        ]
-        timing = None
-        if room.clock is not None:
-            timing = ClockSettings(room.clock["initial"], room.clock["increment"])
-        kind: Kind = "online" if room.kind == "online" else "local"
-        game = room.game
-        again = NewGame(game.rows, game.cols, game.mode, kind, (), timing, room.public)
-        new = await _open_new(hub, again, rows, owner=owner, player=player, rematch_of=room.id)
-        if new is None:
-            # Stored meanwhile by another server process: follow its link.
-            again = await hub.db(hub.store.load, room.id)
-            linked = None if again is None else again.rematch
-            new = None if linked is None else await hub.room(linked)
-            if new is None:
-                raise ProtocolError("storage_failed", "the rematch could not be stored")
-        room.rematch_id = new.id
-        hub.bus.publish(room.id, {"reload": True, "version": room.version})
-        room.publish_state()
-        room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
-        return new, sorted(new.controlled(token)), True
-
-
-async def _open_new(
-    hub: Hub,
-    settings: NewGame,
-    seats: list[SeatRow],
-    *,
-    owner: str,
-    player: int | None,
-    rematch_of: str | None,
-) -> Room | None:
-    """Store a new game of ``settings`` (but its ``seats``) past the caps and open its room;
-    ``None`` if ``rematch_of`` has a rematch already. It is playing, and its clock running,
-    once every person's seat is taken."""
-    humans = [row for row in seats if row.player == HUMAN]
+    hub: Hub, room: Room, *, owner: str = "", player: int | None = None
+) -> tuple[Room, bool]:
+    """The game again with the same settings and players (the caller holds the room's
+    lock), the seats rotated (:func:`rotated`): every seat's token opens the same
+    player's seat in it, and everyone following the old game is told. Asked again (by
+    anyone), the same rematch is the answer. Returns the room and whether it is new."""
+    if room.rematch_id is not None:
+        existing = await hub.room(room.rematch_id)
+        if existing is not None:
+            return existing, False
+    count = len(room.seats)
+    rows = [
+        SeatRow(
+            rotated(count, row.seat),
+            row.name,
+            row.player,
+            row.token_hash,
+            new_invite()
+            if row.player == HUMAN and row.token_hash is None and not room.public
+            else None,
+        )
+        for row in room.seats
+    ]
+    rows.sort(key=lambda row: row.seat)
+    humans = [row for row in rows if row.player == HUMAN]
     status = "playing" if all(row.token_hash for row in humans) else "open"
-    timing = None
-    if settings.clock is not None:
-        timing = (settings.clock.initial_ms, settings.clock.increment_ms)
+    clock = None
+    if room.clock is not None:
+        clock = clocks.new_clock(room.clock["initial"], room.clock["increment"], len(rows))
+        clock["waiting"] = clocks.now_ms() if status == "playing" else None
     stored = _stored(
-        kind=settings.kind,
-        rows=settings.rows,
-        cols=settings.cols,
-        mode=settings.mode,
-        seats=seats,
+        kind=room.kind,
+        rows=room.game.rows,
+        cols=room.game.cols,
+        mode=room.game.mode,
+        seats=rows,
         status=status,
-        timing=timing,
-        public=settings.public,
+        clock=clock,
+        public=room.public,
         owner=owner,
         owner_player=player,
+        rated=room.rated,
     )
     async with hub.creating:
-        await _check_caps(hub, seats, owner, player, lobby=settings.public and status == "open")
-        return await hub.open_linked(stored, rematch_of=rematch_of)
+        await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
+        new = await hub.open_linked(stored, rematch_of=room.id)
+    if new is None:
+        # Stored meanwhile by another server process: follow its link.
+        again = await hub.db(hub.store.load, room.id)
+        linked = None if again is None else again.rematch
+        new = None if linked is None else await hub.room(linked)
+        if new is None:
+            raise ProtocolError("storage_failed", "the rematch could not be stored")
+    room.rematch_id = new.id
+    hub.bus.publish(room.id, {"reload": True, "version": room.version})
+    room.publish_state()
+    room.channel.publish({"v": PROTOCOL_VERSION, "type": "rematch", "game": new.id})
+    return new, True
 
 
 def _stored(
@@ -236,19 +250,16 @@ def _stored(
     mode: str,
     seats: list[SeatRow],
     status: str,
-    timing: tuple[int, int] | None,
+    clock: dict[str, Any] | None,
     public: bool = False,
+    result: dict[str, Any] | None = None,
     start: dict[str, Any] | None = None,
     actions: list[str] | None = None,
     owner: str = "",
     owner_player: int | None = None,
+    rated: bool = False,
 ) -> StoredGame:
-    """A new game's row; ``timing`` (initial and increment, in milliseconds) gives it a
-    clock, running once every person's seat is taken."""
     now = clocks.now_ms()
-    clock = None
-    if timing is not None:
-        clock = clocks.new_clock(*timing, len(seats), running=status == "playing")
     return StoredGame(
         id=secrets.token_urlsafe(9),
         kind=kind,
@@ -261,10 +272,12 @@ def _stored(
         updated_ms=now,
         start=start,
         clock=clock,
+        result=result,
         actions=list(actions or []),
         public=public,
         owner=owner or None,
         owner_player=owner_player,
+        rated=rated,
     )
 
 
@@ -295,7 +308,7 @@ async def take_seat(hub: Hub, room: Room, seat: int, name: str | None, invite: s
         ):
             room.status = "playing"
             if room.clock is not None:
-                room.clock["since"] = clocks.now_ms()
+                room.clock["waiting"] = clocks.now_ms()
             try:
                 await hub.database.write(
                     Change(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from sosgame.web.bus import Bus
+from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import LocalChannel
 from sosgame.web.jobs import ComputerJobs
 from sosgame.web.store import Store
@@ -33,6 +34,11 @@ class RoomHost(Protocol):
 
     @property
     def jobs(self) -> ComputerJobs: ...
+
+    @property
+    def limits(self) -> ServerLimits:
+        """The server's limits (the fair-play timers among them)."""
+        ...
 
     @property
     def computer_pause(self) -> float:

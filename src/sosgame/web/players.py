@@ -268,17 +268,19 @@ class Players:
             )
 
     def copy_links(self, old_id: str, new_id: str) -> None:
-        """A rematch: the same players in the same seats (those not linked yet)."""
+        """A rematch: the same players, their seats rotated as the rematch rotates them
+        (each one seat back, the first to the last; those not linked yet)."""
         with self._engine.begin() as db:
+            count = db.execute(select(games.c.players).where(games.c.id == old_id)).scalar_one()
             done = set(
                 db.execute(
                     select(player_seats.c.seat).where(player_seats.c.game_id == new_id)
                 ).scalars()
             )
             rows = [
-                {"game_id": new_id, "seat": row.seat, "player_id": row.player_id}
+                {"game_id": new_id, "seat": (row.seat - 1) % count, "player_id": row.player_id}
                 for row in db.execute(select(player_seats).where(player_seats.c.game_id == old_id))
-                if row.seat not in done
+                if (row.seat - 1) % count not in done
             ]
             if rows:
                 db.execute(player_seats.insert(), rows)
@@ -334,8 +336,11 @@ class Players:
         )
         people = [row.seat for row in seat_rows if row.player == HUMAN]
         ids = [linked.get(seat) for seat in people]
+        ending = json.loads(game["result"]).get("termination")
         rated = (
             game["kind"] == "online"
+            and game["rated"] is not False
+            and ending != "aborted"
             and bool(people)
             and None not in ids
             and len(set(ids)) == len(ids)
@@ -572,6 +577,7 @@ class Players:
                 "cols": row["cols"],
                 "mode": row["mode"],
                 "clock": _clock(row["clock"]),
+                "rated": bool(row["rated"]),
                 "seats": listed[row["id"]],
                 "open_seats": [seat["seat"] for seat in listed[row["id"]] if seat["free"]],
                 "created": row["created_ms"],

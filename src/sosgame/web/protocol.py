@@ -17,10 +17,12 @@ from sosgame.web.api import JSON, Model
 from sosgame.web.rows import HUMAN
 
 __all__ = [
+    "CLAIMS",
     "COMPUTER_LEVELS",
     "KINDS",
     "MAX_MESSAGE_BYTES",
     "NEW_GAME",
+    "OFFERS",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
@@ -42,7 +44,24 @@ MAX_TOKENS: Final = MAX_PLAYERS
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
-MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
+MESSAGE_TYPES: Final = (
+    "hello",
+    "move",
+    "resign",
+    "undo",
+    "redo",
+    "hint",
+    "offer",
+    "answer",
+    "withdraw",
+    "abort",
+    "claim",
+    "ping",
+)
+OFFERS: Final = ("draw", "takeback", "rematch")
+"""What a player may offer the others (:mod:`sosgame.web.offers`)."""
+CLAIMS: Final = ("win", "draw")
+"""What the players left may claim when a seat has abandoned a game without a clock."""
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
 
@@ -94,6 +113,11 @@ NEW_GAME: Final = Model(
                 "description": "online games: list the game and let anyone take its free seats"
                 " (otherwise only with an invite link)",
             },
+            "rated": {
+                "type": "boolean",
+                "description": "online games: to be rated (the default for online games; a"
+                " guest's game is casual all the same)",
+            },
         },
         "additionalProperties": False,
         "description": "The longer side at least 3 (every board the engine plays)",
@@ -143,6 +167,8 @@ class NewGame:
     seats: tuple[SeatSettings, ...]
     clock: ClockSettings | None
     public: bool = False
+    rated: bool = True
+    """Whether the game is to be rated (it is only if it qualifies: online, named players)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +181,9 @@ class ClientMessage:
     ply: int | None = None
     seat: int | None = None
     tokens: tuple[str, ...] = ()
+    offer: str | None = None
+    accept: bool | None = None
+    claim: str | None = None
 
     @property
     def all_tokens(self) -> tuple[str, ...]:
@@ -245,7 +274,12 @@ def parse_new_game(data: object) -> NewGame:
         raise ProtocolError("bad_field", "field 'public' must be true or false")
     if public and kind != "online":
         raise ProtocolError("bad_field", "field 'public' is for online games only")
-    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public)
+    rated = body.get("rated", kind == "online")
+    if not isinstance(rated, bool):
+        raise ProtocolError("bad_field", "field 'rated' must be true or false")
+    if rated and kind != "online":
+        raise ProtocolError("bad_field", "field 'rated' is for online games only")
+    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public, rated)
 
 
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -255,9 +289,21 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "undo": ("ply",),
     "redo": ("ply",),
     "hint": (),
+    "offer": ("offer", "ply"),
+    "answer": ("offer", "accept", "ply"),
+    "withdraw": ("offer", "ply"),
+    "abort": ("ply",),
+    "claim": ("claim", "ply"),
     "ping": (),
 }
-_REQUIRED: Final[dict[str, tuple[str, ...]]] = {"move": ("move", "ply"), "resign": ("ply",)}
+_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
+    "move": ("move", "ply"),
+    "resign": ("ply",),
+    "offer": ("offer",),
+    "answer": ("offer", "accept"),
+    "withdraw": ("offer",),
+    "claim": ("claim",),
+}
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -305,4 +351,13 @@ def parse_client_message(text: str) -> ClientMessage:
     seat = data.get("seat")
     if seat is not None:
         seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
-    return ClientMessage(kind, token, move, ply, seat, tuple(tokens))
+    offer = data.get("offer")
+    if offer is not None and offer not in OFFERS:
+        raise ProtocolError("bad_field", f"field 'offer' must be one of {', '.join(OFFERS)}")
+    accept = data.get("accept")
+    if accept is not None and not isinstance(accept, bool):
+        raise ProtocolError("bad_field", "field 'accept' must be true or false")
+    claim = data.get("claim")
+    if claim is not None and claim not in CLAIMS:
+        raise ProtocolError("bad_field", f"field 'claim' must be one of {', '.join(CLAIMS)}")
+    return ClientMessage(kind, token, move, ply, seat, tuple(tokens), offer, accept, claim)

@@ -14,13 +14,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
-from sosgame.game import Game, Mode
+from sosgame.game import Mode
 from sosgame.levels import HINT_LEVEL
 from sosgame.notation import Move
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import PERSON, Seat, Table
 from sosgame.web import clock as clocks
 from sosgame.web.autoplay import ComputerTurns
+from sosgame.web.fairplay import FAIR_MESSAGES, FairPlay, ending_of
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.host import RoomHost
 from sosgame.web.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
@@ -46,7 +47,7 @@ def _seats(rows: list[SeatRow]) -> list[Seat]:
     return [Seat(row.name, row.kind) for row in rows]
 
 
-class Room:
+class Room(FairPlay):
     """One game with its seats, clock, channel of followers and pending computer move."""
 
     def __init__(self, hub: RoomHost, stored: StoredGame, *, owner: str = "") -> None:
@@ -80,13 +81,9 @@ class Room:
         self._announcement: dict[str, Any] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.start_fair(stored)
 
     # ------------------------------------------------------------------------- reading
-
-    @property
-    def game(self) -> Game:
-        """The game, as the engine keeps it."""
-        return self.table.game
 
     def controlled(self, *tokens: str | None) -> frozenset[int]:
         """The seats any of ``tokens`` may act for."""
@@ -126,6 +123,7 @@ class Room:
         running = clocks.view(self.clock, self.game.turn if self.playable else None)
         return (
             not len(self.channel)
+            and self.first_move_deadline() is None
             and not self.computer.busy
             and (running is None or running["running"] is None)
             and not self.lock.locked()
@@ -145,11 +143,17 @@ class Room:
 
     def result(self) -> dict[str, Any] | None:
         """The outcome as stored and sent, or ``None`` while the game goes on."""
+        if self.ending is not None:
+            return self.ending
         outcome = self.game.outcome
         if outcome is None:
             return None
         flagged = [] if self.clock is None else list(self.clock.get("flagged", []))
-        return {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
+        result = {**outcome.to_dict(), "scores": list(self.game.scores), "flagged": flagged}
+        last = str(self.game.actions[-1]) if self.game.actions else ""
+        if result["termination"] == "resignation" and last in {f"resign:{n}" for n in flagged}:
+            result["termination"] = "timeout"
+        return result
 
     def clock_view(self) -> dict[str, Any] | None:
         """The clocks as of now: each seat's time left and whose clock is running."""
@@ -195,6 +199,8 @@ class Room:
                 "can_redo": self.kind == "local" and self.table.can_redo,
                 "spectators": self.channel.spectators(),
                 "rematch": self.rematch_id,
+                "rated": self.rated,
+                **self.fair_state(),
             },
         }
 
@@ -205,7 +211,7 @@ class Room:
             return self._state_text
         text = dumps(self.state())
         view = self.clock_view()
-        if view is None or view["running"] is None:
+        if (view is None or view["running"] is None) and not self.changes_with_time:
             self._state_text = text
         return text
 
@@ -247,7 +253,10 @@ class Room:
             )
         )
         self.channel.add(connection)
-        connection.deliver(self.state_text())
+        if self.note_presence():  # a player came back: everyone sees it
+            self.publish_state()
+        else:
+            connection.deliver(self.state_text())
         if self.computers_only:
             self.computer.start()
 
@@ -255,6 +264,8 @@ class Room:
         """A connection went away."""
         self.channel.remove(connection)
         self.touched = time.monotonic()
+        if self.note_presence():
+            self.publish_state()
 
     # ------------------------------------------------------------------------ messages
 
@@ -284,6 +295,9 @@ class Room:
             )
 
     async def _act(self, connection: Connection, message: ClientMessage) -> None:
+        if message.type in FAIR_MESSAGES:
+            await self.act(connection, message)
+            return
         if message.type in ("undo", "redo"):
             if self.kind != "local":
                 raise ProtocolError("not_allowed", f"{message.type} is for local games only")
@@ -292,7 +306,7 @@ class Room:
             self._check_ply(message)
             await (self._undo() if message.type == "undo" else self._redo())
             return
-        if self.game.is_over:
+        if self.game.is_over or self.status == "finished":
             raise ProtocolError("game_over", "the game is over")
         if self.status != "playing":
             raise ProtocolError("waiting", "the game waits for every seat to be taken")
@@ -334,7 +348,7 @@ class Room:
         except InvalidMoveError as error:
             raise ProtocolError("bad_move", str(error)) from None
         if clock is not None:
-            clock["since"] = None if game.is_over else now
+            self.settle_clock(clock, now)
         before = self.clock
         self.clock = clock
         change = self._change(clock, now, len(game.actions), texts=(text,))
@@ -408,6 +422,7 @@ class Room:
             "texts": list(change.texts),
             "status": change.status,
             "clock": change.clock,
+            "result": change.result,
         }
 
     # ------------------------------------------------------- changes from other processes
@@ -417,6 +432,8 @@ class Room:
         told who follows it there."""
         if "presence" in event:
             self.channel.heard(str(event.get("origin")), event["presence"])
+            if self.note_presence():
+                self.publish_state()
             return
         self.later(self._catch_up(event))
 
@@ -457,6 +474,7 @@ class Room:
         self.status = str(event.get("status", self.status))
         clock = event.get("clock")
         self.clock = clock if isinstance(clock, dict) else None
+        self.ending = ending_of(event.get("result"))
         return True
 
     async def reload(self) -> None:
@@ -479,26 +497,57 @@ class Room:
         self.rematch_id = stored.rematch
         self.clock = stored.clock
         self.version = stored.version
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
         self._state_text = None
 
     def _status(self) -> str:
         return "finished" if self.game.is_over else self.status
+
+    async def undo_to(self, keep: int) -> None:
+        """Take back every action after the first ``keep`` (an accepted takeback)."""
+        if not 0 <= keep < len(self.game.actions):
+            raise ProtocolError("nothing_to_undo", "there is nothing to undo")
+        self.computer.cancel()
+        before = len(self.game.actions)
+        self.table.rewind(keep)
+
+        def back() -> None:
+            while len(self.game.actions) < before:
+                self.table.redo()
+
+        await self._write_undo(back)
 
     async def _undo(self) -> None:
         if not self.table.can_undo:
             raise ProtocolError("nothing_to_undo", "there is nothing to undo")
         self.computer.cancel()
         self.table.undo()
+        await self._write_undo(self.table.redo)
+
+    async def _write_undo(self, back: Callable[[], object]) -> None:
+        """Store the undo just made at the table: the game goes on, whatever had ended it."""
+        ending = self.ending
+        self.ending = None
         now = clocks.now_ms()
         clock = self.clock
+        status = self.status
+        self.status = "playing"  # as the clock settles
         if clock is not None:
             flagged = [
                 seat for seat in clock.get("flagged", []) if seat not in self.game.active_seats
             ]
-            clock = {**clock, "flagged": flagged, "since": now}
+            clock = {**clock, "flagged": flagged}
+            self.settle_clock(clock, now)
         kept = len(self.game.actions)
         change = self._change(clock, now, kept + 1, keep=kept, status="playing")
-        await self._write_steps(change, "nothing was undone", self.table.redo)
+
+        def undone_back() -> None:
+            back()
+            self.ending = ending
+            self.status = status
+
+        await self._write_steps(change, "nothing was undone", undone_back)
 
     async def _redo(self) -> None:
         if not self.table.can_redo:
@@ -509,7 +558,8 @@ class Room:
         now = clocks.now_ms()
         clock = self.clock
         if clock is not None:  # redo costs the players no time
-            clock = {**clock, "since": None if self.game.is_over else now}
+            clock = dict(clock)
+            self.settle_clock(clock, now)
         change = self._change(clock, now, kept + 1, texts=tuple(str(a) for a in redone))
         await self._write_steps(change, "nothing was redone", self.table.undo)
 
@@ -567,14 +617,15 @@ class Room:
         self._timer = None
         view = self.clock_view()
         if view is None or view["running"] is None:
+            self._timer = self.fair_timer()
             return
         left = view["remaining"][view["running"]]
         self._timer = asyncio.get_running_loop().create_task(
-            self._flag_later(left / 1000, len(self.game.actions))
+            self._flag_later(clocks.now_ms() + left, len(self.game.actions))
         )
 
-    async def _flag_later(self, delay: float, ply: int) -> None:
-        await asyncio.sleep(delay)
+    async def _flag_later(self, deadline: int, ply: int) -> None:
+        await clocks.sleep_until(deadline)
         async with self.lock:
             view = self.clock_view()
             if len(self.game.actions) != ply or view is None or view["running"] is None:

@@ -58,6 +58,12 @@ class StoredGame:
     were): the per-client caps and the computer players' fair queue go by it."""
     owner_player: int | None = None
     """The account (player id) that created the game, if logged in."""
+    offers: list[dict[str, Any]] | None = None
+    """The offers standing (draw, takeback, rematch), as :mod:`sosgame.web.offers` keeps
+    them."""
+    rated: bool | None = None
+    """Whether the game was asked to be rated (``None`` for games stored before it was
+    asked: rated if they qualify)."""
 
 
 @dataclass(frozen=True)

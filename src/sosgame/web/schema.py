@@ -57,12 +57,16 @@ games: Final = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("owner", String(100), nullable=True, index=True),
     Column("owner_player", Integer, nullable=True),
+    Column("offers", Text, nullable=True),
+    Column("rated", Boolean, nullable=True),
 )
 """One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
 ``public`` games are listed with their free seats; ``rematch`` is the game that followed;
 ``version`` counts the game's changes, so a change made for an older version is refused;
 ``owner`` is the client (address) that created the game and ``owner_player`` its account, if
-any: the per-client caps and the computer players' fair queue count games by them."""
+any: the per-client caps and the computer players' fair queue count games by them;
+``offers`` are the offers standing (JSON), ``rated`` whether the game was asked to be rated
+(``NULL`` for games stored before it was asked)."""
 
 seats: Final = Table(
     "seats",

@@ -46,6 +46,17 @@ def _load(text: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _load_list(text: str | None) -> list[dict[str, Any]] | None:
+    if text is None:
+        return None
+    value = json.loads(text)
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else None
+
+
+def _dump_list(value: list[dict[str, Any]]) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _game_values(change: Change) -> dict[str, Any]:
     return {
         "game": change.game_id,
@@ -200,6 +211,7 @@ class Store:
                     public=game.public,
                     owner=game.owner,
                     owner_player=game.owner_player,
+                    rated=game.rated,
                 )
             )
             db.execute(
@@ -379,7 +391,20 @@ class Store:
                 version=row["version"],
                 owner=row["owner"],
                 owner_player=row["owner_player"],
+                offers=_load_list(row["offers"]),
+                rated=row["rated"],
             )
+
+    def set_offers(self, game_id: str, seen: int, offers: list[dict[str, Any]]) -> bool:
+        """Store the game's standing offers, if it is still at version ``seen`` (it then
+        moves to the next version); ``False`` if another change came first."""
+        with self._transaction() as db:
+            moved = db.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.version == seen)
+                .values(offers=_dump_list(offers), version=seen + 1)
+            )
+            return moved.rowcount == 1
 
     def summaries(
         self, statuses: Sequence[str], *, limit: int = 50, public_only: bool = False

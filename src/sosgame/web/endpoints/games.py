@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from sosgame.errors import RecordError
 from sosgame.limits import WEB_MAX_NAME
 from sosgame.record import Record
-from sosgame.web import creation, limits
+from sosgame.web import creation, limits, rematches
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import (
     FORBIDDEN,
@@ -229,34 +229,53 @@ async def take_seat(request: Request) -> Response:
 
 
 @declare(
-    "The same settings and players again; everyone following the game is offered it, and"
-    " asking again gives the same rematch",
+    "Offer (or accept) the rematch: the same settings and players, the seats rotated, made"
+    " once every player has accepted",
     bearer=True,
     responses={
         200: Answer("The rematch someone had already started", CREATED),
         201: Answer("The new game, the creator's seat token and the links", CREATED),
+        202: Answer(
+            "The offer, until every player has accepted",
+            Model(
+                "RematchOffer",
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "offer": {
+                            "type": "object",
+                            "description": "offer, from, accepted, lapses",
+                        },
+                    },
+                },
+            ),
+        ),
         403: FORBIDDEN,
         404: NO_GAME,
         429: TOO_MANY,
     },
 )
 async def rematch(request: Request) -> Response:
-    """``POST /api/games/{game_id}/rematch``: the game again, with the same players."""
+    """``POST /api/games/{game_id}/rematch``: offer (or accept) the rematch; 202 with the
+    offer until every player has accepted, then the rematch (201 when just made)."""
     room = await room_or_404(request)
     token = bearer(request)
     if token is None or not room.controlled(token):
         raise ProtocolError("not_your_seat", "a rematch needs a seat token of this game")
     account = await server(request).accounts.current(request)
-    new, mine, fresh = await creation.rematch(
+    new, offer, fresh = await rematches.rematch(
         hub(request),
         room,
-        token,
+        room.controlled(token),
+        "offer",
+        links=server(request).accounts.copy_links,
         owner=address(request),
         player=None if account is None else account.id,
     )
-    if fresh:
-        await server(request).accounts.copy_links(room.id, new.id)
-    response = _created(request, new, token, mine)
+    if new is None:
+        return JSONResponse({"id": room.id, "offer": offer}, status_code=202)
+    response = _created(request, new, token, sorted(new.controlled(token)))
     response.status_code = 201 if fresh else 200
     return response
 

@@ -8,18 +8,21 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from sosgame.web import rematches
 from sosgame.web.admission import BusyError
 from sosgame.web.endpoints.common import STORAGE_UNAVAILABLE, address, hub, server
-from sosgame.web.fanout import dumps
+from sosgame.web.fanout import Connection, dumps
 from sosgame.web.hub import TooManyError
 from sosgame.web.middleware import origin_allowed
 from sosgame.web.protocol import (
     MAX_MESSAGE_BYTES,
+    ClientMessage,
     ProtocolError,
     error_message,
     parse_client_message,
 )
 from sosgame.web.ratelimit import RATE, RateLimit
+from sosgame.web.room import Room
 from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["FLOOD_LIMIT", "play"]
@@ -112,9 +115,33 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
             except ProtocolError as error:
                 await connection.send(error_message(error.code, error.message))
                 continue
+            if parsed.offer == "rematch":
+                await _rematch(websocket, room, connection, parsed, client)
+                continue
             await room.handle(connection, parsed)
     except WebSocketDisconnect:
         pass
     finally:
         room.leave(connection)
         connection.stop()
+
+
+_REMATCH_STEPS: Final = {"offer": "offer", "withdraw": "withdraw"}
+
+
+async def _rematch(
+    websocket: WebSocket, room: Room, connection: Connection, message: ClientMessage, client: str
+) -> None:
+    """An ``offer``, ``answer`` or ``withdraw`` of the rematch (:mod:`sosgame.web.rematches`)."""
+    step = _REMATCH_STEPS.get(message.type) or ("accept" if message.accept else "decline")
+    try:
+        await rematches.rematch(
+            hub(websocket),
+            room,
+            connection.seats,
+            step,
+            links=server(websocket).accounts.copy_links,
+            owner=client,
+        )
+    except ProtocolError as error:
+        await connection.send(error_message(error.code, error.message))

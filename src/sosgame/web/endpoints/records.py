@@ -13,6 +13,7 @@ from functools import partial
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import SEATS_TAG
@@ -59,10 +60,17 @@ async def record(request: Request) -> Response:
     names = [row.name for row in room.seats]
     kinds = ",".join(seat.kind for seat in room.table.seats)
     meta = {"date": created, "tags": {"game": room.id, SEATS_TAG: kinds}}
+    result = room.result()
+    decided = None  # an ending the engine does not give (a flag, an agreement, ...)
+    if result is not None and result["termination"] in {item.value for item in OFF_THE_BOARD}:
+        decided = Outcome(Termination(result["termination"]), tuple(result["winners"]))
 
     def make(snapshot: Snapshot) -> bytes:
         game = build_game(snapshot)
-        return Record.from_game(game, players=names, meta=meta).to_json().encode()
+        record = Record.from_game(game, players=names, meta=meta)
+        if decided is not None:
+            record.result = (decided, game.scores)
+        return record.to_json().encode()
 
     response = await _made(request, room, "record", make)
     response.headers["content-disposition"] = f'attachment; filename="sos-{room.id}.json"'

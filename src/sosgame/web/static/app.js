@@ -167,7 +167,24 @@ function newGameForm() {
     el("label", { class: "field" }, el("span", { text: t("web.clock_increment") }), increment));
   clockOn.addEventListener("change", () => { clockFields.hidden = !clockOn.checked; });
   const publicField = el("label", { class: "field", hidden: true }, publicOn, el("span", { text: t("web.public") }));
-  kind.addEventListener("change", () => { publicField.hidden = kind.value !== "online"; });
+  // Rated or casual, said before the game starts: only online games between players with
+  // accounts can be rated, and the player chooses.
+  const named = Boolean(account.player);
+  const ratedOn = el("input", { type: "checkbox", id: "rated", checked: named, disabled: !named,
+    "aria-describedby": "rated-note" });
+  const ratedNote = el("p", { class: "meta", id: "rated-note", "aria-live": "polite" });
+  const ratedField = el("div", { id: "rated-field", hidden: true },
+    el("label", { class: "field" }, ratedOn, el("span", { text: t("web.rated_game") })), ratedNote);
+  const sayRated = () => {
+    ratedNote.textContent = !named ? t("web.rated_note_guest")
+      : ratedOn.checked ? t("web.rated_note_on") : t("web.rated_note_off");
+  };
+  ratedOn.addEventListener("change", sayRated);
+  sayRated();
+  kind.addEventListener("change", () => {
+    publicField.hidden = kind.value !== "online";
+    ratedField.hidden = kind.value !== "online";
+  });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { id: "new-game" },
     el("label", { class: "field" }, el("span", { text: t("web.rows") }), rows),
@@ -177,6 +194,7 @@ function newGameForm() {
     el("label", { class: "field" }, el("span", { text: t("web.seats") }), count),
     seatBox,
     publicField,
+    ratedField,
     el("label", { class: "field" }, clockOn, el("span", { text: t("web.clock") })),
     clockFields,
     el("button", { type: "submit", class: "primary", id: "start", text: t("web.start") }),
@@ -195,6 +213,7 @@ function newGameForm() {
       clock: clockOn.checked ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
     };
     if (kind.value === "online" && publicOn.checked) body.public = true;
+    if (kind.value === "online") body.rated = named && ratedOn.checked;
     try {
       const created = await api("POST", "/api/games", body);
       saveToken(created.id, created.token);

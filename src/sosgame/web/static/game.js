@@ -5,6 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
+import { fairPanel, forgetFair } from "./fairplay.js";
 
 const PROTOCOL = 1;
 
@@ -41,6 +42,7 @@ export function closeSocket() {
   gameView.invites = null;
   gameView.rematch = null;
   clearInterval(gameView.clockTimer);
+  forgetFair();
   notice("");
 }
 
@@ -109,6 +111,7 @@ function receive(id, message) {
 
 function receiveState(id, game) {
   const before = gameView.state;
+  game.receivedAt = performance.now(); // the countdowns count from here
   gameView.state = game;
   if (!before || before.ply !== game.ply) {
     gameView.hint = null;
@@ -259,7 +262,9 @@ function drawGame() {
         gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
-      el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state))),
+      el("div", { class: "side" }, playersPanel(state), fairPanel(state, {
+        mine: connection.seats, send, redraw: drawGame,
+      }), linksPanel(state), movesPanel(state))),
   );
   gameView.animate = false;
   document.title = gameTitle(state);
@@ -369,7 +374,7 @@ function gameControls(state) {
       }
     }, state.status === "playing" && (!local || myTurn(state)));
   }
-  if (mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
+  if (local && mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
   if (gameView.rematch) {
     controls.append(el("a", {
       href: `#/game/${gameView.rematch}`, id: "rematch-link",
@@ -388,6 +393,9 @@ function gameControls(state) {
 function playersPanel(state) {
   return el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
     el("h2", { id: "players-title", text: t("web.players") }), drawSeats(state),
+    state.kind === "online"
+      ? el("p", { class: "meta", id: "rated-status", text: state.rated ? t("web.rated_game") : t("web.game_casual") })
+      : null,
     state.spectators ? el("p", { class: "meta", id: "spectators", text: t("web.spectators", { count: state.spectators }) }) : null);
 }
 

@@ -28,13 +28,14 @@ export function playerLabel(seat) {
 }
 
 function reasonText(result, seats) {
-  if (result.flagged && result.flagged.length && result.termination === "resignation") {
+  if (result.flagged && result.flagged.length && ["resignation", "timeout"].includes(result.termination)) {
     return t("web.reason.time", { names: result.flagged.map((s) => seats[s].name).join(", ") });
   }
   return t(`reason.${result.termination}`);
 }
 
 export function resultText(result, seats) {
+  if (!result.winners.length) return t("aborted");
   const reason = reasonText(result, seats);
   if (result.winners.length === 1) return t("winner", { name: seats[result.winners[0]].name, reason });
   return t("draw", { names: result.winners.map((s) => seats[s].name).join(", "), reason });

@@ -271,6 +271,7 @@ export async function showLobby() {
       el("strong", { text: `${game.rows}x${game.cols}` }),
       el("span", { text: t(`mode.${game.mode}`) }),
       el("span", { class: "meta", text: clockText(game.clock) }),
+      el("span", { class: "meta rated", text: game.rated ? t("web.rated") : t("web.casual") }),
       el("span", { text: game.seats.map(seatText).join(", ") }),
       game.open_seats.map((seat) => el("a", { href: `#/join/${game.id}/${seat}`, class: "join",
         text: t("web.join_seat_number", { number: seat + 1 }) })),

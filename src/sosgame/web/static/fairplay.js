@@ -1,0 +1,179 @@
+// Fair play on the game page: the offers standing (draw, takeback, rematch) with their
+// answers, the abort button, the first-move and absence countdowns, the claims, and a
+// screen-reader announcement whenever any of these changes.
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
+
+// What this page keeps between states: the countdowns ticking, the last announcement and
+// the offers last seen (to say when one is gone).
+const fair = { timer: null, ticking: [], announced: "", offers: null };
+
+// A region outside the redrawn view, so that screen readers hear each change once.
+function announcer() {
+  let node = document.getElementById("fair-announce");
+  if (!node) {
+    node = el("div", { id: "fair-announce", class: "visually-hidden", role: "status", "aria-live": "polite" });
+    document.body.append(node);
+  }
+  return node;
+}
+
+export function forgetFair() {
+  clearInterval(fair.timer);
+  fair.ticking = [];
+  fair.announced = "";
+  fair.offers = null;
+}
+
+function names(state, seats) {
+  return seats.map((seat) => state.seats[seat].name).join(", ");
+}
+
+// The seats an offer still waits for.
+function waitingFor(state, offer) {
+  const seats = offer.offer === "rematch"
+    ? state.seats.map((seat, index) => (seat.player === "human" ? index : -1)).filter((index) => index >= 0)
+    : state.seats.map((seat, index) => (seat.resigned ? -1 : index)).filter((index) => index >= 0);
+  return seats.filter((seat) => !offer.accepted.includes(seat));
+}
+
+// A line counting down ``ms`` from when the state arrived (``state.receivedAt``).
+function countdown(state, id, key, values, ms, onZero) {
+  const node = el("p", { class: "meta countdown", id });
+  fair.ticking.push({ node, key, values, ends: (state.receivedAt || performance.now()) + ms, onZero });
+  return node;
+}
+
+function tick() {
+  const now = performance.now();
+  for (const item of fair.ticking) {
+    const left = Math.max(0, item.ends - now);
+    item.node.textContent = t(item.key, { ...item.values, seconds: Math.ceil(left / 1000) });
+    if (left === 0 && item.onZero) {
+      const again = item.onZero;
+      item.onZero = null;
+      again();
+    }
+  }
+}
+
+// The panel, for players and spectators alike; ``mine`` are the seats this browser holds,
+// ``send`` sends a message, ``redraw`` draws the page again (a claim becomes possible).
+export function fairPanel(state, { mine, send, redraw }) {
+  clearInterval(fair.timer);
+  fair.ticking = [];
+  const over = Boolean(state.result);
+  const online = state.kind === "online";
+  const playing = state.status === "playing" && !over;
+  const active = state.seats.map((seat, index) => (seat.resigned ? -1 : index)).filter((index) => index >= 0);
+  const lines = [];
+  const spoken = [];
+  const buttons = el("div", { class: "fair-controls" });
+  const button = (id, label, action, enabled = true) => buttons.append(
+    el("button", { type: "button", id, text: label, disabled: !enabled, onclick: action }));
+
+  for (const offer of state.offers) {
+    const who = state.seats[offer.from].name;
+    const text = t(`web.offer.${offer.offer}`, { name: who });
+    const waiting = waitingFor(state, offer);
+    const row = el("div", { class: "offer", "data-offer": offer.offer, id: `offer-${offer.offer}-standing` },
+      el("p", { text }),
+      waiting.length ? el("p", { class: "meta", text: t("web.offer_waiting", { names: names(state, waiting) }) }) : null);
+    if (offer.offer === "rematch" && offer.lapses !== undefined) {
+      row.append(countdown(state, `lapse-${offer.offer}`, "web.offer_lapses", {}, offer.lapses, redraw));
+    }
+    const answering = mine.filter((seat) => waiting.includes(seat));
+    const answer = (accept) => send({ type: "answer", offer: offer.offer, accept, ...(offer.offer === "rematch" ? {} : { ply: state.ply }) });
+    if (answering.length) {
+      row.append(
+        el("button", { type: "button", id: `accept-${offer.offer}`, text: t("web.accept"), onclick: () => answer(true) }),
+        el("button", { type: "button", id: `decline-${offer.offer}`, text: t("web.decline"), onclick: () => answer(false) }));
+    }
+    if (mine.includes(offer.from)) {
+      row.append(el("button", { type: "button", id: `withdraw-${offer.offer}`, text: t("web.withdraw"),
+        onclick: () => send({ type: "withdraw", offer: offer.offer, ...(offer.offer === "rematch" ? {} : { ply: state.ply }) }) }));
+    }
+    lines.push(row);
+    spoken.push(text);
+  }
+
+  const standing = (kind) => state.offers.some((offer) => offer.offer === kind);
+  const canOffer = online && playing && mine.some((seat) => active.includes(seat))
+    && active.every((seat) => state.seats[seat].player === "human");
+  if (canOffer) {
+    button("offer-draw", t("web.offer_draw"), () => send({ type: "offer", offer: "draw", ply: state.ply }), !standing("draw"));
+    button("offer-takeback", t("web.offer_takeback"), () => send({ type: "offer", offer: "takeback", ply: state.ply }),
+      !standing("takeback") && state.ply > 0);
+  }
+  if (online && mine.length && over && !state.rematch && !standing("rematch")) {
+    // Over the WebSocket: it holds every seat this browser plays.
+    button("rematch", t("web.offer_rematch"), () => send({ type: "offer", offer: "rematch" }));
+  }
+  if (online && state.can_abort && mine.length && state.status === "playing") {
+    lines.push(el("p", { class: "meta", text: t("web.can_abort") }));
+    button("abort", t("web.abort"), () => {
+      if (confirm(t("web.abort_confirm"))) send({ type: "abort", ply: state.ply });
+    });
+  }
+  if (state.first_move) {
+    const name = state.seats[state.first_move.seat].name;
+    lines.push(countdown(state, "first-move", "web.first_move", { name }, state.first_move.left));
+  }
+  if (state.abandon) {
+    let claimable = false;
+    const elapsed = performance.now() - (state.receivedAt || performance.now());
+    state.abandon.away.forEach((since, seat) => {
+      if (since === null || mine.includes(seat)) return;
+      const name = state.seats[seat].name;
+      const away = since + elapsed;
+      const left = state.abandon.after - away;
+      if (left <= 0) {
+        claimable = true;
+        lines.push(el("p", { id: `away-${seat}`, text: t("web.away_claimable", { name, seconds: Math.round(away / 1000) }) }));
+        spoken.push(t("web.away_claimable", { name, seconds: Math.round(away / 1000) }));
+      } else {
+        lines.push(countdown(state, `away-${seat}`, "web.away", { name }, state.abandon.after - since, redraw));
+      }
+    });
+    if (claimable && mine.some((seat) => active.includes(seat))) {
+      const present = active.filter((seat) => state.abandon.away[seat] === null).length;
+      button("claim-win", present > 1 ? t("web.claim_remove") : t("web.claim_win"),
+        () => send({ type: "claim", claim: "win", ply: state.ply }));
+      button("claim-draw", t("web.claim_draw"), () => send({ type: "claim", claim: "draw", ply: state.ply }));
+    }
+    // A player back in time is told how long they were away, and how long they could be.
+    const back = mine.map((seat) => (state.abandon.back || [])[seat]).find((ms) => typeof ms === "number");
+    if (back !== undefined) {
+      const values = { seconds: Math.round(back / 1000), limit: Math.round(state.abandon.after / 1000) };
+      lines.push(el("p", { id: "you-were-away", text: t("web.you_were_away", values) }));
+      spoken.push(t("web.you_were_away", values));
+    }
+  }
+
+  // An offer gone while the game goes on was declined, withdrawn or lapsed: say so.
+  const kinds = new Set(state.offers.map((offer) => offer.offer));
+  if (fair.offers && fair.offers.id === state.id && fair.offers.ply === state.ply) {
+    for (const kind of fair.offers.kinds) {
+      // An accepted offer ends the game (a draw) or makes the rematch: not gone.
+      if (kinds.has(kind) || (over && (kind !== "rematch" || state.rematch))) continue;
+      const gone = t("web.offer_gone", { offer: t(`web.offer_kind.${kind}`) });
+      lines.push(el("p", { class: "meta", id: `offer-${kind}-gone`, text: gone }));
+      spoken.push(gone);
+    }
+  }
+  if (!fair.offers || fair.offers.id !== state.id || fair.offers.ply !== state.ply || kinds.size) {
+    fair.offers = { id: state.id, ply: state.ply, kinds };
+  }
+  const said = spoken.join(" ");
+  if (said !== fair.announced) {
+    fair.announced = said;
+    announcer().textContent = said;
+  }
+  if (fair.ticking.length) {
+    tick();
+    fair.timer = setInterval(tick, 500);
+  }
+  if (!lines.length && !buttons.childElementCount) return null;
+  return el("section", { class: "panel fair", id: "fair-play", "data-testid": "fair-play", "aria-labelledby": "fair-title" },
+    el("h2", { id: "fair-title", text: t("web.fair_play") }), ...lines, buttons);
+}

@@ -1,0 +1,194 @@
+"""Fair play between people in Debian's chromium, two or three browsers at once: offers of a
+draw, a takeback and a rematch (accepted, declined, withdrawn), aborts by the button and by
+the first-move timer, a claim after the opponent left, and the rematch nobody came to."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sos_live_server import (  # noqa: F401 (fixtures)
+    LiveServer,
+    browser_fixture,
+    click_move,
+)
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect
+
+# Short timers, so that the browsers see them run out while the tests poll for it.
+QUICK = {"SOSGAME_FIRST_MOVE_SECONDS": "10", "SOSGAME_ABANDON_SECONDS": "2"}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "games.sqlite3", env=QUICK)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[list[Any]]:
+    """Three browsers: Ann, Bao and a spectator."""
+    contexts = [browser.new_context(locale="en-US") for _ in range(3)]
+    try:
+        yield [context.new_page() for context in contexts]
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def online_game(pages: list[Any], server: LiveServer, *, clock: bool = False) -> str:
+    """Ann makes an online 3x3 game, Bao takes the other seat and the third page watches."""
+    ann, bao, watcher = pages
+    ann.goto(server.url)
+    expect(ann.locator("#new-game")).to_be_visible()
+    ann.fill("#seat-0-name", "Ann")
+    ann.fill("#seat-1-name", "Bao")
+    ann.select_option("#kind", "online")
+    # A guest's game is casual, and the form says so before it starts.
+    expect(ann.locator("#rated")).to_be_disabled()
+    expect(ann.locator("#rated-note")).to_contain_text("log in")
+    if clock:
+        ann.check("#clock-on")
+        ann.fill("#clock-minutes", "1")
+        ann.fill("#clock-increment", "0")
+    ann.click("#start")
+    expect(ann.locator("#board")).to_be_visible()
+    match = re.search(r"#/game/([\w-]+)", ann.url)
+    assert match, ann.url
+    bao.goto(ann.locator("#invite-1").input_value())
+    bao.click("#take-seat")
+    expect(bao.locator("#board")).to_be_visible()
+    watcher.goto(ann.locator("#spectate").input_value())
+    expect(watcher.locator("#board")).to_be_visible()
+    expect(ann.locator("#rated-status")).to_have_text("Casual game: not rated")
+    return match.group(1)
+
+
+def test_a_draw_offer_declined_withdrawn_and_accepted(pages: list[Any], server: LiveServer) -> None:
+    ann, bao, watcher = pages
+    online_game(pages, server)
+    click_move(ann, "Sa1")
+    # Declined: everyone sees the offer, and then that it is gone.
+    ann.click("#offer-draw")
+    for page in pages:
+        expect(page.locator("#offer-draw-standing")).to_contain_text("Ann offers a draw.")
+    expect(watcher.locator("#accept-draw")).to_have_count(0)  # spectators only see it
+    expect(bao.locator("#fair-announce")).to_have_text(re.compile("Ann offers a draw"))
+    bao.click("#decline-draw")
+    for page in pages:
+        expect(page.locator("#offer-draw-gone")).to_be_visible()
+    # Withdrawn, by keyboard alone.
+    ann.focus("#offer-draw")
+    ann.keyboard.press("Enter")
+    expect(bao.locator("#accept-draw")).to_be_visible()
+    ann.focus("#withdraw-draw")
+    ann.keyboard.press("Enter")
+    expect(bao.locator("#accept-draw")).to_have_count(0)
+    expect(bao.locator("#offer-draw-gone")).to_be_visible()
+    # Accepted.
+    bao.click("#offer-draw")
+    ann.focus("#accept-draw")
+    ann.keyboard.press("Enter")
+    for page in pages:
+        expect(page.locator("#result")).to_have_text("A draw between Ann, Bao: the players agreed.")
+
+
+def test_a_takeback_accepted_and_an_abort_by_the_button(
+    pages: list[Any], server: LiveServer
+) -> None:
+    ann, bao, _ = pages
+    game = online_game(pages, server)
+    click_move(ann, "Sa1")
+    ann.click("#offer-takeback")
+    expect(bao.locator("#offer-takeback-standing")).to_contain_text("Ann asks to take back")
+    bao.click("#accept-takeback")
+    expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("")
+    expect(ann.locator("#status")).to_have_text("Ann to move.")
+    click_move(ann, "Sb2")
+    expect(bao.locator("#abort")).to_be_visible()
+    bao.once("dialog", lambda dialog: dialog.accept())
+    bao.click("#abort")
+    expect(ann.locator("#result")).to_have_text("The game was aborted: nobody wins.")
+    assert server.get(f"/api/games/{game}")["result"]["termination"] == "aborted"
+
+
+def test_a_seat_that_misses_its_first_move_aborts_the_game(
+    pages: list[Any], server: LiveServer
+) -> None:
+    ann, _, watcher = pages
+    game = online_game(pages, server, clock=True)
+    for page in pages:
+        expect(page.locator("#first-move")).to_contain_text("Ann has")
+    expect(watcher.locator("#abort")).to_have_count(0)
+    # Ann never moves: the game is aborted, and nobody's time was spent.
+    expect(ann.locator("#result")).to_have_text("The game was aborted: nobody wins.")
+    state = server.get(f"/api/games/{game}")
+    assert state["clock"]["remaining"] == [60_000, 60_000]
+
+
+def test_a_claim_after_the_opponent_leaves(pages: list[Any], server: LiveServer) -> None:
+    ann, bao, watcher = pages
+    online_game(pages, server)
+    click_move(ann, "Sa1")
+    # Back in time (a reload): Bao is told how long they were away, and the rule.
+    bao.reload()
+    expect(bao.locator("#you-were-away")).to_contain_text("after 2 s away")
+    bao.close()
+    expect(ann.locator("#away-1")).to_be_visible()
+    expect(ann.locator("#claim-win")).to_be_visible()
+    expect(watcher.locator("#claim-win")).to_have_count(0)
+    ann.click("#claim-win")
+    for page in (ann, watcher):
+        expect(page.locator("#result")).to_have_text("Ann wins: a player left the game.")
+
+
+def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
+    pages: list[Any], server: LiveServer
+) -> None:
+    ann, bao, _ = pages
+    game = online_game(pages, server, clock=True)
+    click_move(ann, "Sa1")
+    click_move(bao, "Ob1")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#resign")
+    expect(bao.locator("#result")).to_contain_text("Bao wins")
+    # Offered, declined: no game is made.
+    bao.click("#rematch")
+    expect(ann.locator("#offer-rematch-standing")).to_contain_text("Bao offers a rematch.")
+    ann.click("#decline-rematch")
+    expect(bao.locator("#offer-rematch-gone")).to_be_visible()
+    assert server.get(f"/api/games/{game}")["rematch"] is None
+    # Offered and accepted: the seats rotate, and the rematch's clocks wait for the players.
+    bao.click("#rematch")
+    ann.click("#accept-rematch")
+    for page in (ann, bao):
+        expect(page.locator("#rematch-link")).to_be_visible()
+    rematch = server.get(f"/api/games/{game}")["rematch"]
+    bao.click("#rematch-link")
+    expect(bao.locator("#status")).to_have_text("Bao to move.")
+    state = server.get(f"/api/games/{rematch}")
+    assert [seat["name"] for seat in state["seats"]] == ["Bao", "Ann"]
+    assert state["clock"]["running"] is None
+    # Ann never comes: the rematch is aborted, and Ann's clock never ran.
+    ann.close()
+    expect(bao.locator("#result")).to_have_text("The game was aborted: nobody wins.")
+    state = server.get(f"/api/games/{rematch}")
+    assert state["clock"]["remaining"] == [60_000, 60_000]
+
+
+def test_the_lobby_says_whether_a_game_is_rated(pages: list[Any], server: LiveServer) -> None:
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    body = {"rows": 3, "cols": 3, "kind": "online", "public": True, "seats": seats}
+    created = server.post("/api/games", body)
+    page = pages[0]
+    page.goto(f"{server.url}/#/lobby")
+    entry = page.locator(f'#lobby li[data-game="{created["id"]}"]')
+    expect(entry.locator(".rated")).to_have_text("Casual")  # a guest's game
