@@ -7,19 +7,8 @@ forms, :class:`Line` and :class:`Outcome` describe results, and every error is a
 :mod:`sosgame.svg`.
 """
 
-from sosgame.errors import (
-    GameOverError,
-    IllegalMoveError,
-    InvalidCellError,
-    InvalidMoveError,
-    InvalidPositionError,
-    InvalidSettingsError,
-    NothingToUndoError,
-    OccupiedCellError,
-    OffBoardError,
-    RecordError,
-    SosError,
-)
+from sosgame import errors
+from sosgame.errors import *  # noqa: F403 (every error is public)
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Action, Game, LegalMoves, Mode
 from sosgame.notation import (
     EMPTY,
@@ -49,29 +38,19 @@ __all__ = [
     "Action",
     "Cell",
     "Game",
-    "GameOverError",
-    "IllegalMoveError",
-    "InvalidCellError",
-    "InvalidMoveError",
-    "InvalidPositionError",
-    "InvalidSettingsError",
     "LegalMoves",
     "Letter",
     "Line",
     "Mode",
     "Move",
-    "NothingToUndoError",
     "O",
-    "OccupiedCellError",
-    "OffBoardError",
     "Outcome",
-    "RecordError",
     "Resignation",
     "S",
-    "SosError",
     "Termination",
     "__version__",
     "format_position",
     "parse_action",
     "parse_position",
 ]
+__all__ += errors.__all__

@@ -9,27 +9,38 @@ import math
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from functools import partial
+from typing import Any, Final, Protocol, TypeVar
 
 from sosgame.ai.errors import InvalidBudgetError
-from sosgame.ai.players import make_player
+from sosgame.ai.players import Player, make_player
 from sosgame.game import Game, Mode
+from sosgame.outcome import Outcome
 from sosgame.processes import check_workers, process_pool
 
 __all__ = [
+    "GamePlayer",
     "GameResult",
     "MatchResult",
     "MatchStopped",
     "elo",
     "play_game",
     "play_match",
+    "play_out",
     "run_games",
 ]
 
-Task = TypeVar("Task")
 Played = TypeVar("Played")
+Played_co = TypeVar("Played_co", covariant=True)
+
+
+class GamePlayer(Protocol[Played_co]):
+    """Plays game ``index`` of a match whose games are seeded from ``seed``."""
+
+    def __call__(self, *, seed: int, index: int) -> Played_co: ...
+
 
 Z_95: Final = 1.959964
 """The two-sided 95% point of the normal distribution."""
@@ -131,22 +142,12 @@ def play_game(
     player_b = make_player(level_b, seconds=seconds, seed=seed * 1_000_003 + 2 * index + 1)
     seats = (player_a, player_b) if a_first else (player_b, player_a)
     game = Game(rows, cols, mode=mode)
-    while not game.is_over:
-        game.play(seats[game.turn].choose_move(game))
-    outcome = game.outcome
-    assert outcome is not None
+    outcome = play_out(game, seats)
     seat_a = 0 if a_first else 1
     winner = outcome.winner
     score = 0.5 if winner is None else float(winner == seat_a)
     points = (game.scores[seat_a], game.scores[1 - seat_a])
     return GameResult(index, a_first, score, points, game.ply)
-
-
-def _play(arguments: tuple[str, str, int, int, Mode, float | None, int, int]) -> GameResult:
-    level_a, level_b, rows, cols, mode, seconds, seed, index = arguments
-    return play_game(
-        level_a, level_b, rows=rows, cols=cols, mode=mode, seconds=seconds, seed=seed, index=index
-    )
 
 
 def play_match(
@@ -173,29 +174,37 @@ def play_match(
     make_player(level_a, seconds=seconds)
     make_player(level_b, seconds=seconds)
     Game(rows, cols, mode=mode)
-
-    def tasks(seed: int) -> list[tuple[str, str, int, int, Mode, float | None, int, int]]:
-        return [
-            (level_a, level_b, rows, cols, mode, seconds, seed, index) for index in range(games)
-        ]
-
+    play = partial(play_game, level_a, level_b, rows=rows, cols=cols, mode=mode, seconds=seconds)
     try:
-        finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+        finished = run_games(play, games=games, seed=seed, jobs=jobs, progress=progress)
     except MatchStopped as stop:
         raise MatchStopped(MatchResult(level_a, level_b, tuple(stop.finished))) from None
     return MatchResult(level_a, level_b, tuple(finished))
 
 
+def play_out(game: Game, seats: Sequence[Player]) -> Outcome:
+    """Play ``game`` to its end, each seat's player choosing its moves."""
+    while not game.is_over:
+        game.play(seats[game.turn].choose_move(game))
+    outcome = game.outcome
+    assert outcome is not None
+    return outcome
+
+
+def _call(task: Callable[[], Played]) -> Played:
+    return task()
+
+
 def run_games(
-    play: Callable[[Task], Played],
-    tasks: Callable[[int], list[Task]],
+    play: GamePlayer[Played],
     *,
     games: int,
     seed: int | None,
     jobs: int | None,
     progress: Callable[[Iterator[Played], int], Iterator[Played]] | None,
 ) -> list[Played]:
-    """Play the games ``tasks(seed)`` lists in ``jobs`` processes (by default one per core).
+    """Play games 0 to ``games - 1`` with ``play`` in ``jobs`` processes (by default one per
+    core), every game seeded from ``seed``.
 
     Ctrl-C stops every game at once (the worker processes are killed) and raises
     :class:`MatchStopped` with the games finished before it.
@@ -219,16 +228,16 @@ def run_games(
             f"seed must be a whole number, not {seed!r}", code="seed", values={"value": seed}
         )
     workers = min(jobs or os.cpu_count() or 1, games)
-    listed = tasks(seed)
+    listed = [partial(play, seed=seed, index=index) for index in range(games)]
     finished: list[Played] = []
     try:
         if workers == 1:
-            stream: Iterator[Played] = map(play, listed)
+            stream: Iterator[Played] = map(_call, listed)
             for result in progress(stream, games) if progress else stream:
                 finished.append(result)
         else:
             with process_pool(workers) as pool:
-                stream = pool.map(play, listed)
+                stream = pool.map(_call, listed)
                 for result in progress(stream, games) if progress else stream:
                     finished.append(result)
     except KeyboardInterrupt:

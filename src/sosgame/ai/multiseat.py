@@ -14,9 +14,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
-from sosgame.ai.arena import MatchStopped, run_games
+from sosgame.ai.arena import MatchStopped, play_out, run_games
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import MAX_PLAYERS, Game, Mode
@@ -111,18 +112,8 @@ def play_seat_game(
         make_player(level, seconds=seconds, seed=base + seat) for seat, level in enumerate(order)
     ]
     game = Game(rows, cols, mode=mode, players=len(order))
-    while not game.is_over:
-        game.play(players[game.turn].choose_move(game))
-    outcome = game.outcome
-    assert outcome is not None
+    outcome = play_out(game, players)
     return SeatGame(index, tuple(order), tuple(game.scores), outcome.winners, game.ply)
-
-
-def _play(arguments: tuple[tuple[str, ...], int, int, Mode, float | None, int, int]) -> SeatGame:
-    levels, rows, cols, mode, seconds, seed, index = arguments
-    return play_seat_game(
-        levels, rows=rows, cols=cols, mode=mode, seconds=seconds, seed=seed, index=index
-    )
 
 
 def play_seats(
@@ -154,12 +145,9 @@ def play_seats(
     for level in levels:
         make_player(level, seconds=seconds)
     Game(rows, cols, mode=mode, players=len(levels))
-
-    def tasks(seed: int) -> list[tuple[tuple[str, ...], int, int, Mode, float | None, int, int]]:
-        return [(levels, rows, cols, mode, seconds, seed, index) for index in range(games)]
-
+    play = partial(play_seat_game, levels, rows=rows, cols=cols, mode=mode, seconds=seconds)
     try:
-        finished = run_games(_play, tasks, games=games, seed=seed, jobs=jobs, progress=progress)
+        finished = run_games(play, games=games, seed=seed, jobs=jobs, progress=progress)
     except MatchStopped as stop:
         raise MatchStopped(SeatMatch(levels, tuple(stop.finished))) from None
     return SeatMatch(levels, tuple(finished))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final, Literal, TypeAlias
 
 import numpy as np
+from gymnasium import spaces
 
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
@@ -34,6 +35,8 @@ __all__ = [
     "action_to_move",
     "legal_actions",
     "move_to_action",
+    "observation",
+    "observation_space",
     "planes",
     "relative_scores",
     "result_rewards",
@@ -109,6 +112,30 @@ def relative_scores(game: Game, seat: int) -> np.ndarray[Any, np.dtype[np.float3
     """The scores seen from ``seat``: its own first, then the seats that follow it in order."""
     scores = game.scores
     return np.array([scores[(seat + k) % game.players] for k in range(game.players)], np.float32)
+
+
+def observation(game: Game, seat: int, *, moving: bool = True) -> dict[str, np.ndarray[Any, Any]]:
+    """What ``seat`` sees: the board's :func:`planes`, the :func:`relative_scores` from its side
+    and the :func:`action_mask` (all zero unless ``moving``: the seat is the one to act)."""
+    mask = action_mask(game)
+    if not moving:
+        mask[:] = 0
+    return {
+        "observation": planes(game),
+        "scores": relative_scores(game, seat),
+        "action_mask": mask,
+    }
+
+
+def observation_space(rows: int, cols: int, players: int) -> spaces.Dict:
+    """The space of :func:`observation`'s dicts: a seat scores at most every line of the board."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0, 1, (rows, cols, PLANES), np.int8),
+            "scores": spaces.Box(0, len(geometry(rows, cols).lines), (players,), np.float32),
+            "action_mask": spaces.Box(0, 1, (action_count(rows, cols),), np.int8),
+        }
+    )
 
 
 def result_rewards(outcome: Outcome, players: int) -> list[float]:

@@ -46,21 +46,19 @@ from gymnasium import spaces
 from sosgame.ai import Player, make_player
 from sosgame.envs.encoding import (
     DEFAULT_REWARD,
-    PLANES,
     Reward,
     action_count,
     action_mask,
     action_to_move,
     check_reward,
-    planes,
-    relative_scores,
+    observation,
+    observation_space,
     reward_values,
     winner_flags,
 )
-from sosgame.envs.render import rgb_array
+from sosgame.envs.render import RENDER_MODES, check_render_mode, render
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
-from sosgame.geometry import geometry
 
 __all__ = ["DEFAULT_OPPONENT_NODES", "REDEALS", "Opponent", "OpponentPolicy", "SOSEnv"]
 
@@ -78,7 +76,7 @@ DEFAULT_OPPONENT_NODES: Final = 500
 class SOSEnv(gymnasium.Env[Observation, np.int64]):
     """One agent against opponents in every other seat; see the module's description."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -102,10 +100,6 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
             raise InvalidSettingsError(
                 f"seat must be from 0 to {players - 1} or 'random', not {seat!r}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of human, ansi, rgb_array, not {render_mode!r}"
-            )
         self.opponent_seconds = opponent_seconds
         self.opponent_nodes = opponent_nodes
         self.opponent = opponent
@@ -114,16 +108,9 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         """The agent's seat in the current episode."""
-        self.render_mode = render_mode
-        actions = action_count(rows, cols)
-        self.action_space = spaces.Discrete(actions)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 1, (rows, cols, PLANES), np.int8),
-                "scores": spaces.Box(0, len(geometry(rows, cols).lines), (players,), np.float32),
-                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-            }
-        )
+        self.render_mode = check_render_mode(render_mode)
+        self.action_space = spaces.Discrete(action_count(rows, cols))
+        self.observation_space = observation_space(rows, cols, players)
         self._paid = 0.0
         self._over = True  # until the first reset
 
@@ -150,11 +137,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         return action_mask(self.game)
 
     def _observation(self, seat: int | None = None) -> Observation:
-        return {
-            "observation": planes(self.game),
-            "scores": relative_scores(self.game, self.seat if seat is None else seat),
-            "action_mask": self.action_masks(),
-        }
+        return observation(self.game, self.seat if seat is None else seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {
@@ -251,10 +234,4 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> Any:
         """Draw the board as ``render_mode`` asks."""
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.game)
-        if self.render_mode == "ansi":
-            return str(self.game)
-        if self.render_mode == "human":
-            print(self.game)
-        return None
+        return render(self.game, self.render_mode)

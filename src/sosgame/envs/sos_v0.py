@@ -37,25 +37,21 @@ from pettingzoo.utils import wrappers
 
 from sosgame.envs.encoding import (
     DEFAULT_REWARD,
-    PLANES,
     Reward,
     action_count,
-    action_mask,
     action_to_move,
     check_reward,
-    planes,
-    relative_scores,
+    observation,
+    observation_space,
     reward_values,
     winner_flags,
 )
-from sosgame.envs.render import rgb_array
+from sosgame.envs.render import RENDER_MODES, check_render_mode, render
 from sosgame.game import Game, Mode
-from sosgame.geometry import geometry
 
 __all__ = ["env", "raw_env"]
 
 Observation = dict[str, np.ndarray[Any, Any]]
-RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
@@ -91,23 +87,13 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
         super().__init__()
         self.game = Game(rows, cols, players=players, mode=mode)
         self.reward = check_reward(reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
         actions = action_count(rows, cols)
-        most = len(geometry(rows, cols).lines)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0, 1, (rows, cols, PLANES), np.int8),
-                    "scores": spaces.Box(0, most, (players,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: observation_space(rows, cols, players) for agent in self.possible_agents
         }
         self._reset_bookkeeping()
 
@@ -131,14 +117,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now."""
         seat = self.possible_agents.index(agent)
-        mask = action_mask(self.game)
-        if agent != self.agent_selection:
-            mask[:] = 0
-        return {
-            "observation": planes(self.game),
-            "scores": relative_scores(self.game, seat),
-            "action_mask": mask,
-        }
+        return observation(self.game, seat, moving=agent == self.agent_selection)
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the selected agent."""
@@ -179,12 +158,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.game)
-        if self.render_mode == "ansi":
-            return str(self.game)
-        print(self.game)
-        return None
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -18,20 +18,25 @@ from sosgame.web.schema import games, jobs
 __all__ = ["JobQueue", "hand_over"]
 
 
+def _row(game_id: str, version: int, job: Job) -> dict[str, object]:
+    """The ``jobs`` row of ``job``, the computer move of a game at ``version``."""
+    return {
+        "game_id": game_id,
+        "version": version,
+        "ready_ms": job.ready_ms,
+        "holder": job.holder,
+        "lease_ms": job.lease_ms,
+        "watched_ms": job.watched_ms,
+    }
+
+
 def hand_over(db: Connection, changes: Sequence[Change]) -> None:
     """Replace the jobs of the changed games by the ones the changes bring."""
     if not changes:
         return
     db.execute(jobs.delete().where(jobs.c.game_id.in_([c.game_id for c in changes])))
     rows = [
-        {
-            "game_id": change.game_id,
-            "version": (change.version or 0) + 1,
-            "ready_ms": change.job.ready_ms,
-            "holder": change.job.holder,
-            "lease_ms": change.job.lease_ms,
-            "watched_ms": change.job.watched_ms,
-        }
+        _row(change.game_id, (change.version or 0) + 1, change.job)
         for change in changes
         if change.job is not None
     ]
@@ -63,16 +68,7 @@ class JobQueue:
                 if job.watched_ms:
                     _mark_watched(db, [game_id], job.watched_ms, version)
                 return False
-            db.execute(
-                jobs.insert().values(
-                    game_id=game_id,
-                    version=version,
-                    ready_ms=job.ready_ms,
-                    holder=job.holder,
-                    lease_ms=job.lease_ms,
-                    watched_ms=job.watched_ms,
-                )
-            )
+            db.execute(jobs.insert().values(_row(game_id, version, job)))
             return True
 
     def claim(

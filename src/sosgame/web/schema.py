@@ -37,6 +37,12 @@ __all__ = [
 
 METADATA: Final = MetaData()
 
+
+def _game_key() -> Column[str]:
+    # The column that ties a row to its game, as part of the row's key.
+    return Column("game_id", String(32), ForeignKey("games.id"), primary_key=True)
+
+
 games: Final = Table(
     "games",
     METADATA,
@@ -71,7 +77,7 @@ any: the per-client caps and the computer players' fair queue count games by the
 seats: Final = Table(
     "seats",
     METADATA,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("seat", Integer, primary_key=True),
     Column("name", String(100), nullable=False),
     Column("player", String(16), nullable=False),
@@ -84,7 +90,7 @@ a free seat of an online game has the ``invite`` secret its invite link carries.
 actions: Final = Table(
     "actions",
     METADATA,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("ply", Integer, primary_key=True),
     Column("action", String(16), nullable=False),
     Column("created_ms", BigInteger, nullable=False),
@@ -94,7 +100,7 @@ actions: Final = Table(
 jobs: Final = Table(
     "jobs",
     METADATA,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("version", Integer, nullable=False),
     Column("ready_ms", BigInteger, nullable=False),
     Column("holder", String(64), nullable=True),
@@ -128,7 +134,7 @@ like a claimed one is refused."""
 player_seats: Final = Table(
     "player_seats",
     METADATA,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("seat", Integer, primary_key=True),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
 )
@@ -137,7 +143,7 @@ player_seats: Final = Table(
 rated_games: Final = Table(
     "rated_games",
     METADATA,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("rated", Boolean, nullable=False),
     Column("rated_ms", BigInteger, nullable=False),
 )
@@ -149,7 +155,7 @@ rating_history: Final = Table(
     "rating_history",
     METADATA,
     Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    _game_key(),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("rated_ms", BigInteger, nullable=False, index=True),
