@@ -9,14 +9,26 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sosgame import __version__
-from sosgame.cli import analyze, arena, certify, hint, play, replay, serve, show, solve, worker
+from sosgame.cli import (
+    analyze,
+    arena,
+    certify,
+    hint,
+    play,
+    puzzle,
+    replay,
+    serve,
+    show,
+    solve,
+    worker,
+)
 from sosgame.cli.language import choose_language, speaking, t
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
 
 __all__ = ["main"]
 
-_COMMANDS = (replay, show, play, serve, worker, solve, certify, hint, analyze, arena)
+_COMMANDS = (replay, show, play, serve, worker, solve, certify, hint, analyze, arena, puzzle)
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
 

@@ -1,5 +1,6 @@
 """Every text the interfaces show, in English, the source language of the catalogs: one
-module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``).
+module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``) and one for
+the puzzles, which every interface shows (``texts_puzzles``).
 
 Each entry is marked for extraction: ``make catalogs`` reads them with Babel into
 ``locale/sosgame.pot`` (the key is the message context, the English text the message id),
@@ -12,11 +13,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from sosgame.i18n import texts_cli, texts_game, texts_tui, texts_web
+from sosgame.i18n import texts_cli, texts_game, texts_puzzles, texts_tui, texts_web
 from sosgame.i18n.marks import Source
 
 __all__ = ["TEXTS"]
 
 TEXTS: Final[dict[str, Source]] = dict(
-    [*texts_game.ENTRIES, *texts_tui.ENTRIES, *texts_web.ENTRIES, *texts_cli.ENTRIES]
+    [
+        *texts_game.ENTRIES,
+        *texts_tui.ENTRIES,
+        *texts_web.ENTRIES,
+        *texts_cli.ENTRIES,
+        *texts_puzzles.ENTRIES,
+    ]
 )
