@@ -7,6 +7,7 @@ from typing import Any
 from sosgame import __version__
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
+from sosgame.web.endpoints import puzzles
 from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.protocol import COMPUTER_LEVELS
 from sosgame.web.rows import HUMAN
@@ -411,6 +412,7 @@ def openapi() -> dict[str, Any]:
                 }
             },
             **_player_paths(),
+            **puzzles.PATHS,
         },
         "components": {
             "securitySchemes": {
