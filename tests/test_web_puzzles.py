@@ -91,6 +91,7 @@ def test_the_right_answer_is_solved_and_a_guest_stays_unrated(client: TestClient
 def test_a_wrong_answer_ends_the_puzzle_with_the_solution(client: TestClient) -> None:
     puzzle = one_move_puzzle()
     body = client.post(f"/api/puzzles/{puzzle.id}/moves", json={"moves": [worse(puzzle)]}).json()
+    assert body.pop("board")["position"].count(".") == puzzle.position.count(".") - 1
     assert body == {
         "correct": False,
         "reply": None,

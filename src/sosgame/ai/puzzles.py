@@ -38,6 +38,7 @@ __all__ = [
     "Step",
     "Verdict",
     "attempt",
+    "board_after",
     "choose_puzzle",
     "daily_puzzle",
     "find_puzzle",
@@ -129,6 +130,7 @@ class Puzzle:
             "cols": self.cols,
             "themes": list(self.themes),
             "moves": len(self.steps),
+            "lines": [line.to_dict() for line in self.game().lines],
         }
 
     def to_record(self) -> dict[str, Any]:
@@ -394,6 +396,28 @@ def judge(puzzle: Puzzle, moves: Sequence[Move | str], *, reveal: bool = False) 
 
 def _mapped(puzzle: Puzzle, mapping: tuple[int, ...]) -> tuple[Move, ...]:
     return tuple(_image(mapping, move, puzzle.cols) for move in puzzle.line())
+
+
+def board_after(puzzle: Puzzle, moves: Sequence[Move | str]) -> dict[str, Any]:
+    """The board after the solving side's ``moves`` (and the replies to the right ones), as
+    the API sends it: position, turn, scores and the lines on it.
+
+    :raises PuzzleError: as :func:`judge` does.
+    """
+    game = puzzle.game()
+    for number, move in enumerate(moves):
+        verdict = judge(puzzle, moves[: number + 1])
+        game.play(move)
+        if not verdict.correct:
+            break
+        if verdict.reply is not None:
+            game.play(verdict.reply)
+    return {
+        "position": game.position(),
+        "turn": game.turn,
+        "scores": list(game.scores),
+        "lines": [line.to_dict() for line in game.lines],
+    }
 
 
 def attempt(puzzle: Puzzle, choose: Any) -> bool:

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from sosgame.ai.puzzles import (
     Puzzle,
     PuzzleError,
+    board_after,
     choose_puzzle,
     daily_puzzle,
     find_puzzle,
@@ -109,6 +110,7 @@ async def moves(request: Request) -> Response:
     played, give_up = _moves(await read_json(request))
     try:
         verdict = judge(puzzle, played, reveal=give_up)
+        board = board_after(puzzle, played)
     except PuzzleError as error:
         raise ProtocolError("bad_moves", str(error)) from None
     over = verdict.done or not verdict.correct or give_up
@@ -117,6 +119,7 @@ async def moves(request: Request) -> Response:
     if give_up:
         answer.update(correct=False, reply=None, done=True)
     answer["rated"] = None
+    answer["board"] = board
     account = await server(request).accounts.current(request)
     if over and account is not None:
         rated = await hub(request).db(
@@ -165,8 +168,8 @@ PATHS: Final[dict[str, Any]] = {
     "/api/puzzles/{puzzle_id}/moves": {
         "post": {
             "summary": "The verdict on the moves found so far: correct, reply, done, solution"
-            " (once done or wrong) and rated (a named player's new rating after a first"
-            " attempt)",
+            " (once done or wrong), rated (a named player's new rating after a first"
+            " attempt) and board (position, turn, scores and lines after the moves)",
             "parameters": [_PUZZLE_ID],
             "requestBody": {
                 "required": True,
