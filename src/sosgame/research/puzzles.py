@@ -32,6 +32,7 @@ from typing import Final
 
 from sosgame.ai import make_player
 from sosgame.ai.puzzles import (
+    Goal,
     Puzzle,
     PuzzleError,
     Step,
@@ -41,7 +42,7 @@ from sosgame.ai.puzzles import (
     stabilizer,
     write_puzzles,
 )
-from sosgame.game import Game
+from sosgame.game import Game, Mode
 from sosgame.notation import Move
 from sosgame.solver import TranspositionTable, solve
 from sosgame.solver.rule import end_value, move_value
@@ -110,10 +111,11 @@ def unique_best(game: Game, values: dict[Move, int]) -> Move | None:
     return first if found <= images else None
 
 
-def _goal(game: Game, best: int) -> str | None:
+def _goal(game: Game, best: int) -> Goal | None:
     if game.mode == "general":
         return "points"
-    return {1: "win", 0: "draw"}.get(best)
+    goals: dict[int, Goal] = {1: "win", 0: "draw"}
+    return goals.get(best)
 
 
 def _scores(game: Game, move: Move) -> bool:
@@ -175,7 +177,7 @@ def make_puzzle(game: Game, table: TranspositionTable | None = None) -> Puzzle |
     seat = start.turn
     position = start.copy()
     steps: list[Step] = []
-    goal: str | None = None
+    goal: Goal | None = None
     while len(steps) < MAX_STEPS:
         values = move_values(position, table)
         best = unique_best(position, values)
@@ -212,7 +214,7 @@ def make_puzzle(game: Game, table: TranspositionTable | None = None) -> Puzzle |
         position=start.position(),
         turn=start.turn,
         scores=(start.scores[0], start.scores[1]),
-        goal=goal,  # type: ignore[arg-type]
+        goal=goal,
         rating=BASE_RATING + STEP_RATING * (len(steps) - 1),
         themes=themes(start, steps),
         steps=tuple(steps),
@@ -272,7 +274,7 @@ def prove(puzzle: Puzzle, table: TranspositionTable | None = None) -> None:
 # ----------------------------------------------------------------------------- the work
 
 
-def candidates(size: str, mode: str, seed: int) -> Iterator[Game]:
+def candidates(size: str, mode: Mode, seed: int) -> Iterator[Game]:
     """The positions of one game of :data:`PAIRINGS` (chosen by ``seed``) that are worth
     judging."""
     rows, cols = (int(part) for part in size.split("x"))
@@ -281,7 +283,7 @@ def candidates(size: str, mode: str, seed: int) -> Iterator[Game]:
         make_player(level, seed=seed * 2 + number, nodes=HARD_NODES if level == "hard" else None)
         for number, level in enumerate((first, second))
     ]
-    game = Game(rows, cols, mode=mode)  # type: ignore[arg-type]
+    game = Game(rows, cols, mode=mode)
     while not game.is_over:
         empty = game.position().count(".")
         extra = SIMPLE_EXTRA if mode == "simple" and rows * cols < 25 else 0
@@ -301,7 +303,7 @@ def _canonical(game: Game) -> str:
     return f"{game.rows}x{game.cols} {game.mode} {min(images)}"
 
 
-def generate(work: Path, games: int, boards: Sequence[str], modes: Sequence[str]) -> None:
+def generate(work: Path, games: int, boards: Sequence[str], modes: Sequence[Mode]) -> None:
     """Judge the candidates of ``games`` games per board and mode, skipping those done."""
     done: set[str] = set()
     seen: set[str] = set()
@@ -364,7 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sosgame.research.puzzles")
     parser.add_argument("--games", type=int, default=40, help="games per board and mode")
     parser.add_argument("--boards", nargs="+", default=list(BOARDS), choices=list(BOARDS))
-    parser.add_argument("--modes", nargs="+", default=["general", "simple"])
+    parser.add_argument(
+        "--modes", nargs="+", default=["general", "simple"], choices=["general", "simple"]
+    )
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--pack", action="store_true", help="write the puzzle file")
