@@ -4,7 +4,9 @@ proven again, and moves are judged by the stored proof."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +27,16 @@ from sosgame.ai.puzzles import (
 )
 from sosgame.glicko import NEW_RATING, Glicko, update
 from sosgame.notation import Move
-from sosgame.research.puzzles import make_puzzle, move_values, prove, unique_best
+from sosgame.record import save
+from sosgame.research.puzzles import (
+    generate,
+    make_puzzle,
+    move_values,
+    pack,
+    prove,
+    record_candidates,
+    unique_best,
+)
 
 SMALL = [puzzle for puzzle in puzzle_set() if puzzle.rows * puzzle.cols <= 12]
 
@@ -189,3 +200,19 @@ def test_glicko_2_follows_glickmans_example() -> None:
     assert opponent.rating < 1400
     lost, _ = update(NEW_RATING, Glicko(1500, 60), 0.0)
     assert lost.rating < NEW_RATING.rating
+
+
+def test_the_generator_takes_records_too_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    save(Game(3, 3, moves=["Sa1", "Ob2", "Oc3", "Sb1", "Sa3"]), path)
+    positions = list(record_candidates(path))
+    assert [game.position().count(".") for game in positions] == [9, 8, 7, 6, 5]
+    work = tmp_path / "work.jsonl"
+    generate(work, 0, [], [], [path])
+    entries = [json.loads(line) for line in work.read_text().splitlines()]
+    assert [entry["game"] for entry in entries] == [f"record {path}"]
+    assert len(entries[0]["seen"]) == 5
+    generate(work, 0, [], [], [path])  # done already: nothing is judged again
+    assert len(work.read_text().splitlines()) == 1
+    output = tmp_path / "puzzles.json.gz"
+    assert pack(work, output) == len(entries[0]["puzzles"])

@@ -25,8 +25,9 @@ import itertools
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -42,8 +43,10 @@ from sosgame.ai.puzzles import (
     stabilizer,
     write_puzzles,
 )
+from sosgame.errors import SosError
 from sosgame.game import Game, Mode
 from sosgame.notation import Move
+from sosgame.record import load
 from sosgame.solver import TranspositionTable, solve
 from sosgame.solver.rule import end_value, move_value
 from sosgame.solver.symmetry import symmetries
@@ -303,8 +306,47 @@ def _canonical(game: Game) -> str:
     return f"{game.rows}x{game.cols} {game.mode} {min(images)}"
 
 
-def generate(work: Path, games: int, boards: Sequence[str], modes: Sequence[Mode]) -> None:
-    """Judge the candidates of ``games`` games per board and mode, skipping those done."""
+def record_candidates(path: Path) -> Iterator[Game]:
+    """The positions of the two-player game recorded at ``path`` worth judging (on a board
+    of :data:`BOARDS`, with as few empty cells as its candidates need)."""
+    record = load(path)
+    size = f"{record.rows}x{record.cols}"
+    if len(record.players) != 2 or size not in BOARDS:
+        return
+    extra = SIMPLE_EXTRA if record.mode == "simple" and record.rows * record.cols < 25 else 0
+    game = record.starting_game()
+    for action in record.moves:
+        if game.is_over:
+            return
+        if MIN_EMPTY <= game.position().count(".") <= BOARDS[size] + extra:
+            yield game.copy()
+        game.apply(action)
+
+
+Source = tuple[str, Callable[[], Iterator[Game]]]
+
+
+def sources(
+    games: int, boards: Sequence[str], modes: Sequence[Mode], records: Sequence[Path] = ()
+) -> Iterator[Source]:
+    """Every source of candidates, each with the key the work file knows it by: ``games``
+    games of the levels per board and mode, then the ``records``."""
+    for seed in range(games):
+        for size in boards:
+            for mode in modes:
+                yield f"{size} {mode} {seed}", partial(candidates, size, mode, seed)
+    for path in records:
+        yield f"record {path}", partial(record_candidates, path)
+
+
+def generate(
+    work: Path,
+    games: int,
+    boards: Sequence[str],
+    modes: Sequence[Mode],
+    records: Sequence[Path] = (),
+) -> None:
+    """Judge the candidates of every source (:func:`sources`), skipping those done."""
     done: set[str] = set()
     seen: set[str] = set()
     if work.exists():
@@ -317,28 +359,25 @@ def generate(work: Path, games: int, boards: Sequence[str], modes: Sequence[Mode
     started = time.perf_counter()
     made = 0
     with work.open("a") as out:
-        for seed in range(games):
-            for size in boards:
-                for mode in modes:
-                    key = f"{size} {mode} {seed}"
-                    if key in done:
-                        continue
-                    found, keys = [], []
-                    for game in candidates(size, mode, seed):
-                        canonical = _canonical(game)
-                        if canonical in seen:
-                            continue
-                        seen.add(canonical)
-                        keys.append(canonical)
-                        puzzle = make_puzzle(game, table)
-                        if puzzle is not None:
-                            found.append(rate(puzzle).to_record())
-                    made += len(found)
-                    entry = {"game": key, "seen": keys, "puzzles": found}
-                    out.write(json.dumps(entry, separators=(",", ":")) + "\n")
-                    out.flush()
+        for key, positions in sources(games, boards, modes, records):
+            if key in done:
+                continue
+            found, keys = [], []
+            for game in positions():
+                canonical = _canonical(game)
+                if canonical in seen:
+                    continue
+                seen.add(canonical)
+                keys.append(canonical)
+                puzzle = make_puzzle(game, table)
+                if puzzle is not None:
+                    found.append(rate(puzzle).to_record())
+            made += len(found)
+            entry = {"game": key, "seen": keys, "puzzles": found}
+            out.write(json.dumps(entry, separators=(",", ":")) + "\n")
+            out.flush()
             minutes = (time.perf_counter() - started) / 60
-            print(f"seed {seed}: {made} new puzzles, {made / max(minutes, 1e-9):.1f} a minute")
+            print(f"{key}: {made} new puzzles, {made / max(minutes, 1e-9):.1f} a minute")
 
 
 def pack(work: Path, output: Path) -> int:
@@ -369,6 +408,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--modes", nargs="+", default=["general", "simple"], choices=["general", "simple"]
     )
+    parser.add_argument(
+        "--records", nargs="*", type=Path, default=[], help="game records to take positions from"
+    )
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--pack", action="store_true", help="write the puzzle file")
@@ -383,7 +425,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 1
     else:
-        generate(options.work, options.games, options.boards, options.modes)
+        try:
+            generate(options.work, options.games, options.boards, options.modes, options.records)
+        except SosError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     return 0
 
 
