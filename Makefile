@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test check fast lint typecheck unit system browser bench catalogs book clean
+.PHONY: install run test check fast lint typecheck unit system browser bench catalogs book puzzles clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -92,6 +92,14 @@ book: $(STAMP)
 	  --certificate data/certificates/5x5-simple.json.gz
 	nice $(BIN)/python -m sosgame.research.book_build --boards 5x5 --modes simple --seats second \
 	  --pieces 2 --until 20 --memory 2048
+
+# The puzzles (src/sosgame/ai/puzzles.json.gz), from games of the computer levels, each proven
+# by the exact solver. The games already judged are kept in data/puzzles/work.jsonl, so a run
+# stopped half-way goes on where it was; the last step proves every packed puzzle again.
+puzzles: $(STAMP)
+	nice $(BIN)/python -m sosgame.research.puzzles --games 400
+	$(BIN)/python -m sosgame.research.puzzles --pack
+	nice $(BIN)/python -m sosgame.research.puzzles --verify
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

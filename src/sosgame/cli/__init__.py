@@ -30,6 +30,7 @@ _COMMANDS = (
     "hint",
     "analyze",
     "arena",
+    "puzzle",
 )
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _BROKEN_PIPE_STATUS = 141

@@ -1,6 +1,7 @@
 """Every text the interfaces show, in English, the source language of the catalogs: one
-module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``), and the
-engine's errors (``texts_errors``).
+module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``), one for
+the puzzles, which every interface shows (``texts_puzzles``), and the engine's errors
+(``texts_errors``).
 
 Each entry is marked for extraction: ``make catalogs`` reads them with Babel into
 ``locale/sosgame.pot`` (the key is the message context, the English text the message id),
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from sosgame.i18n import texts_cli, texts_errors, texts_game, texts_tui, texts_web
+from sosgame.i18n import texts_cli, texts_errors, texts_game, texts_puzzles, texts_tui, texts_web
 from sosgame.i18n.marks import Source
 
 __all__ = ["TEXTS"]
@@ -25,5 +26,6 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_web.ENTRIES,
         *texts_cli.ENTRIES,
         *texts_errors.ENTRIES,
+        *texts_puzzles.ENTRIES,
     ]
 )

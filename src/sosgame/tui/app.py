@@ -17,6 +17,7 @@ from sosgame.tui.cells import measure_spacing_marks
 from sosgame.tui.screens.base import Translates
 from sosgame.tui.screens.confirm import ConfirmDialog
 from sosgame.tui.screens.game import GameScreen
+from sosgame.tui.screens.puzzle import PuzzleScreen
 from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
 from sosgame.tui.screens.text import HelpScreen, RulesScreen
@@ -45,6 +46,7 @@ class SosApp(App[int]):
         Binding("question_mark,f1", "help", show=False),
         Binding("f2", "rules", show=False),
         Binding("L,f3", "language", show=False),
+        Binding("f4", "puzzles", show=False),
         Binding("q", "quit", show=False),
     ]
 
@@ -170,6 +172,11 @@ class SosApp(App[int]):
             self.pop_screen()
         else:
             self.exit(0)
+
+    def action_puzzles(self) -> None:
+        """Open the puzzle screen over the screen shown (Escape comes back)."""
+        if not isinstance(self.screen, PuzzleScreen):
+            self.push_screen(PuzzleScreen(seed=self.seed))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen | RulesScreen):

@@ -21,7 +21,7 @@ from sosgame.web.analysis import Analyses
 from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
 from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
-from sosgame.web.endpoints import errors, games, play, records, site
+from sosgame.web.endpoints import errors, games, play, puzzles, records, site
 from sosgame.web.endpoints.common import Server
 from sosgame.web.hub import Hub
 from sosgame.web.middleware import RequestChecks, SecurityHeaders, host_name
@@ -105,6 +105,10 @@ def create_app(
         Route("/api/games/{game_id}/moves", records.moves),
         Route("/api/games/{game_id}/analysis", records.analysis),
         Route("/api/records", games.upload, methods=["POST"]),
+        Route("/api/puzzles/next", puzzles.next_puzzle),
+        Route("/api/puzzles/daily", puzzles.daily),
+        Route("/api/puzzles/{puzzle_id}", puzzles.get_puzzle),
+        Route("/api/puzzles/{puzzle_id}/moves", puzzles.moves, methods=["POST"]),
         *accounts.routes(),
         Route("/openapi.json", site.schema),
         WebSocketRoute("/ws/games/{game_id}", play.play),

@@ -5,7 +5,7 @@ The schema itself is created and changed only by the Alembic migrations beside t
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import (
     BigInteger,
@@ -28,6 +28,9 @@ __all__ = [
     "login_attempts",
     "player_seats",
     "players",
+    "puzzle_attempts",
+    "puzzle_players",
+    "puzzle_ratings",
     "rated_games",
     "rating_history",
     "seats",
@@ -191,3 +194,38 @@ sessions: Final = Table(
 """A logged-in browser: ``id`` is the SHA-256 of the secret its cookie carries. Logging out
 deletes the row; logging out everywhere, or changing the password, deletes all of a
 player's rows."""
+
+
+def _glicko_table(name: str, key: Column[Any]) -> Table:
+    """A table of Glicko-2 ratings by ``key``, each after its number of ``attempts``."""
+    return Table(
+        name,
+        METADATA,
+        key,
+        Column("rating", Float, nullable=False),
+        Column("deviation", Float, nullable=False),
+        Column("volatility", Float, nullable=False),
+        Column("attempts", Integer, nullable=False),
+    )
+
+
+puzzle_players: Final = _glicko_table(
+    "puzzle_players", Column("player_id", Integer, ForeignKey("players.id"), primary_key=True)
+)
+"""A named player's Glicko-2 puzzle rating after ``attempts`` rated attempts."""
+
+puzzle_ratings: Final = _glicko_table(
+    "puzzle_ratings", Column("puzzle_id", String(16), primary_key=True)
+)
+"""A puzzle's Glicko-2 rating, once someone has tried it (until then its starting rating)."""
+
+puzzle_attempts: Final = Table(
+    "puzzle_attempts",
+    METADATA,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+)
+"""A named player's first attempt at a puzzle (the one that is rated): inserted with the new
+ratings, so a puzzle is rated once per player."""

@@ -39,6 +39,7 @@ async def protocol_error(_request: Request, error: Exception) -> Response:
         "wrong_password": 401,
         "not_logged_in": 401,
         "no_player": 404,
+        "no_puzzle": 404,
     }.get(error.code, 400)
     return error_response(status, error.code, error.message)
 

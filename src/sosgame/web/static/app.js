@@ -8,6 +8,7 @@ import { beep, drawSoundToggle, soundOn } from "./sound.js";
 import { closeSocket, showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showAnalysis } from "./analysis.js";
+import { dailyPanel, showPuzzles } from "./puzzles.js";
 import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, showPlayers } from "./players.js";
 
 // -------------------------------------------------------------------------------- routing
@@ -21,6 +22,7 @@ function route() {
   else if (parts[0] === "analysis" && parts[1]) showAnalysis(parts[1]);
   else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
+  else if (parts[0] === "puzzles") showPuzzles(parts[1] && parts[1] !== "next" ? parts[1] : null);
   else if (parts[0] === "login") showLogin();
   else if (parts[0] === "lobby") showLobby();
   else if (parts[0] === "players" && parts[1]) showPlayer(decodeURIComponent(parts[1]));
@@ -64,6 +66,7 @@ function showHome() {
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
         el("h2", { id: "new-game-title", text: t("web.new_game") }), form),
       el("div", {},
+        dailyPanel(),
         el("section", { class: "panel" }, el("h2", { text: t("web.open_games") }), openList),
         el("section", { class: "panel" }, el("h2", { text: t("web.archive") }), archiveList),
         el("section", { class: "panel" },
