@@ -19,7 +19,7 @@ from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.writer import StaleWriteError
 
-__all__ = ["create", "create_from_record", "rematch", "take_seat"]
+__all__ = ["create", "create_from_record", "rematch", "stored_game", "take_seat"]
 
 
 async def _check_caps(
@@ -112,7 +112,7 @@ async def create(
             len(rows),
             running=status == "playing",
         )
-    stored = _stored(
+    stored = stored_game(
         kind=settings.kind,
         rows=settings.rows,
         cols=settings.cols,
@@ -143,7 +143,7 @@ async def create_from_record(
         if record.start.scores is not None:
             start["scores"] = list(record.start.scores)
     game = record.to_game()
-    stored = _stored(
+    stored = stored_game(
         kind="local",
         rows=record.rows,
         cols=record.cols,
@@ -197,7 +197,7 @@ async def rematch(
                 len(rows),
                 running=status == "playing",
             )
-        stored = _stored(
+        stored = stored_game(
             kind=room.kind,
             rows=room.game.rows,
             cols=room.game.cols,
@@ -226,7 +226,7 @@ async def rematch(
         return new, sorted(new.controlled(token)), True
 
 
-def _stored(
+def stored_game(
     *,
     kind: str,
     rows: int,
@@ -241,6 +241,7 @@ def _stored(
     owner: str = "",
     owner_player: int | None = None,
 ) -> StoredGame:
+    """A new game as the store keeps it, with a fresh id, made now."""
     now = clocks.now_ms()
     return StoredGame(
         id=secrets.token_urlsafe(9),

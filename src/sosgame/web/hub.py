@@ -85,6 +85,8 @@ class Hub:
         self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""
+        self.sweep_hooks: list[Callable[[], Coroutine[Any, Any, None]]] = []
+        """Run at each sweep (after a wake on the bus too), such as the pools' pairing."""
         self.computers = ComputerPool(self.limits.computer_workers, computer)
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room | None]] = {}
@@ -183,6 +185,13 @@ class Hub:
                 pass  # logged once by the database, for the whole outage
             except Exception as error:  # the database may be back on the next sweep
                 _log.warning("sweep of the computer moves failed: %s", error)
+            for hook in self.sweep_hooks:
+                try:
+                    await hook()
+                except StorageUnavailableError:
+                    pass
+                except Exception as error:
+                    _log.warning("sweep failed: %s", error)
 
     # ----------------------------------------------------------------------- other hubs
 

@@ -253,6 +253,12 @@ def openapi() -> dict[str, Any]:
                     "responses": {"200": {"description": "levels, seats and limits"}},
                 }
             },
+            "/api/pools": {
+                "get": {
+                    "summary": "The quick-pairing pools (entered on the /ws/lobby WebSocket)",
+                    "responses": {"200": {"description": "pools: id, size, mode, clock, rated"}},
+                }
+            },
             "/api/games": {
                 "get": {
                     "summary": "Public games open for players, being played, or finished"

@@ -6,6 +6,7 @@ nothing is changed before a message has passed every check.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
@@ -27,6 +28,7 @@ __all__ = [
     "check_name",
     "error_message",
     "parse_client_message",
+    "parse_envelope",
     "parse_json",
     "parse_new_game",
 ]
@@ -39,7 +41,6 @@ MAX_TOKENS: Final = MAX_PLAYERS
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
-MESSAGE_TYPES: Final = ("hello", "move", "resign", "undo", "redo", "hint", "ping")
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
 
@@ -204,8 +205,9 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
 _REQUIRED: Final[dict[str, tuple[str, ...]]] = {"move": ("move", "ply"), "resign": ("ply",)}
 
 
-def parse_client_message(text: str) -> ClientMessage:
-    """Check one WebSocket message from a client (see docs/protocol.md)."""
+def parse_envelope(text: str, types: Mapping[str, tuple[str, ...]]) -> tuple[str, dict[str, Any]]:
+    """The type and fields of one WebSocket message, checked: its size, JSON, version, a type
+    among ``types`` and only the fields ``types`` gives that type (besides ``v``, ``type``)."""
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes long")
     data = parse_json(text, "the message")
@@ -218,13 +220,19 @@ def parse_client_message(text: str) -> ClientMessage:
             "bad_version", f"field 'v' must be {PROTOCOL_VERSION}, the protocol version"
         )
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str) or kind not in types:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {kind!r}; the types are {', '.join(MESSAGE_TYPES)}",
+            f"unknown message type {kind!r}; the types are {', '.join(types)}",
         )
-    allowed = ("v", "type", *_FIELDS[kind])
+    allowed = ("v", "type", *types[kind])
     _known(data, allowed, f"a {kind!r} message")
+    return kind, data
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one WebSocket message from a client (see docs/protocol.md)."""
+    kind, data = parse_envelope(text, _FIELDS)
     for key in _REQUIRED.get(kind, ()):
         if key not in data:
             raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")

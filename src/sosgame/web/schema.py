@@ -28,6 +28,7 @@ __all__ = [
     "login_attempts",
     "player_seats",
     "players",
+    "pool_entries",
     "rated_games",
     "rating_history",
     "seats",
@@ -181,3 +182,28 @@ sessions: Final = Table(
 """A logged-in browser: ``id`` is the SHA-256 of the secret its cookie carries. Logging out
 deletes the row; logging out everywhere, or changing the password, deletes all of a
 player's rows."""
+
+pool_entries: Final = Table(
+    "pool_entries",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("pool", String(32), nullable=False, index=True),
+    Column("player", String(64), nullable=False, unique=True),
+    Column("name", String(100), nullable=False),
+    Column("account", Integer, nullable=True),
+    Column("rating", Float, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("holder", String(64), nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("entered_ms", BigInteger, nullable=False),
+    Column("seen_ms", BigInteger, nullable=False),
+    Column("game", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+)
+"""A player waiting in a quick-pairing pool, shared by every server process: ``player`` is
+the account (``account:<id>``) or the guest's connection, so nobody waits twice; ``address``
+is the client's address (for its cap). The process ``holder`` holds the connection and
+renews ``seen_ms`` while it lasts (an entry not renewed is gone with its process). Pairing
+fills ``game`` and ``seat`` in the transaction that stores the game (the seat's token is the
+one whose hash is ``token_hash``, known only to the holder); the holder then tells its player
+and deletes the row."""
