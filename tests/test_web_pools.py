@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 
+from sos_web import TestClient, app_client, receive_type
 from sosgame.web.app import create_app
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Connection
@@ -344,47 +344,40 @@ def test_many_players_entering_through_two_hubs_are_each_paired_once(tmp_path: P
     run(scenario)
 
 
-def _until(socket: Any, kind: str) -> Message:
-    """The first message of this type (others are skipped)."""
-    for _ in range(50):
-        message: Message = socket.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message came")
-
-
 def test_two_lobby_sockets_in_one_pool_land_in_one_game_they_can_play(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", computers=False)
     with (
-        TestClient(app) as client,
+        app_client(tmp_path / "games.sqlite3") as client,
         client.websocket_connect("/ws/lobby") as ann,
         client.websocket_connect("/ws/lobby") as bao,
     ):
         ann.send_json({"v": 1, "type": "pool", "pool": CASUAL})
-        assert _until(ann, "error")["code"] == "hello_first"
+        assert receive_type(ann, "error")["code"] == "hello_first"
         ann.send_json({"v": 1, "type": "hello", "name": "Ann"})
-        assert _until(ann, "welcome") == {"v": 1, "type": "welcome", "player": None, "name": "Ann"}
+        welcome = receive_type(ann, "welcome")
+        assert (welcome["player"], welcome["name"]) == (None, "Ann")
         bao.send_json({"v": 1, "type": "hello"})
-        assert _until(bao, "welcome")["name"] == "Guest"
+        assert receive_type(bao, "welcome")["name"] == "Guest"
         bao.send_json({"v": 1, "type": "pool", "pool": RATED})
-        assert _until(bao, "error")["code"] == "account_needed"
+        assert receive_type(bao, "error")["code"] == "account_needed"
         for socket in (ann, bao):
             socket.send_json({"v": 1, "type": "pool", "pool": CASUAL})
-        paired = [_until(socket, "paired") for socket in (ann, bao)]
+        paired = [receive_type(socket, "paired") for socket in (ann, bao)]
         assert paired[0]["game"] == paired[1]["game"]
         game = paired[0]["game"]
         first = next(p for p in paired if p["seat"] == 0)
         with client.websocket_connect(f"/ws/games/{game}") as player:
             player.send_json({"v": 1, "type": "hello", "token": first["token"]})
-            assert _until(player, "welcome")["seats"] == [0]
+            assert receive_type(player, "welcome")["seats"] == [0]
             player.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
-            while _until(player, "state")["game"]["ply"] != 1:
+            while receive_type(player, "state")["game"]["ply"] != 1:
                 pass
 
 
 def test_the_lobby_socket_refuses_bad_messages_by_name(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", computers=False)
-    with TestClient(app) as client, client.websocket_connect("/ws/lobby") as socket:
+    with (
+        app_client(tmp_path / "games.sqlite3") as client,
+        client.websocket_connect("/ws/lobby") as socket,
+    ):
         for text, code in [
             ("nope", "bad_json"),
             ('{"v": 1, "type": "dance"}', "unknown_type"),
@@ -393,9 +386,9 @@ def test_the_lobby_socket_refuses_bad_messages_by_name(tmp_path: Path) -> None:
             ('{"v": 1, "type": "hello", "name": ""}', "bad_field"),
         ]:
             socket.send_text(text)
-            assert _until(socket, "error")["code"] == code
+            assert receive_type(socket, "error")["code"] == code
         socket.send_json({"v": 1, "type": "hello"})
-        _until(socket, "welcome")
+        receive_type(socket, "welcome")
         for message, code in [
             ({"type": "pool"}, "bad_field"),
             ({"type": "pool", "pool": "nowhere"}, "no_pool"),
@@ -403,10 +396,10 @@ def test_the_lobby_socket_refuses_bad_messages_by_name(tmp_path: Path) -> None:
             ({"type": "hello"}, "hello_once"),
         ]:
             socket.send_json({"v": 1, **message})
-            assert _until(socket, "error")["code"] == code
+            assert receive_type(socket, "error")["code"] == code
         socket.send_json({"v": 1, "type": "leave"})
         socket.send_json({"v": 1, "type": "ping"})
-        _until(socket, "pong")
+        receive_type(socket, "pong")
 
 
 operations = st.lists(

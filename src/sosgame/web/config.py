@@ -72,6 +72,8 @@ class ServerLimits:
     """Seconds a player waits alone in a pool before a computer opponent is offered."""
     pool_entries_per_address: int = 20
     """Players waiting in pools at once from one client address (over every process)."""
+    seeks_per_address: int = 3
+    """Seeks waiting in the lobby at once from one client address (over every process)."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

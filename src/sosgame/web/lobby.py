@@ -14,7 +14,7 @@ The time comes from ``now`` (milliseconds), which the tests replace.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -31,7 +31,8 @@ from sosgame.web.protocol import (
     ProtocolError,
     SeatSettings,
 )
-from sosgame.web.rows import HUMAN, SeatRow
+from sosgame.web.rows import HUMAN, SeatRow, StoredGame
+from sosgame.web.seeks import Member, SeekSettings, SeekStore, member_of, seat_token
 from sosgame.web.tokens import hash_token, new_token
 
 __all__ = ["STALE_MS", "Lobby", "LobbyClient"]
@@ -54,6 +55,10 @@ class LobbyClient:
     token: str = ""
     offered: str | None = None
     """The computer level offered, once the wait ran out."""
+    shown: float = 0.0
+    """The rating the lobby shows (``mu - 3 sigma``), which seeks' ranges are of."""
+    secret: str = ""
+    """The connection's secret (``welcome``'s ``lobby``): it names the seeks it makes."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -73,6 +78,30 @@ class Lobby:
         self.holder = hub.bus.origin
         self.waiting: dict[str, LobbyClient] = {}
         """This hub's clients in a pool, by entry id (until told they are paired)."""
+        self.seeks = SeekStore(hub.store.engine)
+        self.clients: dict[str, LobbyClient] = {}
+        """This hub's lobby connections, by the hash of their secret."""
+
+    def connect(self, client: LobbyClient) -> str:
+        """A new lobby connection: its secret (which names this process)."""
+        client.secret = f"{self.holder}.{new_token()}"
+        self.clients[hash_token(client.secret)] = client
+        return client.secret
+
+    async def join_seek(self, client: LobbyClient, seek_id: str) -> None:
+        """Take a seat in a seek; the game starts for all once the last seat is taken."""
+        member = member_of(client.secret, seek_id, client.name, client.account)
+        refused = await self.hub.db(
+            self.seeks.join, seek_id, member, client.shown, self.now(), _seek_game
+        )
+        if refused == "no_seek":
+            raise ProtocolError("no_seek", "there is no such seek (filled or withdrawn?)")
+        if refused == "not_for_you":
+            raise ProtocolError("not_for_you", "this seek is for other players (rating, account)")
+        if refused == "already_joined":
+            raise ProtocolError("already_joined", "you are in this seek already")
+        await client.connection.send(_message("joined", seek=seek_id))
+        self.hub.bus.wake()
 
     async def enter(self, client: LobbyClient, pool_id: str) -> None:
         """Put the client in a pool (out of the one it was in)."""
@@ -124,8 +153,11 @@ class Lobby:
             await client.connection.send(_message("left", pool=entry.pool))
 
     async def gone(self, client: LobbyClient) -> None:
-        """The client's connection closed: its entry goes (a game it was just paired into
-        is already stored; it finds it among its games)."""
+        """The client's connection closed: its entry and its seeks go, and it leaves the
+        seeks it joined (a game it was just paired into is already stored)."""
+        if client.secret:
+            self.clients.pop(hash_token(client.secret), None)
+            await self.hub.db(self.seeks.gone, hash_token(client.secret))
         entry = client.entry
         if entry is not None:
             self.waiting.pop(entry.id, None)
@@ -156,7 +188,17 @@ class Lobby:
     # -------------------------------------------------------------------------- sweeps
 
     async def sweep(self) -> None:
-        """Pair this hub's pools, tell its paired players, and offer computer opponents."""
+        """Pair this hub's pools, tell its paired players (of pools and seeks), and offer
+        computer opponents."""
+        if self.clients:
+            await self.hub.db(self.seeks.renew, self.holder, self.now())
+            for member, seek_id, game, seat in await self.hub.db(self.seeks.collect, self.holder):
+                client = self.clients.get(member)
+                if client is not None:
+                    token = seat_token(client.secret, seek_id)
+                    await client.connection.send(
+                        _message("paired", game=game, seat=seat, token=token)
+                    )
         if not self.waiting:
             return
         now = self.now()
@@ -216,3 +258,21 @@ class Lobby:
             if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated):
                 made += 1
         return made
+
+
+def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
+    """The game of a filled seek, its clock started."""
+    clock = None
+    if given.clock is not None:
+        clock = clocks.new_clock(
+            given.clock.initial_ms, given.clock.increment_ms, len(seated), running=True
+        )
+    return creation.stored_game(
+        kind="online",
+        rows=given.rows,
+        cols=given.cols,
+        mode=given.mode,
+        seats=[SeatRow(seat, one.name, HUMAN, one.token_hash) for seat, one in enumerate(seated)],
+        status="playing",
+        clock=clock,
+    )

@@ -259,6 +259,29 @@ def openapi() -> dict[str, Any]:
                     "responses": {"200": {"description": "pools: id, size, mode, clock, rated"}},
                 }
             },
+            "/api/seeks": {
+                "get": {
+                    "summary": "The seeks (games offered in the lobby) the caller may take",
+                    "responses": {"200": {"description": "seeks"}},
+                },
+                "post": {
+                    "summary": "Offer a game in the lobby, for the lobby connection whose"
+                    " secret comes as the bearer; it dies with that connection",
+                    "responses": {
+                        "201": {"description": "the seek's id"},
+                        "400": {"description": "a bad field"},
+                        "401": {"description": "no lobby secret"},
+                        "403": {"description": "a rated seek without an account"},
+                        "429": {"description": "too many seeks from this address"},
+                    },
+                },
+            },
+            "/api/seeks/{seek_id}": {
+                "delete": {
+                    "summary": "Withdraw a seek (its creator's lobby secret as the bearer)",
+                    "responses": {"200": {"description": "withdrawn"}, "404": {}},
+                }
+            },
             "/api/games": {
                 "get": {
                     "summary": "Public games open for players, being played, or finished"

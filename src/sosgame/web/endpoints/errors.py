@@ -39,6 +39,10 @@ async def protocol_error(_request: Request, error: Exception) -> Response:
         "wrong_password": 401,
         "not_logged_in": 401,
         "no_player": 404,
+        "no_seek": 404,
+        "too_many_seeks": 429,
+        "no_lobby": 401,
+        "account_needed": 403,
     }.get(error.code, 400)
     return error_response(status, error.code, error.message)
 

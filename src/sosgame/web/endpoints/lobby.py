@@ -13,10 +13,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
 from sosgame.web import clock as clocks
-from sosgame.web.endpoints.common import address, hub, server
+from sosgame.web.endpoints.common import address, bearer, hub, read_json, server
 from sosgame.web.endpoints.sockets import incoming, serve_socket
 from sosgame.web.fanout import Connection
-from sosgame.web.lobby import Lobby, LobbyClient
+from sosgame.web.hub import TooManyError
+from sosgame.web.lobby import STALE_MS, Lobby, LobbyClient
 from sosgame.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -24,14 +25,27 @@ from sosgame.web.protocol import (
     error_message,
     parse_envelope,
 )
+from sosgame.web.ratings import NEW_PLAYER
+from sosgame.web.seeks import member_of, parse_seek
+from sosgame.web.tokens import hash_token
 
-__all__ = ["LOBBY_MESSAGES", "LobbyMessage", "lobby_socket", "parse_lobby_message", "pools"]
+__all__ = [
+    "LOBBY_MESSAGES",
+    "LobbyMessage",
+    "delete_seek",
+    "list_seeks",
+    "lobby_socket",
+    "new_seek",
+    "parse_lobby_message",
+    "pools",
+]
 
 LOBBY_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     "hello": ("name",),
     "pool": ("pool",),
     "leave": (),
     "play_computer": (),
+    "join_seek": ("seek",),
     "ping": (),
 }
 """The lobby socket's message types and the fields each takes (besides ``v`` and ``type``)."""
@@ -45,6 +59,7 @@ class LobbyMessage:
     type: str
     name: str | None = None
     pool: str | None = None
+    seek: str | None = None
 
 
 def parse_lobby_message(text: str) -> LobbyMessage:
@@ -56,7 +71,10 @@ def parse_lobby_message(text: str) -> LobbyMessage:
     pool = data.get("pool")
     if kind == "pool" and (not isinstance(pool, str) or not 0 < len(pool) <= 32):
         raise ProtocolError("bad_field", "field 'pool' must be a pool's id")
-    return LobbyMessage(kind, name, pool)
+    seek = data.get("seek")
+    if kind == "join_seek" and (not isinstance(seek, str) or not 0 < len(seek) <= 32):
+        raise ProtocolError("bad_field", "field 'seek' must be a seek's id")
+    return LobbyMessage(kind, name, pool, seek)
 
 
 def lobby(connection: Request | WebSocket) -> Lobby:
@@ -68,6 +86,58 @@ def lobby(connection: Request | WebSocket) -> Lobby:
 async def pools(request: Request) -> Response:
     """``GET /api/pools``: the pools a player may enter."""
     return JSONResponse({"pools": [pool.to_json() for pool in lobby(request).pools.values()]})
+
+
+async def new_seek(request: Request) -> Response:
+    """``POST /api/seeks``: offer a game in the lobby, for the lobby connection whose secret
+    comes as ``Authorization: Bearer``; 201 ``{"id"}``."""
+    secret = bearer(request)
+    if secret is None or "." not in secret or len(secret) > 100:
+        raise ProtocolError(
+            "no_lobby", "send the lobby connection's secret as Authorization: Bearer"
+        )
+    given = parse_seek(await read_json(request))
+    account = await server(request).accounts.current(request)
+    if given.rated and account is None:
+        raise ProtocolError("account_needed", "rated seeks are for players with an account")
+    name = account.name if account is not None else given.name or GUEST
+    seek_id = secrets.token_urlsafe(9)
+    member = member_of(secret, seek_id, name, None if account is None else account.id)
+    limit = server(request).limits.seeks_per_address
+    made = await hub(request).db(
+        lobby(request).seeks.create,
+        seek_id,
+        given,
+        member,
+        address(request),
+        clocks.now_ms(),
+        per_address=limit,
+    )
+    if not made:
+        raise TooManyError(
+            "too_many_seeks",
+            f"this address already has {limit} seeks in the lobby, the most one address may have",
+        )
+    return JSONResponse({"id": seek_id}, status_code=201)
+
+
+async def list_seeks(request: Request) -> Response:
+    """``GET /api/seeks``: the seeks the caller may take (rating range, account)."""
+    account = await server(request).accounts.current(request)
+    shown = NEW_PLAYER.shown if account is None else account.rating.shown
+    found = await hub(request).db(lobby(request).seeks.open_seeks, clocks.now_ms(), STALE_MS)
+    return JSONResponse(
+        {"seeks": [seek.to_json() for seek in found if seek.open_to(shown, account is not None)]}
+    )
+
+
+async def delete_seek(request: Request) -> Response:
+    """``DELETE /api/seeks/{id}``: withdraw a seek (its creator's lobby secret as Bearer)."""
+    secret = bearer(request) or ""
+    seek_id = str(request.path_params["seek_id"])
+    if not await hub(request).db(lobby(request).seeks.delete, seek_id, hash_token(secret)):
+        raise ProtocolError("no_seek", "you have no such seek waiting")
+    return JSONResponse({"id": seek_id})
 
 
 async def _greet(websocket: WebSocket, connection: Connection, name: str | None) -> LobbyClient:
@@ -82,9 +152,17 @@ async def _greet(websocket: WebSocket, connection: Connection, name: str | None)
     if account is not None:
         client.name, client.account = account.name, account.id
         client.rating, client.player = account.rating.mu, f"account:{account.id}"
+        client.shown = account.rating.shown
         player = account.to_json()
+    secret = lobby(websocket).connect(client)
     await connection.send(
-        {"v": PROTOCOL_VERSION, "type": "welcome", "player": player, "name": client.name}
+        {
+            "v": PROTOCOL_VERSION,
+            "type": "welcome",
+            "player": player,
+            "name": client.name,
+            "lobby": secret,
+        }
     )
     return client
 
@@ -123,6 +201,9 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                     await pools.leave(client)
                 elif parsed.type == "play_computer":
                     await pools.play_computer(client)
+                elif parsed.type == "join_seek":
+                    assert parsed.seek is not None
+                    await pools.join_seek(client, parsed.seek)
                 elif parsed.type == "ping":
                     await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
                 else:
