@@ -74,6 +74,10 @@ class ServerLimits:
     """Players waiting in pools at once from one client address (over every process)."""
     seeks_per_address: int = 3
     """Seeks waiting in the lobby at once from one client address (over every process)."""
+    chat_per_second: float = 0.5
+    """Chat messages one connection may send a second on average ..."""
+    chat_burst: int = 5
+    """... and at most this many at once."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from sosgame.web.admission import Admission
 from sosgame.web.bus import Bus, LocalBus
+from sosgame.web.chat import deliver as deliver_chat
 from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
@@ -198,6 +199,9 @@ class Hub:
     def _heard(self, game_id: str, event: dict[str, Any]) -> None:
         room = self.rooms.get(game_id)
         if room is None:
+            return
+        if "chat" in event:
+            deliver_chat(room.channel, event)
             return
         if room.idle:
             # Nobody here follows the game (it was created through this process, say, and is

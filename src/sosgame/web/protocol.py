@@ -6,6 +6,7 @@ nothing is changed before a message has passed every check.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
@@ -18,13 +19,16 @@ from sosgame.web.rows import HUMAN
 __all__ = [
     "COMPUTER_LEVELS",
     "KINDS",
+    "MAX_CHAT_TEXT",
     "MAX_MESSAGE_BYTES",
+    "PHRASES",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
     "NewGame",
     "ProtocolError",
     "SeatSettings",
+    "check_chat",
     "check_name",
     "error_message",
     "parse_client_message",
@@ -43,6 +47,10 @@ COMPUTER_LEVELS: Final = LEVELS
 KINDS: Final = ("local", "online")
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
+PHRASES: Final = ("hello", "good_luck", "good_game", "thanks")
+"""The chat's quick phrases, by key."""
+MAX_CHAT_TEXT: Final = 140
+"""The longest free text of a chat message, in characters."""
 
 Kind: TypeAlias = Literal["local", "online"]
 
@@ -100,6 +108,9 @@ class ClientMessage:
     ply: int | None = None
     seat: int | None = None
     tokens: tuple[str, ...] = ()
+    text: str | None = None
+    """A ``chat`` message's free text (checked by :func:`sosgame.web.chat.check_chat`)."""
+    phrase: str | None = None
 
     @property
     def all_tokens(self) -> tuple[str, ...]:
@@ -201,6 +212,7 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "redo": ("ply",),
     "hint": (),
     "ping": (),
+    "chat": ("text", "phrase"),
 }
 _REQUIRED: Final[dict[str, tuple[str, ...]]] = {"move": ("move", "ply"), "resign": ("ply",)}
 
@@ -230,6 +242,23 @@ def parse_envelope(text: str, types: Mapping[str, tuple[str, ...]]) -> tuple[str
     return kind, data
 
 
+def check_chat(text: object, phrase: object) -> tuple[str | None, str | None]:
+    """The text or the phrase of a ``chat`` message, checked (exactly one of them)."""
+    if (text is None) == (phrase is None):
+        raise ProtocolError("bad_message", "a 'chat' message needs 'text' or 'phrase', not both")
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise ProtocolError("bad_field", f"field 'phrase' must be one of {', '.join(PHRASES)}")
+        return None, str(phrase)
+    if not isinstance(text, str):
+        raise ProtocolError("bad_field", "field 'text' must be text")
+    # Control characters (line breaks too) would let one message look like several.
+    clean = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+    if not clean or len(clean) > MAX_CHAT_TEXT:
+        raise ProtocolError("bad_field", f"field 'text' must hold 1 to {MAX_CHAT_TEXT} characters")
+    return clean, None
+
+
 def parse_client_message(text: str) -> ClientMessage:
     """Check one WebSocket message from a client (see docs/protocol.md)."""
     kind, data = parse_envelope(text, _FIELDS)
@@ -257,4 +286,7 @@ def parse_client_message(text: str) -> ClientMessage:
     seat = data.get("seat")
     if seat is not None:
         seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
-    return ClientMessage(kind, token, move, ply, seat, tuple(tokens))
+    said: tuple[str | None, str | None] = (None, None)
+    if kind == "chat":
+        said = check_chat(data.get("text"), data.get("phrase"))
+    return ClientMessage(kind, token, move, ply, seat, tuple(tokens), *said)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from starlette.websockets import WebSocket
 
-from sosgame.web.endpoints.common import hub
+from sosgame.web.accounts import COOKIE
+from sosgame.web.chat import send_chat
+from sosgame.web.clock import now_ms
+from sosgame.web.endpoints.common import hub, server
 from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
 from sosgame.web.protocol import ProtocolError, error_message, parse_client_message
+from sosgame.web.ratelimit import RateLimit
 
 __all__ = ["FLOOD_LIMIT", "play"]
 
@@ -34,6 +38,8 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
         await connection.flush()
         await websocket.close(code=4404)
         return
+    chat_limit = RateLimit(hub(websocket).limits.chat_per_second, hub(websocket).limits.chat_burst)
+    account: list[str | None] = []  # looked up at the first chat message
     try:
         async for text in incoming(websocket, connection):
             try:
@@ -46,6 +52,22 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                     room = await hub(websocket).room_to_join(game_id) or room
                     room.join(connection, parsed.all_tokens)
                     continue
+                if parsed.type == "chat":
+                    if not account:
+                        account.append(await _account_name(websocket))
+                    names = [row.name for row in room.seats]
+                    await send_chat(
+                        room.id,
+                        names,
+                        room.channel,
+                        hub(websocket).bus,
+                        connection,
+                        parsed.text,
+                        parsed.phrase,
+                        account=account[0],
+                        limit=chat_limit,
+                    )
+                    continue
             except ProtocolError as error:
                 await connection.send(error_message(error.code, error.message))
                 continue
@@ -53,3 +75,13 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
     finally:
         room.leave(connection)
         connection.stop()
+
+
+async def _account_name(websocket: WebSocket) -> str | None:
+    """The name of the player whose session cookie came with the socket, if any."""
+    secret = websocket.cookies.get(COOKIE)
+    if not secret or len(secret) > 100:
+        return None
+    players = server(websocket).accounts.players
+    found = await hub(websocket).db(players.session_account, secret, now_ms())
+    return None if found is None else str(found.name)
