@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from sosgame.i18n import texts_cli, texts_game, texts_tui, texts_web
+from sosgame.i18n import texts_cli, texts_game, texts_lobby, texts_tui, texts_web
 from sosgame.i18n.marks import Source
 
 __all__ = ["TEXTS"]
 
 TEXTS: Final[dict[str, Source]] = dict(
-    [*texts_game.ENTRIES, *texts_tui.ENTRIES, *texts_web.ENTRIES, *texts_cli.ENTRIES]
+    [
+        *texts_game.ENTRIES,
+        *texts_tui.ENTRIES,
+        *texts_web.ENTRIES,
+        *texts_lobby.ENTRIES,
+        *texts_cli.ENTRIES,
+    ]
 )

@@ -9,6 +9,7 @@ import { closeSocket, showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showAnalysis } from "./analysis.js";
 import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, showPlayers } from "./players.js";
+import { playNowPanel } from "./lobby.js";
 
 // -------------------------------------------------------------------------------- routing
 
@@ -61,6 +62,7 @@ function showHome() {
   view().replaceChildren(
     el("h1", { text: t("web.title") }),
     el("div", { class: "home" },
+      playNowPanel(Boolean(account.player)),
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
         el("h2", { id: "new-game-title", text: t("web.new_game") }), form),
       el("div", {},

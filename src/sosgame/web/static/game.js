@@ -5,6 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
+import { chatPanel, receiveChat, resetChat } from "./chat.js";
 
 const PROTOCOL = 1;
 
@@ -72,6 +73,7 @@ export function showGame(id, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}`);
   connection.socket = socket;
+  resetChat(id, send);
   socket.addEventListener("open", () => {
     notice("");
     socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
@@ -104,7 +106,8 @@ function receive(id, message) {
     for (const token of tokensFor(id)) saveToken(message.game, token);
     gameView.rematch = message.game;
     drawGame();
-  } else if (message.type === "error") receiveError(message);
+  } else if (message.type === "chat") receiveChat(message);
+  else if (message.type === "error") receiveError(message);
 }
 
 function receiveState(id, game) {
@@ -259,7 +262,7 @@ function drawGame() {
         gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
-      el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state))),
+      el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state), chatPanel())),
   );
   gameView.animate = false;
   document.title = gameTitle(state);
