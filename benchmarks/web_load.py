@@ -28,9 +28,15 @@ load generator, PostgreSQL or Redis, which share its cores.
   quadratic JSON, huge bodies, a replay loop, an analysis flood and the computer cap, each for
   ``--attack-seconds``, while a probe game times its moves.
 
+* ``pairing``: ``--players`` players (1,000) entering the quick-pairing pools over
+  ``--seconds``, through two processes on PostgreSQL + Redis (see
+  ``benchmarks/web_pairing.py``): the time to a game, and that nobody is paired twice. Not
+  part of ``all``.
+
 Every run is bounded in connections and by ``--seconds`` per scenario.
 
-Run: ``make bench`` or ``python benchmarks/web_load.py [--scenario games|crowd|flood|attack|all]
+Run: ``make bench`` or ``python benchmarks/web_load.py
+[--scenario games|crowd|flood|attack|pairing|all] [--players N]
 [--games N] [--think S] [--spectators N] [--flood N] [--processes N] [--by-game]
 [--cpu-per-process SHARE] [--json]``.
 """
@@ -63,6 +69,7 @@ import httpx
 import websockets
 
 import web_attacks
+import web_pairing
 
 TARGET_GAMES = 500
 TARGET_P99_MS = 50.0
@@ -694,6 +701,18 @@ def run_games(arguments: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def run_pairing(arguments: argparse.Namespace) -> dict[str, Any]:
+    processes = max(2, arguments.processes)
+    environment = {**_MANY, "SOSGAME_POOL_ENTRIES_PER_ADDRESS": "100000"}
+    with serve(environment, processes, by_game=True) as site:
+        assert site.game_urls is not None
+        return asyncio.run(
+            web_pairing.pairing(
+                site.game_urls, arguments.players, arguments.seconds, arguments.seed
+            )
+        )
+
+
 def run_crowd(arguments: argparse.Namespace) -> dict[str, Any]:
     with serve(_MANY, arguments.processes) as site:
         result = asyncio.run(crowd(arguments, site.url, site.pids[0]))
@@ -727,6 +746,8 @@ def run_attack(arguments: argparse.Namespace) -> dict[str, Any]:
 def report(name: str, result: dict[str, Any]) -> str:
     if name == "attack":
         return web_attacks.report(result)
+    if name == "pairing":
+        return web_pairing.report(result)
     if name == "games":
         latency = result["latency_ms"]
         return (
@@ -775,7 +796,10 @@ def report(name: str, result: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--scenario", choices=["games", "crowd", "flood", "attack", "all"], default="all"
+        "--scenario",
+        choices=["games", "crowd", "flood", "attack", "pairing", "all"],
+        default="all",
+        help="all: every scenario but pairing (which needs PostgreSQL and Redis)",
     )
     parser.add_argument("--games", type=int, default=TARGET_GAMES, help="simultaneous games")
     parser.add_argument("--size", type=int, default=4, help="board side (default 4)")
@@ -784,6 +808,7 @@ def main() -> int:
     parser.add_argument("--flood", type=int, default=40, help="computer-only games asked for")
     parser.add_argument("--flood-moves", type=int, default=8, help="the person's moves")
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per scenario")
+    parser.add_argument("--players", type=int, default=1000, help="pairing: players entering")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--attack-seconds", type=float, default=8.0, help="how long each attack runs"
@@ -826,10 +851,12 @@ def main() -> int:
     if arguments.by_game and arguments.processes < 2:
         parser.error("--by-game needs --processes 2 or more")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = min(hard, max(soft, 4 * max(arguments.games, arguments.spectators) + 256))
+    most = max(arguments.games, arguments.spectators, arguments.players)
+    wanted = min(hard, max(soft, 4 * most + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     runners = {"games": run_games, "crowd": run_crowd, "flood": run_flood, "attack": run_attack}
     names = list(runners) if arguments.scenario == "all" else [arguments.scenario]
+    runners["pairing"] = run_pairing
     machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
     results = {}
     for name in names:

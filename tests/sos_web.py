@@ -104,3 +104,12 @@ def resign(client: TestClient, game_id: str, token: str) -> None:
             if message["type"] == "state" and message["game"]["status"] == "finished":
                 return
     raise AssertionError("the game did not finish")
+
+
+def receive_type(socket: Any, kind: str, most: int = 50) -> dict[str, Any]:
+    """The first message of type ``kind`` a test client's WebSocket gets (others skipped)."""
+    for _ in range(most):
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind!r} message came")

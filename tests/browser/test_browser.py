@@ -36,6 +36,7 @@ def start_game(page: Any, server: LiveServer, seats: list[tuple[str, str]], **fo
     for field, value in form.items():
         page.select_option(f"#{field}", value)
     page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
     expect(page.locator("#board")).to_be_visible()
     match = re.search(r"#/game/([\w-]+)", page.url)
     assert match, page.url

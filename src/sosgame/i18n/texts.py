@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from sosgame.i18n import texts_cli, texts_errors, texts_game, texts_puzzles, texts_tui, texts_web
+from sosgame.i18n import (
+    texts_cli,
+    texts_errors,
+    texts_game,
+    texts_lobby,
+    texts_puzzles,
+    texts_tui,
+    texts_web,
+)
 from sosgame.i18n.marks import Source
 
 __all__ = ["TEXTS"]
@@ -24,6 +32,7 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_game.ENTRIES,
         *texts_tui.ENTRIES,
         *texts_web.ENTRIES,
+        *texts_lobby.ENTRIES,
         *texts_cli.ENTRIES,
         *texts_errors.ENTRIES,
         *texts_puzzles.ENTRIES,

@@ -21,10 +21,12 @@ from sosgame.web.analysis import Analyses
 from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
 from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
-from sosgame.web.endpoints import errors, games, play, puzzles, records, site
+from sosgame.web.endpoints import errors, games, lobby, play, puzzles, records, site
 from sosgame.web.endpoints.common import Server
 from sosgame.web.hub import Hub
+from sosgame.web.lobby import Lobby
 from sosgame.web.middleware import RequestChecks, SecurityHeaders, host_name
+from sosgame.web.pools import Pool, pools_from_environment
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.ratelimit import ClientRates
 from sosgame.web.replay import Answers
@@ -44,6 +46,7 @@ def create_app(
     redis: str | None = None,
     computers: bool = True,
     allowed_hosts: Sequence[str] | None = None,
+    pools: tuple[Pool, ...] | None = None,
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
@@ -53,12 +56,14 @@ def create_app(
     ``*.`` prefix allows every name under a domain, ``*`` any) the app answers for, every
     host if ``None`` (``sosgame serve`` passes the loopback names unless told others);
     ``server_limits`` caps connections and computer games (by default
-    :meth:`ServerLimits.from_environment`). With ``redis`` (a Redis URL), any number of
+    :meth:`ServerLimits.from_environment`); ``pools`` are the quick-pairing pools (by default
+    :func:`~sosgame.web.pools.pools_from_environment`). With ``redis`` (a Redis URL), any number of
     server processes serve the same games from the same database; ``computers=False``
     leaves their computer moves to other processes (``sosgame worker``).
     """
     caps = server_limits or ServerLimits.from_environment()
     accounts = Accounts()
+    offered = pools_from_environment() if pools is None else pools
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -72,6 +77,8 @@ def create_app(
             computers=computers,
         )
         app.state.hub = hub
+        app.state.lobby = Lobby(hub, offered)
+        hub.sweep_hooks.append(app.state.lobby.sweep)
         try:
             await hub.start()
             await accounts.start(hub)
@@ -109,9 +116,14 @@ def create_app(
         Route("/api/puzzles/daily", puzzles.daily),
         Route("/api/puzzles/{puzzle_id}", puzzles.get_puzzle),
         Route("/api/puzzles/{puzzle_id}/moves", puzzles.moves, methods=["POST"]),
+        Route("/api/pools", lobby.pools),
+        Route("/api/seeks", lobby.list_seeks, methods=["GET"]),
+        Route("/api/seeks", lobby.new_seek, methods=["POST"]),
+        Route("/api/seeks/{seek_id}", lobby.delete_seek, methods=["DELETE"]),
         *accounts.routes(),
         Route("/openapi.json", site.schema),
         WebSocketRoute("/ws/games/{game_id}", play.play),
+        WebSocketRoute("/ws/lobby", lobby.lobby_socket),
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
     ]
     app = Starlette(

@@ -76,6 +76,16 @@ class ServerLimits:
     rated_games_per_pair_per_day: int = 3
     """Rated games two named players may play together in any 24 hours; more are played
     and finished but not rated (so two accounts of one person cannot feed one a rating)."""
+    pool_fallback_seconds: float = 20.0
+    """Seconds a player waits alone in a pool before a computer opponent is offered."""
+    pool_entries_per_address: int = 20
+    """Players waiting in pools at once from one client address (over every process)."""
+    seeks_per_address: int = 3
+    """Seeks waiting in the lobby at once from one client address (over every process)."""
+    chat_per_second: float = 0.5
+    """Chat messages one connection may send a second on average ..."""
+    chat_burst: int = 5
+    """... and at most this many at once."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

@@ -20,7 +20,7 @@ from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.writer import StaleWriteError
 
-__all__ = ["create", "create_from_record", "rematch", "take_seat"]
+__all__ = ["create", "create_from_record", "rematch", "stored_game", "take_seat"]
 
 
 async def _check_caps(
@@ -107,9 +107,13 @@ async def create(
     status = "playing" if len(mine) == len(humans) else "open"
     clock = None
     if settings.clock is not None:
-        clock = clocks.new_clock(settings.clock.initial_ms, settings.clock.increment_ms, len(rows))
-        clock["waiting"] = clocks.now_ms() if status == "playing" else None
-    stored = _stored(
+        clock = fresh_clock(
+            settings.clock.initial_ms,
+            settings.clock.increment_ms,
+            len(rows),
+            playing=status == "playing",
+        )
+    stored = stored_game(
         kind=settings.kind,
         rows=settings.rows,
         cols=settings.cols,
@@ -154,7 +158,7 @@ async def create_from_record(
     if record.result is not None and not game.is_over:
         outcome, scores = record.result
         result = {**outcome.to_dict(), "scores": list(scores), "flagged": []}
-    stored = _stored(
+    stored = stored_game(
         kind="local",
         rows=record.rows,
         cols=record.cols,
@@ -210,9 +214,10 @@ async def rematch(
     status = "playing" if all(row.token_hash for row in humans) else "open"
     clock = None
     if room.clock is not None:
-        clock = clocks.new_clock(room.clock["initial"], room.clock["increment"], len(rows))
-        clock["waiting"] = clocks.now_ms() if status == "playing" else None
-    stored = _stored(
+        clock = fresh_clock(
+            room.clock["initial"], room.clock["increment"], len(rows), playing=status == "playing"
+        )
+    stored = stored_game(
         kind=room.kind,
         rows=room.game.rows,
         cols=room.game.cols,
@@ -242,7 +247,15 @@ async def rematch(
     return new, True
 
 
-def _stored(
+def fresh_clock(initial_ms: int, increment_ms: int, seats: int, *, playing: bool) -> dict[str, Any]:
+    """A new game's clock: it stands still until every seat has made its first move, and
+    in a game already ``playing`` the first-move timer runs from now."""
+    clock = clocks.new_clock(initial_ms, increment_ms, seats)
+    clock["waiting"] = clocks.now_ms() if playing else None
+    return clock
+
+
+def stored_game(
     *,
     kind: str,
     rows: int,
@@ -259,6 +272,7 @@ def _stored(
     owner_player: int | None = None,
     rated: bool = False,
 ) -> StoredGame:
+    """A new game as the store keeps it, with a fresh id, made now."""
     now = clocks.now_ms()
     return StoredGame(
         id=secrets.token_urlsafe(9),

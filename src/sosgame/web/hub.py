@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from sosgame.web.admission import Admission
 from sosgame.web.bus import Bus, LocalBus
+from sosgame.web.chat import deliver as deliver_chat
 from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
@@ -85,6 +86,8 @@ class Hub:
         self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Run (in the background) for each game a change of this process finished."""
+        self.sweep_hooks: list[Callable[[], Coroutine[Any, Any, None]]] = []
+        """Run at each sweep (after a wake on the bus too), such as the pools' pairing."""
         self.computers = ComputerPool(self.limits.computer_workers, computer)
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room | None]] = {}
@@ -183,12 +186,22 @@ class Hub:
                 pass  # logged once by the database, for the whole outage
             except Exception as error:  # the database may be back on the next sweep
                 _log.warning("sweep of the computer moves failed: %s", error)
+            for hook in self.sweep_hooks:
+                try:
+                    await hook()
+                except StorageUnavailableError:
+                    pass
+                except Exception as error:
+                    _log.warning("sweep failed: %s", error)
 
     # ----------------------------------------------------------------------- other hubs
 
     def _heard(self, game_id: str, event: dict[str, Any]) -> None:
         room = self.rooms.get(game_id)
         if room is None:
+            return
+        if "chat" in event:
+            deliver_chat(room.channel, event)
             return
         if room.idle:
             # Nobody here follows the game (it was created through this process, say, and is

@@ -6,6 +6,8 @@ nothing is changed before a message has passed every check.
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
@@ -20,18 +22,22 @@ __all__ = [
     "CLAIMS",
     "COMPUTER_LEVELS",
     "KINDS",
+    "MAX_CHAT_TEXT",
     "MAX_MESSAGE_BYTES",
     "NEW_GAME",
     "OFFERS",
+    "PHRASES",
     "PROTOCOL_VERSION",
     "ClientMessage",
     "ClockSettings",
     "NewGame",
     "ProtocolError",
     "SeatSettings",
+    "check_chat",
     "check_name",
     "error_message",
     "parse_client_message",
+    "parse_envelope",
     "parse_json",
     "parse_new_game",
 ]
@@ -44,26 +50,16 @@ MAX_TOKENS: Final = MAX_PLAYERS
 COMPUTER_LEVELS: Final = LEVELS
 """The levels a computer seat can play (:data:`sosgame.levels.LEVELS`)."""
 KINDS: Final = ("local", "online")
-MESSAGE_TYPES: Final = (
-    "hello",
-    "move",
-    "resign",
-    "undo",
-    "redo",
-    "hint",
-    "offer",
-    "answer",
-    "withdraw",
-    "abort",
-    "claim",
-    "ping",
-)
 OFFERS: Final = ("draw", "takeback", "rematch")
 """What a player may offer the others (:mod:`sosgame.web.offers`)."""
 CLAIMS: Final = ("win", "draw")
 """What the players left may claim when a seat has abandoned a game without a clock."""
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
+PHRASES: Final = ("hello", "good_luck", "good_game", "thanks")
+"""The chat's quick phrases, by key."""
+MAX_CHAT_TEXT: Final = 140
+"""The longest free text of a chat message, in characters."""
 
 Kind: TypeAlias = Literal["local", "online"]
 
@@ -184,6 +180,9 @@ class ClientMessage:
     offer: str | None = None
     accept: bool | None = None
     claim: str | None = None
+    text: str | None = None
+    """A ``chat`` message's free text (checked by :func:`sosgame.web.chat.check_chat`)."""
+    phrase: str | None = None
 
     @property
     def all_tokens(self) -> tuple[str, ...]:
@@ -295,6 +294,7 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "abort": ("ply",),
     "claim": ("claim", "ply"),
     "ping": (),
+    "chat": ("text", "phrase"),
 }
 _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
     "move": ("move", "ply"),
@@ -306,8 +306,9 @@ _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def parse_client_message(text: str) -> ClientMessage:
-    """Check one WebSocket message from a client (see docs/protocol.md)."""
+def parse_envelope(text: str, types: Mapping[str, tuple[str, ...]]) -> tuple[str, dict[str, Any]]:
+    """The type and fields of one WebSocket message, checked: its size, JSON, version, a type
+    among ``types`` and only the fields ``types`` gives that type (besides ``v``, ``type``)."""
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes long")
     data = parse_json(text, "the message")
@@ -320,13 +321,36 @@ def parse_client_message(text: str) -> ClientMessage:
             "bad_version", f"field 'v' must be {PROTOCOL_VERSION}, the protocol version"
         )
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str) or kind not in types:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {kind!r}; the types are {', '.join(MESSAGE_TYPES)}",
+            f"unknown message type {kind!r}; the types are {', '.join(types)}",
         )
-    allowed = ("v", "type", *_FIELDS[kind])
+    allowed = ("v", "type", *types[kind])
     _known(data, allowed, f"a {kind!r} message")
+    return kind, data
+
+
+def check_chat(text: object, phrase: object) -> tuple[str | None, str | None]:
+    """The text or the phrase of a ``chat`` message, checked (exactly one of them)."""
+    if (text is None) == (phrase is None):
+        raise ProtocolError("bad_message", "a 'chat' message needs 'text' or 'phrase', not both")
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise ProtocolError("bad_field", f"field 'phrase' must be one of {', '.join(PHRASES)}")
+        return None, str(phrase)
+    if not isinstance(text, str):
+        raise ProtocolError("bad_field", "field 'text' must be text")
+    # Control characters (line breaks too) would let one message look like several.
+    clean = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+    if not clean or len(clean) > MAX_CHAT_TEXT:
+        raise ProtocolError("bad_field", f"field 'text' must hold 1 to {MAX_CHAT_TEXT} characters")
+    return clean, None
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one WebSocket message from a client (see docs/protocol.md)."""
+    kind, data = parse_envelope(text, _FIELDS)
     for key in _REQUIRED.get(kind, ()):
         if key not in data:
             raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")
@@ -360,4 +384,19 @@ def parse_client_message(text: str) -> ClientMessage:
     claim = data.get("claim")
     if claim is not None and claim not in CLAIMS:
         raise ProtocolError("bad_field", f"field 'claim' must be one of {', '.join(CLAIMS)}")
-    return ClientMessage(kind, token, move, ply, seat, tuple(tokens), offer, accept, claim)
+    said: tuple[str | None, str | None] = (None, None)
+    if kind == "chat":
+        said = check_chat(data.get("text"), data.get("phrase"))
+    return ClientMessage(
+        kind,
+        token,
+        move,
+        ply,
+        seat,
+        tuple(tokens),
+        offer,
+        accept,
+        claim,
+        text=said[0],
+        phrase=said[1],
+    )

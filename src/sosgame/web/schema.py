@@ -28,12 +28,15 @@ __all__ = [
     "login_attempts",
     "player_seats",
     "players",
+    "pool_entries",
     "puzzle_attempts",
     "puzzle_players",
     "puzzle_ratings",
     "rated_games",
     "rating_history",
     "seats",
+    "seek_members",
+    "seeks",
     "server_secrets",
     "sessions",
 ]
@@ -229,3 +232,65 @@ puzzle_attempts: Final = Table(
 )
 """A named player's first attempt at a puzzle (the one that is rated): inserted with the new
 ratings, so a puzzle is rated once per player."""
+pool_entries: Final = Table(
+    "pool_entries",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("pool", String(32), nullable=False, index=True),
+    Column("player", String(64), nullable=False, unique=True),
+    Column("name", String(100), nullable=False),
+    Column("account", Integer, nullable=True),
+    Column("rating", Float, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("holder", String(64), nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("entered_ms", BigInteger, nullable=False),
+    Column("seen_ms", BigInteger, nullable=False),
+    Column("game", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+)
+"""A player waiting in a quick-pairing pool, shared by every server process: ``player`` is
+the account (``account:<id>``) or the guest's connection, so nobody waits twice; ``address``
+is the client's address (for its cap). The process ``holder`` holds the connection and
+renews ``seen_ms`` while it lasts (an entry not renewed is gone with its process). Pairing
+fills ``game`` and ``seat`` in the transaction that stores the game (the seat's token is the
+one whose hash is ``token_hash``, known only to the holder); the holder then tells its player
+and deletes the row."""
+
+seeks: Final = Table(
+    "seeks",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("creator", String(64), nullable=False, index=True),
+    Column("holder", String(64), nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("rows", Integer, nullable=False),
+    Column("cols", Integer, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("min_rating", Float, nullable=True),
+    Column("max_rating", Float, nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("seen_ms", BigInteger, nullable=False),
+    Column("game", String(32), nullable=True),
+)
+"""A game offered in the lobby: ``creator`` is the hash of its creator's lobby connection's
+secret, held by the process ``holder`` (which renews ``seen_ms`` while the connection lasts);
+``game`` is the game it made once filled."""
+
+seek_members: Final = Table(
+    "seek_members",
+    METADATA,
+    Column("seek_id", String(32), ForeignKey("seeks.id"), primary_key=True),
+    Column("member", String(64), primary_key=True),
+    Column("holder", String(64), nullable=False, index=True),
+    Column("name", String(100), nullable=False),
+    Column("account", Integer, nullable=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("joined_ms", BigInteger, nullable=False),
+    Column("seat", Integer, nullable=True),
+)
+"""The players in a seek (its creator first): ``member`` is the hash of their lobby
+connection's secret, ``token_hash`` the hash of the seat token derived from that secret."""

@@ -36,7 +36,7 @@ from sosgame.web.jobqueue import JobQueue, hand_over
 from sosgame.web.rows import HUMAN, Change, GameSummary, Owned, SeatRow, StoredGame
 from sosgame.web.schema import actions, games, seats
 
-__all__ = ["Store", "migrate"]
+__all__ = ["Store", "insert_game", "migrate"]
 
 
 def _load(text: str | None) -> dict[str, Any] | None:
@@ -148,6 +148,52 @@ def _engine(url: str) -> Engine:
     return engine
 
 
+def insert_game(db: Connection, game: StoredGame) -> None:
+    """Insert a new game, its seats and the actions it starts with, in ``db``'s transaction."""
+    db.execute(
+        games.insert().values(
+            id=game.id,
+            kind=game.kind,
+            rows=game.rows,
+            cols=game.cols,
+            mode=game.mode,
+            players=len(game.seats),
+            start=_dump(game.start),
+            clock=_dump(game.clock),
+            status=game.status,
+            result=_dump(game.result),
+            created_ms=game.created_ms,
+            updated_ms=game.updated_ms,
+            public=game.public,
+            owner=game.owner,
+            owner_player=game.owner_player,
+            rated=game.rated,
+        )
+    )
+    db.execute(
+        seats.insert(),
+        [
+            {
+                "game_id": game.id,
+                "seat": row.seat,
+                "name": row.name,
+                "player": row.player,
+                "token_hash": row.token_hash,
+                "invite": row.invite,
+            }
+            for row in game.seats
+        ],
+    )
+    if game.actions:
+        db.execute(
+            actions.insert(),
+            [
+                {"game_id": game.id, "ply": ply, "action": text, "created_ms": 0}
+                for ply, text in enumerate(game.actions, start=1)
+            ],
+        )
+
+
 class Store:
     """Games, seats and actions in the database at ``url``; the schema is migrated on open."""
 
@@ -194,48 +240,7 @@ class Store:
                 )
                 if linked.rowcount != 1:
                     return False
-            db.execute(
-                games.insert().values(
-                    id=game.id,
-                    kind=game.kind,
-                    rows=game.rows,
-                    cols=game.cols,
-                    mode=game.mode,
-                    players=len(game.seats),
-                    start=_dump(game.start),
-                    clock=_dump(game.clock),
-                    status=game.status,
-                    result=_dump(game.result),
-                    created_ms=game.created_ms,
-                    updated_ms=game.updated_ms,
-                    public=game.public,
-                    owner=game.owner,
-                    owner_player=game.owner_player,
-                    rated=game.rated,
-                )
-            )
-            db.execute(
-                seats.insert(),
-                [
-                    {
-                        "game_id": game.id,
-                        "seat": row.seat,
-                        "name": row.name,
-                        "player": row.player,
-                        "token_hash": row.token_hash,
-                        "invite": row.invite,
-                    }
-                    for row in game.seats
-                ],
-            )
-            if game.actions:
-                db.execute(
-                    actions.insert(),
-                    [
-                        {"game_id": game.id, "ply": ply, "action": text, "created_ms": 0}
-                        for ply, text in enumerate(game.actions, start=1)
-                    ],
-                )
+            insert_game(db, game)
         return True
 
     def write(self, changes: Sequence[Change]) -> set[str]:

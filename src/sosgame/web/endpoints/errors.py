@@ -40,6 +40,10 @@ async def protocol_error(_request: Request, error: Exception) -> Response:
         "not_logged_in": 401,
         "no_player": 404,
         "no_puzzle": 404,
+        "no_seek": 404,
+        "too_many_seeks": 429,
+        "no_lobby": 401,
+        "account_needed": 403,
     }.get(error.code, 400)
     return error_response(status, error.code, error.message)
 

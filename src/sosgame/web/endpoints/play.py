@@ -1,69 +1,35 @@
 """The WebSocket of a game (``/ws/games/{game_id}``): admitted, counted against the caps,
-rate limited, then every message checked and handed to the game's room."""
+rate limited (:mod:`sosgame.web.endpoints.sockets`), then every message checked and handed
+to the game's room."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Final
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from sosgame.web import rematches
-from sosgame.web.admission import BusyError
-from sosgame.web.endpoints.common import STORAGE_UNAVAILABLE, address, hub, server
-from sosgame.web.fanout import Connection, dumps
-from sosgame.web.hub import TooManyError
-from sosgame.web.middleware import origin_allowed
-from sosgame.web.protocol import (
-    MAX_MESSAGE_BYTES,
-    ClientMessage,
-    ProtocolError,
-    error_message,
-    parse_client_message,
-)
-from sosgame.web.ratelimit import RATE, RateLimit
+from sosgame.web.accounts import COOKIE
+from sosgame.web.chat import send_chat
+from sosgame.web.clock import now_ms
+from sosgame.web.endpoints.common import hub, server
+from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
+from sosgame.web.fanout import Connection
+from sosgame.web.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from sosgame.web.ratelimit import RateLimit
 from sosgame.web.room import Room
-from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["FLOOD_LIMIT", "play"]
-
-FLOOD_LIMIT: Final = 200
-"""A connection that goes on past this many refused messages is closed."""
-TOO_BIG: Final = f"message too big: at most {MAX_MESSAGE_BYTES} bytes"
 
 
 async def play(websocket: WebSocket) -> None:
     """``/ws/games/{game_id}``: a game's WebSocket."""
-    origin = websocket.headers.get("origin")
-    host = websocket.headers.get("host", "")
-    if origin is not None and not origin_allowed(origin, host, server(websocket).allowed_origins):
-        await websocket.close(code=1008, reason="origin not allowed")
-        return
-    client = address(websocket)
-    try:
-        await hub(websocket).admission.enter(client)
-    except BusyError as error:
-        await websocket.accept()
-        await websocket.send_text(dumps(error_message("server_busy", str(error))))
-        await websocket.close(code=1013, reason="server busy: try again later")
-        return
-    await websocket.accept()
     game_id = str(websocket.path_params["game_id"])
-    try:
-        hub(websocket).admit(game_id, client)
-    except TooManyError as error:
-        await websocket.send_text(dumps(error_message(error.code, error.message)))
-        await websocket.close(code=1013, reason=error.message[:120])
-        return
-    try:
+
+    async def serve(client: str) -> None:
         await _serve_socket(websocket, game_id, client)
-    except StorageUnavailableError:
-        # The client tries again later (the outage itself is logged once).
-        with contextlib.suppress(Exception):
-            await websocket.send_text(dumps(error_message(*STORAGE_UNAVAILABLE)))
-            await websocket.close(code=1013, reason="storage unavailable: try again later")
-    finally:
-        hub(websocket).release(game_id, client)
+
+    await serve_socket(websocket, game_id, serve)
 
 
 async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None:
@@ -77,31 +43,10 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
         await connection.flush()
         await websocket.close(code=4404)
         return
-    limit = RateLimit()
-    refused = 0
+    chat_limit = RateLimit(hub(websocket).limits.chat_per_second, hub(websocket).limits.chat_burst)
+    account: list[str | None] = []  # looked up at the first chat message
     try:
-        while not connection.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if not limit.allow():
-                refused += 1
-                if refused > FLOOD_LIMIT:
-                    await websocket.close(code=1008, reason="too many messages")
-                    break
-                await connection.send(
-                    error_message(
-                        "rate_limited",
-                        f"too many messages: at most {RATE:g} a second on average",
-                    )
-                )
-                continue
-            refused = 0
-            if text is not None and len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
-                # The same answer as the WebSocket transport gives a longer message.
-                await websocket.close(code=1009, reason=TOO_BIG)
-                break
+        async for text in incoming(websocket, connection):
             try:
                 if text is None:
                     raise ProtocolError("bad_message", "send messages as text frames of JSON")
@@ -112,6 +57,22 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                     room = await hub(websocket).room_to_join(game_id) or room
                     room.join(connection, parsed.all_tokens)
                     continue
+                if parsed.type == "chat":
+                    if not account:
+                        account.append(await _account_name(websocket))
+                    names = [row.name for row in room.seats]
+                    await send_chat(
+                        room.id,
+                        names,
+                        room.channel,
+                        hub(websocket).bus,
+                        connection,
+                        parsed.text,
+                        parsed.phrase,
+                        account=account[0],
+                        limit=chat_limit,
+                    )
+                    continue
             except ProtocolError as error:
                 await connection.send(error_message(error.code, error.message))
                 continue
@@ -119,8 +80,6 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                 await _rematch(websocket, room, connection, parsed, client)
                 continue
             await room.handle(connection, parsed)
-    except WebSocketDisconnect:
-        pass
     finally:
         room.leave(connection)
         connection.stop()
@@ -145,3 +104,13 @@ async def _rematch(
         )
     except ProtocolError as error:
         await connection.send(error_message(error.code, error.message))
+
+
+async def _account_name(websocket: WebSocket) -> str | None:
+    """The name of the player whose session cookie came with the socket, if any."""
+    secret = websocket.cookies.get(COOKIE)
+    if not secret or len(secret) > 100:
+        return None
+    players = server(websocket).accounts.players
+    found = await hub(websocket).db(players.session_account, secret, now_ms())
+    return None if found is None else str(found.name)

@@ -10,6 +10,7 @@ import { showReplay } from "./replay.js";
 import { showAnalysis } from "./analysis.js";
 import { dailyPanel, showPuzzles } from "./puzzles.js";
 import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, showPlayers } from "./players.js";
+import { playNowPanel } from "./lobby.js";
 
 // -------------------------------------------------------------------------------- routing
 
@@ -63,6 +64,7 @@ function showHome() {
   view().replaceChildren(
     el("h1", { text: t("web.title") }),
     el("div", { class: "home" },
+      playNowPanel(Boolean(account.player)),
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
         el("h2", { id: "new-game-title", text: t("web.new_game") }), form),
       el("div", {},

@@ -36,20 +36,22 @@ function reducedMotion() {
 // The board: an ARIA grid of cell buttons with the lines drawn over it in an SVG.
 // options: lineCount (lines on the board), fresh (lines to animate), last (the cell of the
 // last move), marks ({cell: class} for the analysis page), selected and hint (cells on the
-// game page); on a board one plays on, onPick(cell) (a click) and onLetter(letter, cell) (a key).
+// game page); on a board one plays on, onPick(cell) (a click) and onLetter(letter, cell) (a key);
+// id names the board (and its test ids) where a page shows another one: "board" by default.
 export function drawBoard(state, options) {
+  const id = options.id || "board";
   const lines = options.lineCount === undefined ? state.lines : state.lines.slice(0, options.lineCount);
   const fresh = new Set(options.fresh || []);
   const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols },
     boardGrid(state, options, fresh), linesOverlay(state, lines, fresh));
-  return el("div", { class: "board-frame", "data-testid": "board-frame" }, wrap);
+  return el("div", { class: "board-frame", "data-testid": `${id}-frame` }, wrap);
 }
 
 function boardGrid(state, options, fresh) {
   const freshCells = new Map();
   for (const found of fresh) for (const cell of found.cells) freshCells.set(cell, found.owner);
   const board = el("div", {
-    class: "board", id: "board", role: "grid", "data-testid": "board",
+    class: "board", id: options.id || "board", role: "grid", "data-testid": options.id || "board",
     "aria-label": t("web.board", { rows: state.rows, cols: state.cols }),
   });
   board.style.setProperty("--cols", state.cols);

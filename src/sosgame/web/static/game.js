@@ -6,6 +6,7 @@ import {
 } from "./board.js";
 import { beep } from "./sound.js";
 import { fairPanel, forgetFair } from "./fairplay.js";
+import { chatPanel, receiveChat, resetChat } from "./chat.js";
 
 const PROTOCOL = 1;
 
@@ -74,6 +75,7 @@ export function showGame(id, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}`);
   connection.socket = socket;
+  resetChat(id, send);
   socket.addEventListener("open", () => {
     notice("");
     socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
@@ -106,7 +108,8 @@ function receive(id, message) {
     for (const token of tokensFor(id)) saveToken(message.game, token);
     gameView.rematch = message.game;
     drawGame();
-  } else if (message.type === "error") receiveError(message);
+  } else if (message.type === "chat") receiveChat(message);
+  else if (message.type === "error") receiveError(message);
 }
 
 function receiveState(id, game) {
@@ -264,7 +267,7 @@ function drawGame() {
         gameControls(state)),
       el("div", { class: "side" }, playersPanel(state), fairPanel(state, {
         mine: connection.seats, send, redraw: drawGame,
-      }), linksPanel(state), movesPanel(state))),
+      }), linksPanel(state), movesPanel(state), chatPanel())),
   );
   gameView.animate = false;
   document.title = gameTitle(state);

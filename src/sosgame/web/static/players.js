@@ -4,6 +4,7 @@
 // session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
 import { api, el, go, router, svg, svgText, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
+import { seeksPanel } from "./lobby.js";
 
 // The named player logged in here (null: a guest), from GET /api/session.
 export const account = { player: null };
@@ -280,5 +281,6 @@ export async function showLobby() {
     el("h1", { text: t("web.lobby") }),
     el("section", { class: "panel" },
       el("p", { class: "meta", text: account.player ? t("web.lobby_named", { name: account.player.name }) : t("web.lobby_guest") }),
-      list));
+      list),
+    seeksPanel(Boolean(account.player)));
 }

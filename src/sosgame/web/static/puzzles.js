@@ -125,7 +125,7 @@ export function dailyPanel() {
     const board = { position: puzzle.position, lines: puzzle.lines };
     panel.append(
       el("p", { text: t(`puzzle.goal.${puzzle.goal}`) }),
-      drawBoard(boardState(puzzle, board), {}),
+      drawBoard(boardState(puzzle, board), { id: "daily-board" }),
       el("a", { href: `#/puzzles/${puzzle.id}`, id: "daily-open", text: t("web.daily_open") }));
   }).catch((error) => panel.append(el("p", { class: "error", text: error.message })));
   return panel;

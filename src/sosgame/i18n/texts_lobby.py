@@ -1,0 +1,51 @@
+"""The browser's texts of quick pairing, seeks and the game's chat (sent with the others by
+``GET /api/i18n``).
+
+In English, the source language of the catalogs (see :mod:`sosgame.i18n.texts`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sosgame.i18n.marks import Source, text
+
+__all__ = ["ENTRIES"]
+
+ENTRIES: Final[list[tuple[str, Source]]] = [
+    text("web.play_now", "Play now"),
+    text("web.pool.waiting", "Looking for an opponent…"),
+    text("web.pool.leave", "Stop looking"),
+    text("web.pool.nobody", "Nobody has come yet."),
+    text("web.pool.play_computer", "Play the computer instead ({level})"),
+    text("web.pool.account_needed", "Rated games need an account: log in first."),
+    text("web.pool.rated", "rated"),
+    text("web.pool.casual", "casual"),
+    text("web.seek.title", "Offer a game"),
+    text("web.seek.create", "Offer it"),
+    text("web.seek.waiting", "Your game is offered; it starts once every seat is taken."),
+    text("web.seek.joined", "You have a seat; the game starts once every seat is taken."),
+    text("web.seek.filled_title", "Your game starts! · SOS"),
+    text("web.seek.filled", "Every seat of the game you offered is taken."),
+    text("web.seek.min_rating", "Lowest rating (optional)"),
+    text("web.seek.max_rating", "Highest rating (optional)"),
+    text("web.seek.players", "{joined} of {players} players"),
+    text("web.seek.join", "Take a seat"),
+    text("web.seek.none", "No game is offered for you now."),
+    text("web.seek.refresh", "Refresh the list"),
+    text("web.chat.title", "Chat"),
+    text("web.chat.turn_off", "Turn the chat off"),
+    text("web.chat.turn_on", "Turn the chat on"),
+    text("web.chat.text", "Your message"),
+    text("web.chat.send", "Send"),
+    text("web.chat.mute", "Mute {name}"),
+    text("web.chat.phrase.hello", "Hello"),
+    text("web.chat.phrase.good_luck", "Good luck"),
+    text("web.chat.phrase.good_game", "Good game"),
+    text("web.chat.phrase.thanks", "Thanks"),
+    text("web.error.account_needed", "This needs an account: log in first."),
+    text("web.error.already_waiting", "You are already looking for a game elsewhere."),
+    text("web.error.not_for_you", "This game is offered to other players."),
+    text("web.error.no_seek", "This game is no longer offered."),
+    text("web.error.too_many_seeks", "You already offer too many games."),
+    text("web.error.too_many_entries", "Too many players are looking for a game from here."),
+]

@@ -1,0 +1,273 @@
+"""Quick pairing over HTTP and the lobby's WebSocket: ``GET /api/pools`` lists the pools,
+``/ws/lobby`` enters and leaves them and hears when a game is made (see docs/protocol.md,
+"Pools")."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocket
+
+from sosgame.web import clock as clocks
+from sosgame.web.api import Answer, Model, declare, refused
+from sosgame.web.endpoints.common import address, bearer, hub, read_json, server
+from sosgame.web.endpoints.sockets import incoming, serve_socket
+from sosgame.web.fanout import Connection
+from sosgame.web.hub import TooManyError
+from sosgame.web.lobby import STALE_MS, Lobby, LobbyClient
+from sosgame.web.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    check_name,
+    error_message,
+    parse_envelope,
+)
+from sosgame.web.ratings import NEW_PLAYER
+from sosgame.web.seeks import member_of, parse_seek
+from sosgame.web.tokens import hash_token
+
+__all__ = [
+    "LOBBY_MESSAGES",
+    "LobbyMessage",
+    "delete_seek",
+    "list_seeks",
+    "lobby_socket",
+    "new_seek",
+    "parse_lobby_message",
+    "pools",
+]
+
+LOBBY_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
+    "hello": ("name",),
+    "pool": ("pool",),
+    "leave": (),
+    "play_computer": (),
+    "join_seek": ("seek",),
+    "ping": (),
+}
+"""The lobby socket's message types and the fields each takes (besides ``v`` and ``type``)."""
+GUEST: Final = "Guest"
+_NEW_SEEK: Final = Model(
+    "NewSeek",
+    {
+        "type": "object",
+        "description": "rows, cols, mode, players (2 to 8, default 2), clock (as for a new game,"
+        " or null), rated (default false), rating ({min, max} of shown ratings, either may be"
+        " null, or null) and name (a guest's); see docs/protocol.md, 'Seeks'",
+    },
+)
+_SEEK_ID: Final = Model("SeekId", {"type": "object", "properties": {"id": {"type": "string"}}})
+
+
+@dataclass(frozen=True)
+class LobbyMessage:
+    """A checked lobby message."""
+
+    type: str
+    name: str | None = None
+    pool: str | None = None
+    seek: str | None = None
+
+
+def parse_lobby_message(text: str) -> LobbyMessage:
+    """Check one message of the lobby's socket."""
+    kind, data = parse_envelope(text, LOBBY_MESSAGES)
+    name = None
+    if data.get("name") is not None:
+        name = check_name(data["name"], "name")
+    pool = data.get("pool")
+    if kind == "pool" and (not isinstance(pool, str) or not 0 < len(pool) <= 32):
+        raise ProtocolError("bad_field", "field 'pool' must be a pool's id")
+    seek = data.get("seek")
+    if kind == "join_seek" and (not isinstance(seek, str) or not 0 < len(seek) <= 32):
+        raise ProtocolError("bad_field", "field 'seek' must be a seek's id")
+    return LobbyMessage(kind, name, pool, seek)
+
+
+def lobby(connection: Request | WebSocket) -> Lobby:
+    """The pools of this server process (in ``app.state.lobby``)."""
+    found: Lobby = connection.app.state.lobby
+    return found
+
+
+@declare(
+    "The quick-pairing pools (entered on the /ws/lobby WebSocket)",
+    responses={
+        200: Answer(
+            "The pools",
+            Model(
+                "Pools",
+                {"type": "object", "description": "pools: id, rows, cols, mode, clock, rated"},
+            ),
+        )
+    },
+)
+async def pools(request: Request) -> Response:
+    """``GET /api/pools``: the pools a player may enter."""
+    return JSONResponse({"pools": [pool.to_json() for pool in lobby(request).pools.values()]})
+
+
+@declare(
+    "Offer a game in the lobby for the lobby connection whose secret comes as the bearer; it"
+    " dies with that connection",
+    body=_NEW_SEEK,
+    responses={
+        201: Answer("The seek's id", _SEEK_ID),
+        400: refused("A bad field (bad_field)"),
+        401: refused("No lobby connection's secret (no_lobby)"),
+        403: refused("A rated seek without an account (account_needed)"),
+        429: refused(
+            "Too many seeks from this address: over {limits.seeks_per_address} (too_many_seeks)"
+        ),
+    },
+)
+async def new_seek(request: Request) -> Response:
+    """``POST /api/seeks``: offer a game in the lobby, for the lobby connection whose secret
+    comes as ``Authorization: Bearer``; 201 ``{"id"}``."""
+    secret = bearer(request)
+    if secret is None or "." not in secret or len(secret) > 100:
+        raise ProtocolError(
+            "no_lobby", "send the lobby connection's secret as Authorization: Bearer"
+        )
+    given = parse_seek(await read_json(request))
+    account = await server(request).accounts.current(request)
+    if given.rated and account is None:
+        raise ProtocolError("account_needed", "rated seeks are for players with an account")
+    name = account.name if account is not None else given.name or GUEST
+    seek_id = secrets.token_urlsafe(9)
+    member = member_of(secret, seek_id, name, None if account is None else account.id)
+    limit = server(request).limits.seeks_per_address
+    made = await hub(request).db(
+        lobby(request).seeks.create,
+        seek_id,
+        given,
+        member,
+        address(request),
+        clocks.now_ms(),
+        per_address=limit,
+    )
+    if not made:
+        raise TooManyError(
+            "too_many_seeks",
+            f"this address already has {limit} seeks in the lobby, the most one address may have",
+        )
+    return JSONResponse({"id": seek_id}, status_code=201)
+
+
+@declare(
+    "The seeks (games offered in the lobby) the caller may take",
+    responses={
+        200: Answer(
+            "The seeks",
+            Model(
+                "Seeks",
+                {
+                    "type": "object",
+                    "description": "seeks: id, rows, cols, mode, players, joined, clock, rated,"
+                    " rating, name",
+                },
+            ),
+        )
+    },
+)
+async def list_seeks(request: Request) -> Response:
+    """``GET /api/seeks``: the seeks the caller may take (rating range, account)."""
+    account = await server(request).accounts.current(request)
+    shown = NEW_PLAYER.shown if account is None else account.rating.shown
+    found = await hub(request).db(lobby(request).seeks.open_seeks, clocks.now_ms(), STALE_MS)
+    return JSONResponse(
+        {"seeks": [seek.to_json() for seek in found if seek.open_to(shown, account is not None)]}
+    )
+
+
+@declare(
+    "Withdraw a seek (its creator's lobby connection's secret as the bearer)",
+    responses={200: Answer("Withdrawn", _SEEK_ID), 404: refused("No such seek (no_seek)")},
+)
+async def delete_seek(request: Request) -> Response:
+    """``DELETE /api/seeks/{id}``: withdraw a seek (its creator's lobby secret as Bearer)."""
+    secret = bearer(request) or ""
+    seek_id = str(request.path_params["seek_id"])
+    if not await hub(request).db(lobby(request).seeks.delete, seek_id, hash_token(secret)):
+        raise ProtocolError("no_seek", "you have no such seek waiting")
+    return JSONResponse({"id": seek_id})
+
+
+async def _greet(websocket: WebSocket, connection: Connection, name: str | None) -> LobbyClient:
+    """The client of a ``hello``: the account of the session cookie, or a guest."""
+    client = LobbyClient(connection, address(websocket), name or GUEST)
+    secret = websocket.cookies.get("sos_session")
+    players = server(websocket).accounts.players
+    account = None
+    if secret and len(secret) <= 100:
+        account = await hub(websocket).db(players.session_account, secret, clocks.now_ms())
+    player: dict[str, Any] | None = None
+    if account is not None:
+        client.name, client.account = account.name, account.id
+        client.rating, client.player = account.rating.mu, f"account:{account.id}"
+        client.shown = account.rating.shown
+        player = account.to_json()
+    secret = lobby(websocket).connect(client)
+    await connection.send(
+        {
+            "v": PROTOCOL_VERSION,
+            "type": "welcome",
+            "player": player,
+            "name": client.name,
+            "lobby": secret,
+        }
+    )
+    return client
+
+
+async def lobby_socket(websocket: WebSocket) -> None:
+    """``/ws/lobby``: the lobby's WebSocket."""
+
+    async def serve(client: str) -> None:
+        await _serve(websocket, client)
+
+    # Counted against the client's connections; the lobby itself has no cap of a game's.
+    await serve_socket(websocket, f"lobby:{secrets.token_hex(8)}", serve)
+
+
+async def _serve(websocket: WebSocket, address: str) -> None:
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
+
+    connection = hub(websocket).connection(websocket.send_text, close, address)
+    pools = lobby(websocket)
+    client: LobbyClient | None = None
+    try:
+        async for text in incoming(websocket, connection):
+            try:
+                if text is None:
+                    raise ProtocolError("bad_message", "send messages as text frames of JSON")
+                parsed = parse_lobby_message(text)
+                if client is None:
+                    if parsed.type != "hello":
+                        raise ProtocolError("hello_first", "say hello before anything else")
+                    client = await _greet(websocket, connection, parsed.name)
+                elif parsed.type == "pool":
+                    assert parsed.pool is not None
+                    await pools.enter(client, parsed.pool)
+                elif parsed.type == "leave":
+                    await pools.leave(client)
+                elif parsed.type == "play_computer":
+                    await pools.play_computer(client)
+                elif parsed.type == "join_seek":
+                    assert parsed.seek is not None
+                    await pools.join_seek(client, parsed.seek)
+                elif parsed.type == "ping":
+                    await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
+                else:
+                    raise ProtocolError("hello_once", "say hello only once")
+            except ProtocolError as error:
+                await connection.send(error_message(error.code, error.message))
+    finally:
+        if client is not None:
+            await pools.gone(client)
+        connection.stop()

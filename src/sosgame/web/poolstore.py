@@ -1,0 +1,174 @@
+"""The pools' waiting entries in the database (the ``pool_entries`` table), which every
+server process shares: entering, leaving, and pairing two entries into a new game in one
+transaction, so that an entry is paired at most once however many processes pair at once.
+
+Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from sosgame.web.rows import StoredGame
+from sosgame.web.schema import player_seats, pool_entries
+from sosgame.web.store import insert_game
+
+__all__ = ["Entry", "Paired", "PoolStore"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player waiting in a pool (see :data:`~sosgame.web.schema.pool_entries`)."""
+
+    id: str
+    pool: str
+    player: str
+    name: str
+    account: int | None
+    rating: float
+    token_hash: str
+    holder: str
+    address: str
+    entered_ms: int
+
+
+@dataclass(frozen=True)
+class Paired:
+    """An entry that pairing put in a game, at a seat."""
+
+    id: str
+    game: str
+    seat: int
+
+
+class _TakenError(Exception):
+    """One of the entries was paired or gone meanwhile: the transaction is undone."""
+
+
+class PoolStore:
+    """The pools' entries in the database behind ``engine``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def enter(self, entry: Entry, now_ms: int, *, per_address: int) -> str | None:
+        """Store a new entry; ``None``, or why not: ``"already_waiting"`` (the player waits
+        already) or ``"too_many"`` (its address has ``per_address`` entries)."""
+        try:
+            with self._engine.begin() as db:
+                count = db.execute(
+                    select(func.count())
+                    .select_from(pool_entries)
+                    .where(pool_entries.c.address == entry.address)
+                ).scalar_one()
+                if count >= per_address:
+                    return "too_many"
+                db.execute(
+                    pool_entries.insert().values(
+                        id=entry.id,
+                        pool=entry.pool,
+                        player=entry.player,
+                        name=entry.name,
+                        account=entry.account,
+                        rating=entry.rating,
+                        token_hash=entry.token_hash,
+                        holder=entry.holder,
+                        address=entry.address,
+                        entered_ms=entry.entered_ms,
+                        seen_ms=now_ms,
+                    )
+                )
+        except IntegrityError:
+            return "already_waiting"
+        return None
+
+    def leave(self, entry_id: str) -> bool:
+        """Take an entry out of its pool; ``False`` if it was paired already (or is gone)."""
+        with self._engine.begin() as db:
+            gone = db.execute(
+                pool_entries.delete().where(
+                    pool_entries.c.id == entry_id, pool_entries.c.game.is_(None)
+                )
+            )
+            return gone.rowcount == 1
+
+    def renew(self, holder: str, entry_ids: Sequence[str], now_ms: int) -> None:
+        """Note that ``holder``'s connections of these entries are still there."""
+        if not entry_ids:
+            return
+        with self._engine.begin() as db:
+            db.execute(
+                pool_entries.update()
+                .where(pool_entries.c.holder == holder, pool_entries.c.id.in_(list(entry_ids)))
+                .values(seen_ms=now_ms)
+            )
+
+    def waiting(self, pool: str, now_ms: int, stale_ms: int) -> list[Entry]:
+        """The entries waiting in ``pool``, oldest first; entries not renewed for
+        ``stale_ms`` (their process is gone) are deleted first."""
+        with self._engine.begin() as db:
+            db.execute(pool_entries.delete().where(pool_entries.c.seen_ms < now_ms - stale_ms))
+            rows = db.execute(
+                select(pool_entries)
+                .where(pool_entries.c.pool == pool, pool_entries.c.game.is_(None))
+                .order_by(pool_entries.c.entered_ms, pool_entries.c.id)
+            ).mappings()
+            return [
+                Entry(
+                    row["id"],
+                    row["pool"],
+                    row["player"],
+                    row["name"],
+                    row["account"],
+                    row["rating"],
+                    row["token_hash"],
+                    row["holder"],
+                    row["address"],
+                    row["entered_ms"],
+                )
+                for row in rows
+            ]
+
+    def pair(self, seated: Sequence[Entry], game: StoredGame, *, rated: bool) -> bool:
+        """Put these entries (in seat order) in ``game`` and store it, at once: ``False``,
+        and nothing done, if any of them was paired or gone meanwhile. The accounts are
+        linked to their seats if the game is ``rated``."""
+        try:
+            with self._engine.begin() as db:
+                # Rows are taken in the order of their ids, so two processes pairing at
+                # once wait for each other rather than lock each other out.
+                for seat, entry in sorted(enumerate(seated), key=lambda item: item[1].id):
+                    taken = db.execute(
+                        pool_entries.update()
+                        .where(pool_entries.c.id == entry.id, pool_entries.c.game.is_(None))
+                        .values(game=game.id, seat=seat)
+                    )
+                    if taken.rowcount != 1:
+                        raise _TakenError
+                insert_game(db, game)
+                links = [
+                    {"game_id": game.id, "seat": seat, "player_id": entry.account}
+                    for seat, entry in enumerate(seated)
+                    if entry.account is not None
+                ]
+                if rated and links:
+                    db.execute(player_seats.insert(), links)
+        except (_TakenError, DBAPIError):
+            return False
+        return True
+
+    def collect(self, holder: str) -> list[Paired]:
+        """The entries of ``holder`` that were paired, deleted as they are handed over."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(pool_entries.c.id, pool_entries.c.game, pool_entries.c.seat).where(
+                    pool_entries.c.holder == holder, pool_entries.c.game.is_not(None)
+                )
+            ).all()
+            if rows:
+                db.execute(pool_entries.delete().where(pool_entries.c.id.in_([r.id for r in rows])))
+            return [Paired(row.id, row.game, row.seat) for row in rows]

@@ -1,0 +1,76 @@
+// A game's chat: the players' (or, for a spectator, the spectators'), quick phrases for all,
+// free text for players with an account. Messages are shown as text, never as HTML; the chat
+// can be turned off (kept in this browser) and one person muted.
+import { api, el } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PHRASES = ["hello", "good_luck", "good_game", "thanks"];
+const MAX_TEXT = 140;
+
+// The chat of the game on screen: its panel (kept across the page's redraws), the log and
+// who is muted.
+const chat = { game: null, panel: null, log: null, muted: new Set(), send: null };
+
+function chatOff() {
+  return localStorage.getItem("sos.chat") === "off";
+}
+
+// A game on screen: its chat (fresh for a new game), sending with `send`; free text only
+// for a player with an account.
+export function resetChat(game, send) {
+  if (chat.game === game && chat.panel) return;
+  chat.game = game;
+  chat.send = send;
+  chat.muted = new Set();
+  chat.log = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
+  const phrases = el("div", { class: "chat-phrases" }, PHRASES.map((phrase) => el("button", {
+    type: "button", "data-phrase": phrase, text: t(`web.chat.phrase.${phrase}`),
+    onclick: () => chat.send({ type: "chat", phrase }),
+  })));
+  const input = el("input", { type: "text", id: "chat-text", maxlength: MAX_TEXT, "aria-label": t("web.chat.text") });
+  const write = el("form", { class: "chat-write", hidden: true },
+    input, el("button", { type: "submit", text: t("web.chat.send") }));
+  api("GET", "/api/session").then((session) => { write.hidden = !session.player; }).catch(() => {});
+  write.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) chat.send({ type: "chat", text: input.value.trim() });
+    input.value = "";
+  });
+  const toggle = el("button", { type: "button", id: "chat-toggle", "aria-pressed": String(!chatOff()) });
+  const body = el("div", { class: "chat-body" }, chat.log, phrases, write);
+  const draw = () => {
+    toggle.textContent = chatOff() ? t("web.chat.turn_on") : t("web.chat.turn_off");
+    toggle.setAttribute("aria-pressed", String(!chatOff()));
+    body.hidden = chatOff();
+  };
+  toggle.addEventListener("click", () => {
+    localStorage.setItem("sos.chat", chatOff() ? "on" : "off");
+    draw();
+  });
+  draw();
+  chat.panel = el("section", { class: "panel chat", id: "chat", "aria-labelledby": "chat-title" },
+    el("h2", { id: "chat-title", text: t("web.chat.title") }), toggle, body);
+}
+
+export function chatPanel() {
+  return chat.panel;
+}
+
+function who(message) {
+  return `${message.seat === null ? "s" : message.seat}:${message.name}`;
+}
+
+export function receiveChat(message) {
+  if (!chat.log || chatOff() || chat.muted.has(who(message))) return;
+  const said = message.phrase ? t(`web.chat.phrase.${message.phrase}`) : message.text;
+  const mute = el("button", { type: "button", class: "chat-mute", text: t("web.chat.mute", { name: message.name }),
+    onclick: () => {
+      chat.muted.add(who(message));
+      for (const line of [...chat.log.children]) if (line.dataset.who === who(message)) line.remove();
+    } });
+  // textContent only: what another player typed is never read as HTML.
+  chat.log.append(el("li", { "data-who": who(message) },
+    el("strong", { text: message.name }), ": ", el("span", { class: "chat-said", text: said }), " ", mute));
+  while (chat.log.children.length > 100) chat.log.firstChild.remove();
+  chat.log.scrollTop = chat.log.scrollHeight;
+}

@@ -1,0 +1,172 @@
+// Quick pairing and seeks, over the lobby's WebSocket (/ws/lobby): the home page's "Play now"
+// pools, and the lobby page's seeks. Leaving the page closes the socket, which leaves the pool
+// and withdraws this page's seeks.
+import { api, el, go, saveToken } from "./dom.js";
+import { errorText, t } from "./i18n.js";
+import { beep } from "./sound.js";
+
+const PROTOCOL = 1;
+
+// The lobby socket of this page: its secret (from `welcome`), what it waits for, and where
+// the page shows its state.
+const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), status: null, offer: null };
+
+export function closeLobby() {
+  if (lobby.socket) lobby.socket.close();
+  lobby.socket = null;
+  lobby.secret = null;
+  lobby.ready = null;
+  lobby.pool = null;
+  lobby.seeks.clear();
+}
+
+window.addEventListener("hashchange", closeLobby);
+
+function sendLobby(message) {
+  lobby.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
+}
+
+// The socket, opened (and greeted) once per page.
+function openLobby() {
+  if (lobby.ready) return lobby.ready;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  lobby.socket = socket;
+  lobby.ready = new Promise((resolve, reject) => {
+    socket.addEventListener("open", () => sendLobby({ type: "hello" }));
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "welcome") {
+        lobby.secret = message.lobby;
+        resolve(message);
+      } else receiveLobby(message);
+    });
+    socket.addEventListener("close", () => reject(new Error("closed")));
+  });
+  return lobby.ready;
+}
+
+function say(text) {
+  if (lobby.status) lobby.status.textContent = text;
+}
+
+function receiveLobby(message) {
+  if (message.type === "waiting") say(t("web.pool.waiting"));
+  else if (message.type === "left") say("");
+  else if (message.type === "joined") say(t("web.seek.joined"));
+  else if (message.type === "offer_computer") showOffer(message.level);
+  else if (message.type === "paired") {
+    const mine = lobby.seeks.size > 0;
+    saveToken(message.game, message.token);
+    if (mine) alertFilled();
+    closeLobby();
+    go(`#/game/${message.game}`);
+  } else if (message.type === "error") say(errorText(message.code, message.message));
+}
+
+// The creator of a seek is told it filled even in a background tab: the title, a sound (if
+// sounds are on) and a notification (if allowed).
+function alertFilled() {
+  document.title = t("web.seek.filled_title");
+  beep("end");
+  if ("Notification" in window && Notification.permission === "granted") {
+    new Notification(t("web.seek.filled_title"), { body: t("web.seek.filled") });
+  }
+}
+
+function showOffer(level) {
+  if (!lobby.offer) return;
+  const button = el("button", { type: "button", class: "primary", id: "play-computer",
+    text: t("web.pool.play_computer", { level: t(`web.player.${level}`) }),
+    onclick: () => sendLobby({ type: "play_computer" }) });
+  lobby.offer.replaceChildren(el("p", { text: t("web.pool.nobody") }), button);
+}
+
+function clockLabel(clock) {
+  if (!clock) return t("web.clock_off");
+  return t("web.clock_setting", { minutes: Math.round(clock.initial / 60), increment: clock.increment });
+}
+
+// The home page's "Play now": a button per pool.
+export function playNowPanel(loggedIn) {
+  const list = el("div", { class: "pools", id: "pools" });
+  lobby.status = el("p", { class: "meta", id: "pool-status", role: "status", "aria-live": "polite" });
+  lobby.offer = el("div", { id: "pool-offer" });
+  const cancel = el("button", { type: "button", id: "pool-leave", text: t("web.pool.leave"),
+    onclick: () => { if (lobby.socket) sendLobby({ type: "leave" }); lobby.offer.replaceChildren(); } });
+  api("GET", "/api/pools").then((data) => {
+    list.replaceChildren(...data.pools.map((pool) => el("button", {
+      type: "button", class: "pool", "data-pool": pool.id, disabled: pool.rated && !loggedIn,
+      title: pool.rated && !loggedIn ? t("web.pool.account_needed") : null,
+      text: `${pool.rows}x${pool.cols} ${t(`mode.${pool.mode}`)}, ${clockLabel(pool.clock)}, ${pool.rated ? t("web.pool.rated") : t("web.pool.casual")}`,
+      onclick: async () => {
+        await openLobby();
+        lobby.offer.replaceChildren();
+        sendLobby({ type: "pool", pool: pool.id });
+      },
+    })));
+  }).catch((error) => say(error.message));
+  return el("section", { class: "panel", id: "play-now", "aria-labelledby": "play-now-title" },
+    el("h2", { id: "play-now-title", text: t("web.play_now") }), list, lobby.status, lobby.offer, cancel);
+}
+
+function number(id, label, attrs) {
+  const input = el("input", { type: "number", id, ...attrs });
+  return [input, el("label", { class: "field" }, el("span", { text: label }), input)];
+}
+
+// The lobby page's seeks: the form for a new one, and those this player may take.
+export function seeksPanel(loggedIn) {
+  const list = el("ul", { class: "list", id: "seeks" });
+  lobby.status = el("p", { class: "meta", id: "seek-status", role: "status", "aria-live": "polite" });
+  const [rows, rowsField] = number("seek-rows", t("web.rows"), { min: 3, max: 26, value: 5 });
+  const [cols, colsField] = number("seek-cols", t("web.cols"), { min: 3, max: 26, value: 5 });
+  const [players, playersField] = number("seek-players", t("web.seats"), { min: 2, max: 8, value: 2 });
+  const [minutes, minutesField] = number("seek-minutes", t("web.clock_minutes"), { min: 0, max: 180, value: 3 });
+  const [increment, incrementField] = number("seek-increment", t("web.clock_increment"), { min: 0, max: 180, value: 2 });
+  const [low, lowField] = number("seek-min", t("web.seek.min_rating"), { step: "any" });
+  const [high, highField] = number("seek-max", t("web.seek.max_rating"), { step: "any" });
+  const mode = el("select", { id: "seek-mode" },
+    el("option", { value: "general", text: t("mode.general") }),
+    el("option", { value: "simple", text: t("mode.simple") }));
+  const rated = el("input", { type: "checkbox", id: "seek-rated", disabled: !loggedIn });
+  const refresh = async () => {
+    const data = await api("GET", "/api/seeks");
+    list.replaceChildren(...(data.seeks.length ? data.seeks.map((seek) => el("li", { "data-seek": seek.id },
+      el("strong", { text: `${seek.rows}x${seek.cols}` }),
+      el("span", { text: `${t(`mode.${seek.mode}`)}, ${clockLabel(seek.clock)}` }),
+      el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
+      el("span", { text: seek.name }),
+      lobby.seeks.has(seek.id) ? null : el("button", { type: "button", class: "join", text: t("web.seek.join"),
+        onclick: async () => { await openLobby(); sendLobby({ type: "join_seek", seek: seek.id }); } }),
+    )) : [el("li", { text: t("web.seek.none") })]));
+  };
+  const form = el("form", { id: "new-seek" }, rowsField, colsField,
+    el("label", { class: "field" }, el("span", { text: t("web.mode") }), mode),
+    playersField, minutesField, incrementField, lowField, highField,
+    el("label", { class: "field" }, rated, el("span", { text: t("web.pool.rated") })),
+    el("button", { type: "submit", class: "primary", id: "seek-create", text: t("web.seek.create") }));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { rows: Number(rows.value), cols: Number(cols.value), mode: mode.value,
+      players: Number(players.value), rated: rated.checked,
+      clock: Number(minutes.value) > 0 ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null };
+    if (low.value !== "" || high.value !== "") {
+      body.rating = { min: low.value === "" ? null : Number(low.value), max: high.value === "" ? null : Number(high.value) };
+    }
+    try {
+      await openLobby();
+      if ("Notification" in window && Notification.permission === "default") Notification.requestPermission();
+      const made = await api("POST", "/api/seeks", body, lobby.secret);
+      lobby.seeks.add(made.id);
+      say(t("web.seek.waiting"));
+      await refresh();
+    } catch (failure) {
+      say(errorText(failure.code, failure.message));
+    }
+  });
+  refresh().catch((error) => say(error.message));
+  return el("section", { class: "panel", id: "seeks-panel", "aria-labelledby": "seeks-title" },
+    el("h2", { id: "seeks-title", text: t("web.seek.title") }), form, lobby.status,
+    el("button", { type: "button", id: "seek-refresh", text: t("web.seek.refresh"), onclick: () => refresh() }), list);
+}

@@ -1,0 +1,100 @@
+"""Quick pairing, seeks and the chat as players see them: two browsers entering the same
+pool land in one game, a seek filled by a second browser alerts its creator, and the chat's
+quick phrases and muting."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sos_live_server import (  # noqa: F401 (fixtures)
+    LiveServer,
+    browser_fixture,
+    server_fixture,
+)
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import expect
+
+POOL = "5x5-general-3+2"
+GAME = re.compile(r"#/game/([\w-]+)$")
+
+
+@pytest.fixture
+def two(browser: Any) -> Iterator[list[Any]]:
+    """Two browsers (contexts: their own storage and cookies)."""
+    contexts = [
+        browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US")
+        for _ in range(2)
+    ]
+    pages = []
+    for context in contexts:
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+        page.errors = errors
+        pages.append(page)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def _game_id(page: Any) -> str:
+    expect(page).to_have_url(GAME)
+    found = GAME.search(page.url)
+    assert found is not None
+    return found.group(1)
+
+
+def test_two_browsers_in_one_pool_land_in_one_game_and_chat(
+    two: list[Any], server: LiveServer
+) -> None:
+    ann, bao = two
+    for page in two:
+        page.goto(server.url)
+        page.locator(f'[data-pool="{POOL}"]').click()
+    expect(ann.locator("#seats")).to_contain_text("you")
+    expect(bao.locator("#seats")).to_contain_text("you")
+    assert _game_id(ann) == _game_id(bao)
+    # Quick phrases reach the other player, as text; a muted player is heard no more.
+    ann.locator('[data-phrase="good_luck"]').click()
+    expect(bao.locator("#chat-log")).to_contain_text("Good luck")
+    bao.locator(".chat-mute").first.click()
+    expect(bao.locator("#chat-log li")).to_have_count(0)
+    ann.locator('[data-phrase="thanks"]').click()
+    expect(ann.locator("#chat-log")).to_contain_text("Thanks")
+    bao.locator('[data-phrase="hello"]').click()
+    expect(bao.locator("#chat-log")).to_contain_text("Hello")
+    expect(bao.locator("#chat-log")).not_to_contain_text("Thanks")
+    # Turning the chat off hides it.
+    ann.locator("#chat-toggle").click()
+    expect(ann.locator("#chat-log")).to_be_hidden()
+    assert ann.errors == [] and bao.errors == []
+
+
+def test_a_seek_filled_by_another_browser_alerts_its_creator(
+    two: list[Any], server: LiveServer
+) -> None:
+    ann, bao = two
+    ann.context.grant_permissions(["notifications"], origin=server.url)
+    ann.add_init_script(
+        "window.shown = []; window.Notification = class { static permission = 'granted';"
+        " static requestPermission() { return Promise.resolve('granted'); }"
+        " constructor(title, options) { window.shown.push(title); } };"
+    )
+    ann.goto(f"{server.url}/#/lobby")
+    ann.fill("#seek-rows", "4")
+    ann.fill("#seek-cols", "4")
+    ann.click("#seek-create")
+    expect(ann.locator("#seek-status")).to_contain_text("offered")
+    bao.goto(f"{server.url}/#/lobby")
+    bao.locator("#seeks .join").first.click()
+    game = _game_id(ann)
+    assert _game_id(bao) == game
+    assert ann.evaluate("window.shown") == ["Your game starts! · SOS"]
+    expect(ann.locator("#seats")).to_contain_text("you")
+    assert ann.errors == [] and bao.errors == []

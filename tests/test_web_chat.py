@@ -1,0 +1,135 @@
+"""A game's chat: the players' and the spectators' apart, quick phrases for all, free text
+for players with an account, rate limited, and across hubs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sos_web import app_client, receive_type
+from sosgame.web.chat import send_chat
+from sosgame.web.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
+from sosgame.web.ratelimit import RateLimit
+from test_web_accounts import claim
+from test_web_hubs import Client, new_game, run, two_hubs
+
+Message = dict[str, Any]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "code"),
+    [
+        (None, None, "bad_message"),
+        ("hi", "hello", "bad_message"),
+        (None, "hi there", "bad_field"),
+        (None, 3, "bad_field"),
+        ("x" * (MAX_CHAT_TEXT + 1), None, "bad_field"),
+        (" \n\t ", None, "bad_field"),
+        (7, None, "bad_field"),
+    ],
+)
+def test_a_bad_chat_message_is_refused(text: object, phrase: object, code: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        check_chat(text, phrase)
+    assert refused.value.code == code
+
+
+def test_chat_text_keeps_no_control_characters() -> None:
+    assert check_chat("gg\nwp\u202e", None) == ("ggwp", None)
+    assert check_chat("<b>hi</b>", None) == ("<b>hi</b>", None)  # the client shows it as text
+    assert check_chat(None, "good_game") == (None, "good_game")
+
+
+def _game(client: Any, headers: dict[str, str] | None = None) -> tuple[str, str, str]:
+    body = {"rows": 3, "cols": 3, "kind": "online", "public": True}
+    body["seats"] = [{"name": "Ann"}, {"name": "Bao"}]
+    made = client.post("/api/games", json=body, headers=headers or {}).json()
+    taken = client.post(f"/api/games/{made['id']}/seats/1", json={"name": "Bao"}).json()
+    return made["id"], made["token"], taken["token"]
+
+
+def _hello(socket: Any, token: str | None) -> None:
+    socket.send_json({"v": 1, "type": "hello", "token": token})
+    receive_type(socket, "welcome")
+
+
+def test_players_and_spectators_each_have_their_own_chat(tmp_path: Path) -> None:
+    with app_client(tmp_path / "games.sqlite3") as client:
+        game, ann_token, bao_token = _game(client)
+        url = f"/ws/games/{game}"
+        with (
+            client.websocket_connect(url) as ann,
+            client.websocket_connect(url) as bao,
+            client.websocket_connect(url) as watcher,
+        ):
+            for socket, token in ((ann, ann_token), (bao, bao_token), (watcher, None)):
+                _hello(socket, token)
+            ann.send_json({"v": 1, "type": "chat", "phrase": "good_luck"})
+            for socket in (ann, bao):
+                said = receive_type(socket, "chat")
+                assert said["seat"] == 0 and said["name"] == "Ann"
+                assert said["phrase"] == "good_luck" and "text" not in said
+                assert isinstance(said["at"], int)
+            watcher.send_json({"v": 1, "type": "chat", "phrase": "hello"})
+            said = receive_type(watcher, "chat")
+            # The spectator hears only the spectators' chat, not the players'.
+            assert (said["seat"], said["name"], said["phrase"]) == (None, "Spectator", "hello")
+            bao.send_json({"v": 1, "type": "chat", "text": "hi"})
+            assert receive_type(bao, "error")["code"] == "account_needed"
+            bao.send_json({"v": 1, "type": "ping"})
+            receive_type(bao, "pong")  # the spectator's message never reached the players
+            bao.send_json({"v": 1, "type": "chat"})
+            assert receive_type(bao, "error")["code"] == "bad_message"
+
+
+def test_free_text_is_for_account_holders_and_chat_is_rate_limited(tmp_path: Path) -> None:
+    with app_client(tmp_path / "games.sqlite3", chat_burst=2, chat_per_second=0.01) as client:
+        cookie = claim(client, "Ann")
+        game, ann_token, bao_token = _game(client, cookie)
+        url = f"/ws/games/{game}"
+        with (
+            client.websocket_connect(url, headers=cookie) as ann,
+            client.websocket_connect(url) as bao,
+        ):
+            _hello(ann, ann_token)
+            _hello(bao, bao_token)
+            ann.send_json({"v": 1, "type": "chat", "text": "<i>good luck</i>"})
+            said = receive_type(bao, "chat")
+            assert said["text"] == "<i>good luck</i>" and said["name"] == "Ann"
+            ann.send_json({"v": 1, "type": "chat", "phrase": "thanks"})
+            receive_type(bao, "chat")
+            ann.send_json({"v": 1, "type": "chat", "phrase": "thanks"})
+            assert receive_type(ann, "error")["code"] == "rate_limited"
+
+
+def test_a_chat_message_reaches_the_players_of_another_hub(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            game, token = await new_game(
+                one, kind="local", seats=[{"name": "Ann"}, {"name": "Bao"}]
+            )
+            player, elsewhere, spectator = Client(one), Client(two), Client(two)
+            await player.join(game, token)
+            await elsewhere.join(game, token)
+            await spectator.join(game)
+            room = one.rooms[game]
+            await send_chat(
+                game,
+                ["Ann", "Bao"],
+                room.channel,
+                one.bus,
+                player.connection,
+                None,
+                "hello",
+                account=None,
+                limit=RateLimit(),
+            )
+            said = await elsewhere.until(lambda m: m["type"] == "chat")
+            assert (said["seat"], said["phrase"]) == (0, "hello")
+            await spectator.send(type="ping")
+            await spectator.until(lambda m: m["type"] == "pong")
+            assert not [m for m in spectator.messages if m["type"] == "chat"]
+
+    run(scenario)
