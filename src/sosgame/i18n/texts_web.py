@@ -151,6 +151,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.title_analysis", "Analysis · SOS"),
     text("web.sound_on", "Sound: on"),
     text("web.sound_off", "Sound: off"),
+    text("web.dark_mode", "Dark mode"),
+    text(
+        "web.offline",
+        "No network: the app is here, but games, lists, invitations and the analysis need the"
+        " connection to the server.",
+    ),
     text("web.analysis", "Analysis"),
     text("web.analysis_title", "Analysis: {mode} mode, {rows}x{cols}"),
     text("web.analysis_queued", "Waiting for the analyser…"),

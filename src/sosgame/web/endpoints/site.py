@@ -14,7 +14,7 @@ from sosgame.web.openapi import openapi
 from sosgame.web.protocol import PROTOCOL_VERSION
 from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["config", "health", "i18n", "index", "schema"]
+__all__ = ["config", "health", "i18n", "index", "manifest", "schema", "service_worker"]
 
 _STATIC = resources.files("sosgame.web") / "static"
 
@@ -23,6 +23,21 @@ async def index(_request: Request) -> Response:
     """``GET /``: the page."""
     with resources.as_file(_STATIC / "index.html") as path:
         return FileResponse(path, media_type="text/html; charset=utf-8")
+
+
+async def manifest(_request: Request) -> Response:
+    """``GET /manifest.json``: the web app manifest (name, icons, colours), for installing."""
+    with resources.as_file(_STATIC / "manifest.json") as path:
+        return FileResponse(path, media_type="application/manifest+json")
+
+
+async def service_worker(_request: Request) -> Response:
+    """``GET /sw.js``: the service worker, served from the root so that it serves every page."""
+    with resources.as_file(_STATIC / "sw.js") as path:
+        response = FileResponse(path, media_type="text/javascript; charset=utf-8")
+    # A new version of the app reaches the browser at once.
+    response.headers["cache-control"] = "no-cache"
+    return response
 
 
 async def i18n(_request: Request) -> Response:
