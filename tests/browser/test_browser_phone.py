@@ -17,8 +17,8 @@ from test_browser_app import (  # noqa: F401 (fixtures)
     CONTRAST,
     GAME,
     PHONE,
+    _measure,
     _open_game,
-    _page,
     _play,
     _upload,
     desktop_fixture,
@@ -102,3 +102,102 @@ def test_dark_mode_follows_the_system_and_the_switch_with_aa_contrast(
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
     expect(page.locator("#theme")).to_have_attribute("aria-pressed", "false")
     assert page.evaluate(BACKGROUND) == "rgb(251, 250, 247)"
+
+
+# ------------------------------------------------------------------------------- coordinates
+
+
+def test_coordinates_line_the_board_and_stay_when_it_is_panned(
+    phone: Any, server: LiveServer
+) -> None:
+    _open_game(phone, server, 3, 4)
+    labels = phone.get_by_test_id("coordinates")
+    expect(labels).to_be_visible()
+    expect(labels.locator(".coord-cols span")).to_have_text(["a", "b", "c", "d"])
+    expect(labels.locator(".coord-rows span")).to_have_text(["1", "2", "3"])
+    # Each label stands beside its cells: "c" above c1, "3" left of a3.
+    c_label = _measure(phone, labels.locator(".coord-cols span").nth(2))
+    c1 = _measure(phone, phone.locator('.cell[data-cell="c1"]'))
+    assert abs(c_label["x"] + c_label["width"] / 2 - (c1["x"] + c1["width"] / 2)) < 2
+    assert c_label["y"] + c_label["height"] <= c1["y"] + 0.5
+    three = _measure(phone, labels.locator(".coord-rows span").nth(2))
+    a3 = _measure(phone, phone.locator('.cell[data-cell="a3"]'))
+    assert abs(three["y"] + three["height"] / 2 - (a3["y"] + a3["height"] / 2)) < 2
+    assert three["x"] + three["width"] <= a3["x"] + 0.5
+    # Switched off, they go (and the board takes their room); the choice is kept.
+    phone.click("#coordinates")
+    expect(labels).to_be_hidden()
+    expect(phone.locator("#coordinates")).to_have_attribute("aria-pressed", "false")
+    phone.reload()
+    expect(phone.get_by_test_id("coordinates")).to_be_hidden()
+    phone.click("#coordinates")
+    expect(phone.get_by_test_id("coordinates")).to_be_visible()
+    # A 26x26 board pans on a phone: its edges' labels stay in view.
+    _open_game(phone, server, 26, 26)
+    frame = phone.get_by_test_id("board-frame")
+    frame.evaluate(
+        "node => { node.scrollLeft = node.scrollWidth; node.scrollTop = node.scrollHeight; }"
+    )
+    box = _measure(phone, frame)
+    labels = phone.get_by_test_id("coordinates")
+    z = _measure(phone, labels.locator(".coord-cols span").last)
+    row26 = _measure(phone, labels.locator(".coord-rows span").last)
+    assert box["y"] <= z["y"] and z["y"] + z["height"] <= box["y"] + 22  # at the frame's top
+    assert z["x"] + z["width"] <= box["x"] + box["width"] + 0.5  # letter z is in view
+    assert box["x"] <= row26["x"] and row26["x"] + row26["width"] <= box["x"] + 22  # at its left
+    assert row26["y"] + row26["height"] <= box["y"] + box["height"] + 0.5
+    phone.screenshot(path=str(ARTIFACTS / "phone-26x26-coordinates.png"))
+
+
+# ------------------------------------------------------------------------------ live region
+
+
+def _spoken(page: Any) -> str:
+    text: str = page.get_by_test_id("announcer").text_content()
+    return text.replace("\u00a0", "").strip()
+
+
+def test_the_live_region_tells_every_move_whose_turn_and_the_result(
+    desktop: Any, server: LiveServer
+) -> None:
+    from sosgame import Game
+
+    _open_game(desktop, server, 3, 3)
+    region = desktop.get_by_test_id("announcer")
+    expect(region).to_have_attribute("aria-live", "polite")
+    expect(region).to_have_text("Ann to move.")
+    node = region.element_handle()
+    game = Game(3, 3)
+    names = ["Ann", "Bao"]
+    for move in GAME:
+        mover = game.turn
+        before = game.scores[mover]
+        game.play(move)
+        points = game.scores[mover] - before
+        said = f"{names[mover]} wrote {move[0]} at {move[1:]}"
+        if points:
+            said += f": {points} point" + ("s" if points > 1 else "")
+        if game.is_over:
+            said += ". Ann wins: the board is full."
+        elif points:
+            said += f", {names[mover]} moves again"
+        else:
+            said += f". {names[game.turn]} to move."
+        _play(desktop, move)
+        desktop.wait_for_function(
+            "said => document.querySelector('[data-testid=announcer]').textContent.trim()"
+            ".replace(/\\u00a0/g, '') === said",
+            arg=said,
+        )
+    # The same node all along: a region that is rebuilt is not heard.
+    assert node.evaluate("n => n.isConnected")
+    assert desktop.locator("[aria-live]").count() == 2  # this and the page's notices
+
+
+def test_the_computer_moves_are_told_too(desktop: Any, server: LiveServer) -> None:
+    seats = [{"name": "Ann"}, {"name": "Cat", "player": "random"}]
+    _open_game(desktop, server, 3, 3, seats=seats)
+    _play(desktop, "Sb2")
+    region = desktop.get_by_test_id("announcer")
+    expect(region).to_contain_text("Cat wrote")
+    assert _spoken(desktop).endswith("Ann to move.") or "Cat moves again" in _spoken(desktop)

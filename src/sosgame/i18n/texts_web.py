@@ -152,6 +152,13 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.sound_on", "Sound: on"),
     text("web.sound_off", "Sound: off"),
     text("web.dark_mode", "Dark mode"),
+    text("web.coordinates", "Coordinates"),
+    text("web.announce_move", "{name} wrote {letter} at {cell}"),
+    plural("web.announce_points", "{move}: {count} point", "{move}: {count} points"),
+    text("web.announce_again", "{move}, {name} moves again"),
+    text("web.announce_then", "{move}. {next}"),
+    text("web.announce_resign", "{name} resigns"),
+    text("web.announce_undo", "Move taken back. {next}"),
     text(
         "web.offline",
         "No network: the app is here, but games, lists, invitations and the analysis need the"

@@ -5,6 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
+import { announce, announcement, turnText } from "./announcer.js";
 
 const PROTOCOL = 1;
 
@@ -122,6 +123,7 @@ function receiveState(id, game) {
   soundFor(before, game);
   sendPending(game);
   drawGame();
+  announce(announcement(before, game));
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
 }
 
@@ -197,13 +199,6 @@ function tickClocks() {
     node.textContent = formatClock(now);
     node.classList.toggle("low", now < 10000);
   }, 250);
-}
-
-function statusLine(state) {
-  if (state.result) return "";
-  if (state.status === "open") return t("web.waiting");
-  const name = state.seats[state.turn].name;
-  return state.extra_turn ? t("to_move_again", { name }) : t("to_move", { name });
 }
 
 // The window's title says whose turn it is, so a player in another tab sees it too.
@@ -306,8 +301,8 @@ function banner(state) {
   const over = Boolean(state.result);
   const extra = state.extra_turn && !over;
   return el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
-    over ? el("p", { class: "result", id: "result", role: "status", text: resultText(state.result, state.seats) })
-      : el("p", { class: "status", id: "status", "aria-live": "polite", text: statusLine(state) }),
+    // What changes here is told by the page's live region (announcer.js), not by the banner.
+    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state) }),
     extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
 }
 
