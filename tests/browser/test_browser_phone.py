@@ -17,6 +17,8 @@ from test_browser_app import (  # noqa: F401 (fixtures)
     CONTRAST,
     GAME,
     PHONE,
+    _hold,
+    _inside,
     _measure,
     _open_game,
     _play,
@@ -201,3 +203,86 @@ def test_the_computer_moves_are_told_too(desktop: Any, server: LiveServer) -> No
     region = desktop.get_by_test_id("announcer")
     expect(region).to_contain_text("Cat wrote")
     assert _spoken(desktop).endswith("Ann to move.") or "Cat moves again" in _spoken(desktop)
+
+
+# ------------------------------------------------------------------------------ phone layout
+
+
+@pytest.mark.parametrize("side", [3, 5, 8])
+def test_everything_a_player_needs_is_above_the_fold_on_a_phone(
+    phone: Any, server: LiveServer, side: int
+) -> None:
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    _open_game(phone, server, side, side, seats=seats, clock={"initial": 300, "increment": 3})
+    bar = phone.get_by_test_id("seat-bar")
+    expect(bar.locator("li")).to_have_count(2)
+    expect(bar.locator("li").first).to_have_attribute("aria-current", "true")
+    expect(bar.locator(".clock")).to_have_text(["5:00", "5:00"])
+    frame = _measure(phone, phone.get_by_test_id("board-frame"))
+    top = _measure(phone, bar)
+    assert top["y"] + top["height"] <= frame["y"]  # the players above the board
+    needed = ["#status", "#undo", "#hint", "#resign", "#zoom-in", "#coordinates"]
+    for selector in needed:
+        assert _inside(_measure(phone, phone.locator(selector)), PHONE), selector
+    assert _inside(frame, PHONE)
+    # Choosing a letter keeps everything in place and in view.
+    phone.locator('.cell[data-cell="b2"]').click()
+    for selector in ["#pick-S", "#pick-O", "#pick-cancel", "#undo", "#resign"]:
+        assert _inside(_measure(phone, phone.locator(selector)), PHONE), selector
+    assert _measure(phone, phone.get_by_test_id("board-frame")) == frame
+    phone.click("#pick-O")
+    expect(bar.locator("li").nth(1)).to_have_attribute("aria-current", "true")
+    expect(bar.locator(".bar-score")).to_have_text(["0", "0"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / f"phone-{side}x{side}.png"))
+
+
+def test_a_new_online_game_offers_to_share_its_invitation_at_the_top(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    # The browser's share sheet, stood in for: what it was given is kept.
+    context.add_init_script(
+        "navigator.share = (data) => { window.shared = data; return Promise.resolve(); };"
+    )
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.select_option("#rows", "5")
+        page.select_option("#cols", "5")
+        page.select_option("#kind", "online")
+        page.click("#start")
+        share = page.get_by_test_id("share")
+        expect(share).to_be_visible()
+        box = _measure(page, share)
+        assert _inside(box, PHONE)
+        assert box["y"] < _measure(page, page.get_by_test_id("board-frame"))["y"]
+        share.click()
+        page.wait_for_function("Boolean(window.shared)")
+        shared = page.evaluate("window.shared")
+        invite = page.locator("#invite-1").input_value()
+        assert shared["url"] == invite and "/#/join/" in invite
+        assert shared["title"] == "Play SOS with me (5x5)"
+    finally:
+        context.close()
+
+
+def test_without_a_share_sheet_the_invitation_is_copied(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    context.add_init_script("delete Navigator.prototype.share; delete navigator.share;")
+    try:
+        page = context.new_page()
+        created = server.post(
+            "/api/games",
+            {"rows": 4, "cols": 4, "kind": "online", "seats": [{"name": "Ann"}, {"name": "B"}]},
+        )
+        _hold(page, server, created["id"], created["token"])
+        page.goto(f"{server.url}/#/game/{created['id']}")
+        share = page.get_by_test_id("share")
+        share.click()
+        expect(share).to_have_text("Link copied: send it to a friend")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == page.locator("#invite-1").input_value()
+    finally:
+        context.close()

@@ -159,6 +159,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.announce_then", "{move}. {next}"),
     text("web.announce_resign", "{name} resigns"),
     text("web.announce_undo", "Move taken back. {next}"),
+    text("web.share", "Share the invitation"),
+    text("web.share_copied", "Link copied: send it to a friend"),
+    text("web.share_failed", "Copy the link below to send it"),
+    text("web.share_help", "A friend who opens it takes the free seat."),
+    text("web.share_title", "Play SOS with me ({rows}x{cols})"),
     text(
         "web.offline",
         "No network: the app is here, but games, lists, invitations and the analysis need the"

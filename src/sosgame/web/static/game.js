@@ -6,6 +6,8 @@ import {
 } from "./board.js";
 import { beep } from "./sound.js";
 import { announce, announcement, turnText } from "./announcer.js";
+import { seatBar } from "./seatbar.js";
+import { shareButton } from "./share.js";
 
 const PROTOCOL = 1;
 
@@ -193,11 +195,11 @@ function tickClocks() {
   const seat = state.clock.running;
   const left = state.clock.remaining[seat];
   gameView.clockTimer = setInterval(() => {
-    const node = document.querySelector(`.clock[data-seat="${seat}"]`);
-    if (!node) return;
     const now = left - (performance.now() - started);
-    node.textContent = formatClock(now);
-    node.classList.toggle("low", now < 10000);
+    for (const node of document.querySelectorAll(`.clock[data-seat="${seat}"]`)) {
+      node.textContent = formatClock(now);
+      node.classList.toggle("low", now < 10000);
+    }
   }, 250);
 }
 
@@ -251,7 +253,7 @@ function drawGame() {
   view().replaceChildren(
     el("div", { class: "game", "data-testid": "game" },
       el("div", { class: "board-column" },
-        gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
+        gameHeader(state), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
       el("div", { class: "side" }, playersPanel(state), linksPanel(state), movesPanel(state))),
@@ -295,6 +297,14 @@ function restoreFocus(kept) {
 
 function gameHeader(state) {
   return el("h1", { class: "game-title", text: t("web.game_title", { rows: state.rows, cols: state.cols, mode: t(`mode.${state.mode}`) }) });
+}
+
+// At the top of a new online game, for its players: the invitation, to share at once.
+function shareRow(state) {
+  if (state.kind !== "online" || state.status !== "open" || !connection.seats.length) return null;
+  const free = state.seats.findIndex((seat, index) => seat.player === "human" && !seat.taken && (gameView.invites || [])[index]);
+  if (free < 0) return null;
+  return shareButton(gameView.invites[free], t("web.share_title", { rows: state.rows, cols: state.cols }));
 }
 
 function banner(state) {

@@ -20,6 +20,8 @@ const APP_FILES = [
   "/static/offline.js",
   "/static/players.js",
   "/static/replay.js",
+  "/static/seatbar.js",
+  "/static/share.js",
   "/static/sound.js",
   "/static/theme.js",
   "/static/favicon.svg",
