@@ -81,7 +81,7 @@ def test_a_draw_offer_declined_withdrawn_and_accepted(pages: list[Any], server: 
     for page in pages:
         expect(page.locator("#offer-draw-standing")).to_contain_text("Ann offers a draw.")
     expect(watcher.locator("#accept-draw")).to_have_count(0)  # spectators only see it
-    expect(bao.locator("#fair-announce")).to_have_text(re.compile("Ann offers a draw"))
+    expect(bao.locator("[data-testid=announcer]")).to_have_text(re.compile("Ann offers a draw"))
     bao.click("#decline-draw")
     for page in pages:
         expect(page.locator("#offer-draw-gone")).to_be_visible()

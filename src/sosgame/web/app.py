@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -34,6 +35,9 @@ from sosgame.web.store import Store
 from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["create_app"]
+
+GZIP_MINIMUM = 500
+"""Bytes: a shorter answer is sent as it is (compressing it would gain nothing)."""
 
 
 def create_app(
@@ -98,6 +102,8 @@ def create_app(
 
     routes = [
         Route("/", site.index),
+        Route("/manifest.json", site.manifest),
+        Route("/sw.js", site.service_worker),
         Route("/api/health", site.health),
         Route("/api/i18n", site.i18n),
         Route("/api/config", site.config),
@@ -147,5 +153,7 @@ def create_app(
     hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))
     app.add_middleware(RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    # Text answers (the page, scripts, JSON) travel compressed; WebSockets pass untouched.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
     app.add_middleware(SecurityHeaders)
     return app

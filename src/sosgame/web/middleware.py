@@ -15,7 +15,8 @@ __all__ = ["HEADERS", "RequestChecks", "SecurityHeaders", "host_name", "origin_a
 
 CSP: Final = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-    " connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none';"
+    " connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self';"
+    " base-uri 'none'; form-action 'none';"
     " frame-ancestors 'none'"
 )
 HEADERS: Final = [

@@ -15,7 +15,7 @@ from sosgame.web.openapi import openapi
 from sosgame.web.protocol import PROTOCOL_VERSION
 from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["config", "health", "i18n", "index", "schema"]
+__all__ = ["config", "health", "i18n", "index", "manifest", "schema", "service_worker"]
 
 _STATIC = resources.files("sosgame.web") / "static"
 
@@ -25,6 +25,29 @@ async def index(_request: Request) -> Response:
     """``GET /``: the page."""
     with resources.as_file(_STATIC / "index.html") as path:
         return FileResponse(path, media_type="text/html; charset=utf-8")
+
+
+@declare(
+    "The web app manifest (name, icons, colours), for installing the app",
+    responses={200: Answer("The manifest (application/manifest+json)")},
+)
+async def manifest(_request: Request) -> Response:
+    """``GET /manifest.json``: the web app manifest (name, icons, colours), for installing."""
+    with resources.as_file(_STATIC / "manifest.json") as path:
+        return FileResponse(path, media_type="application/manifest+json")
+
+
+@declare(
+    "The service worker, which keeps the app's own files so that it starts without a network",
+    responses={200: Answer("The service worker (JavaScript)")},
+)
+async def service_worker(_request: Request) -> Response:
+    """``GET /sw.js``: the service worker, served from the root so that it serves every page."""
+    with resources.as_file(_STATIC / "sw.js") as path:
+        response = FileResponse(path, media_type="text/javascript; charset=utf-8")
+    # A new version of the app reaches the browser at once.
+    response.headers["cache-control"] = "no-cache"
+    return response
 
 
 @declare(

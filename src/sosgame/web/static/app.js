@@ -5,6 +5,8 @@ import { api, el, go, router, saveToken, tokensFor, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { boardView } from "./board.js";
 import { beep, drawSoundToggle, soundOn } from "./sound.js";
+import { drawTheme, setUpTheme } from "./theme.js";
+import { drawOffline, setUpOffline } from "./offline.js";
 import { closeSocket, showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { showAnalysis } from "./analysis.js";
@@ -36,6 +38,8 @@ function translateStatic() {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   document.title = t("web.title");
   drawSoundToggle();
+  drawTheme();
+  drawOffline();
   drawAccount();
 }
 
@@ -101,7 +105,7 @@ async function loadLists(openList, archiveList) {
         el("a", { href: `/api/games/${game.id}/record`, download: `sos-${game.id}.json`, text: t("web.download") }),
       )) : [el("li", { text: t("web.no_archive") })]));
   } catch (error) {
-    openList.replaceChildren(el("li", { class: "error", text: error.message }));
+    openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? error.message : t("web.offline") }));
   }
 }
 
@@ -309,6 +313,8 @@ async function start() {
     drawSoundToggle();
     beep("move");
   });
+  setUpTheme();
+  setUpOffline();
   translateStatic();
   await loadSession();
   router.route = route;

@@ -1,6 +1,7 @@
 // The board and the move list, drawn the same on the game, replay and analysis pages.
 import { cellName, el, parseCell, svg } from "./dom.js";
 import { settings, t } from "./i18n.js";
+import { GUTTER, coordinateLabels, coordinatesOn, coordinatesToggle } from "./coordinates.js";
 
 // How the board is looked at: its zoom over the size that fits the window, and the cell
 // that has (or last had) the keyboard's focus.
@@ -42,8 +43,9 @@ export function drawBoard(state, options) {
   const id = options.id || "board";
   const lines = options.lineCount === undefined ? state.lines : state.lines.slice(0, options.lineCount);
   const fresh = new Set(options.fresh || []);
-  const wrap = el("div", { class: "board-wrap", "data-rows": state.rows, "data-cols": state.cols },
-    boardGrid(state, options, fresh), linesOverlay(state, lines, fresh));
+  const wrap = el("div", { class: `board-wrap${coordinatesOn() ? " coords" : ""}`, "data-rows": state.rows, "data-cols": state.cols },
+    coordinateLabels(state.rows, state.cols),
+    el("div", { class: "board-box" }, boardGrid(state, options, fresh), linesOverlay(state, lines, fresh)));
   return el("div", { class: "board-frame", "data-testid": `${id}-frame` }, wrap);
 }
 
@@ -136,7 +138,8 @@ export function zoomControls() {
     el("button", { type: "button", id: "zoom-out", "aria-label": t("web.zoom_out"), text: "−",
       disabled: index <= 0, onclick: change(-1) }),
     el("button", { type: "button", id: "zoom-in", "aria-label": t("web.zoom_in"), text: "+",
-      disabled: index >= ZOOMS.length - 1, onclick: change(1) }));
+      disabled: index >= ZOOMS.length - 1, onclick: change(1) }),
+    coordinatesToggle(fitBoard));
 }
 
 // Sizes the board from the space it has: the width of its column and the height left in
@@ -156,12 +159,13 @@ export function fitBoard() {
   const top = frame.getBoundingClientRect().top + window.scrollY;
   const width = column.clientWidth - 4;
   const height = Math.max(phone ? 200 : 120, window.innerHeight - top - below - 12);
-  const fitted = Math.floor(Math.min(width / cols, height / rows, MAX_CELL));
+  const gutter = wrap.classList.contains("coords") ? GUTTER : 0;
+  const fitted = Math.floor(Math.min((width - gutter) / cols, (height - gutter) / rows, MAX_CELL));
   const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (boardView.zoom || 1));
   wrap.style.setProperty("--cell", `${cell}px`);
   frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
   frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);
-  frame.classList.toggle("pans", cell * cols > width || cell * rows > height);
+  frame.classList.toggle("pans", cell * cols + gutter > width || cell * rows + gutter > height);
 }
 
 export function focusCell(row, col) {

@@ -1,6 +1,7 @@
 // Fair play on the game page: the offers standing (draw, takeback, rematch) with their
 // answers, the abort button, the first-move and absence countdowns, the claims, and a
 // screen-reader announcement whenever any of these changes.
+import { announce } from "./announcer.js";
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -8,15 +9,6 @@ import { t } from "./i18n.js";
 // the offers last seen (to say when one is gone).
 const fair = { timer: null, ticking: [], announced: "", offers: null };
 
-// A region outside the redrawn view, so that screen readers hear each change once.
-function announcer() {
-  let node = document.getElementById("fair-announce");
-  if (!node) {
-    node = el("div", { id: "fair-announce", class: "visually-hidden", role: "status", "aria-live": "polite" });
-    document.body.append(node);
-  }
-  return node;
-}
 
 export function forgetFair() {
   clearInterval(fair.timer);
@@ -167,7 +159,7 @@ export function fairPanel(state, { mine, send, redraw }) {
   const said = spoken.join(" ");
   if (said !== fair.announced) {
     fair.announced = said;
-    announcer().textContent = said;
+    announce(said);  // through the page's one live region, heard once
   }
   if (fair.ticking.length) {
     tick();

@@ -7,6 +7,9 @@ import {
 import { beep } from "./sound.js";
 import { fairPanel, forgetFair } from "./fairplay.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
+import { announce, announcement, turnText } from "./announcer.js";
+import { seatBar } from "./seatbar.js";
+import { shareButton } from "./share.js";
 
 const PROTOCOL = 1;
 
@@ -128,6 +131,7 @@ function receiveState(id, game) {
   soundFor(before, game);
   sendPending(game);
   drawGame();
+  announce(announcement(before, game));
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
 }
 
@@ -197,19 +201,12 @@ function tickClocks() {
   const seat = state.clock.running;
   const left = state.clock.remaining[seat];
   gameView.clockTimer = setInterval(() => {
-    const node = document.querySelector(`.clock[data-seat="${seat}"]`);
-    if (!node) return;
     const now = left - (performance.now() - started);
-    node.textContent = formatClock(now);
-    node.classList.toggle("low", now < 10000);
+    for (const node of document.querySelectorAll(`.clock[data-seat="${seat}"]`)) {
+      node.textContent = formatClock(now);
+      node.classList.toggle("low", now < 10000);
+    }
   }, 250);
-}
-
-function statusLine(state) {
-  if (state.result) return "";
-  if (state.status === "open") return t("web.waiting");
-  const name = state.seats[state.turn].name;
-  return state.extra_turn ? t("to_move_again", { name }) : t("to_move", { name });
 }
 
 // The window's title says whose turn it is, so a player in another tab sees it too.
@@ -262,7 +259,7 @@ function drawGame() {
   view().replaceChildren(
     el("div", { class: "game", "data-testid": "game" },
       el("div", { class: "board-column" },
-        gameHeader(state), banner(state), gameBoard(state), pickerRow(state),
+        gameHeader(state), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
       el("div", { class: "side" }, playersPanel(state), fairPanel(state, {
@@ -310,12 +307,20 @@ function gameHeader(state) {
   return el("h1", { class: "game-title", text: t("web.game_title", { rows: state.rows, cols: state.cols, mode: t(`mode.${state.mode}`) }) });
 }
 
+// At the top of a new online game, for its players: the invitation, to share at once.
+function shareRow(state) {
+  if (state.kind !== "online" || state.status !== "open" || !connection.seats.length) return null;
+  const free = state.seats.findIndex((seat, index) => seat.player === "human" && !seat.taken && (gameView.invites || [])[index]);
+  if (free < 0) return null;
+  return shareButton(gameView.invites[free], t("web.share_title", { rows: state.rows, cols: state.cols }));
+}
+
 function banner(state) {
   const over = Boolean(state.result);
   const extra = state.extra_turn && !over;
   return el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
-    over ? el("p", { class: "result", id: "result", role: "status", text: resultText(state.result, state.seats) })
-      : el("p", { class: "status", id: "status", "aria-live": "polite", text: statusLine(state) }),
+    // What changes here is told by the page's live region (announcer.js), not by the banner.
+    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state) }),
     extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
 }
 

@@ -3,6 +3,7 @@ import { api, el, router, view } from "./dom.js";
 import { resultText, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, zoomControls } from "./board.js";
 import { drawSeats } from "./game.js";
+import { announce } from "./announcer.js";
 
 export async function showReplay(id) {
   let data;
@@ -24,6 +25,7 @@ function drawReplay(replay, animate = false) {
   view().replaceChildren(
     el("div", { class: "game", "data-testid": "game" }, replayColumn(replay, animate), replaySide(replay)));
   document.title = t("web.title_replay", { ply: replay.ply, total: replay.total });
+  announce(`${t("web.ply_of", { ply: replay.ply, total: replay.total })}: ${replayStatus(replay, replay.data.frames[replay.ply])}`);
   fitBoard();
   scrollMoves(replay.ply);
   if (focusId) {
@@ -52,10 +54,10 @@ function replayColumn(replay, animate) {
   return el("div", { class: "board-column" },
     el("h1", { class: "game-title", text: t("web.replay_title") }),
     el("div", { class: "banner", id: "banner", "data-testid": "banner" },
-      el("p", { class: "status", id: "status", "aria-live": "polite", text: replayStatus(replay, frame) })),
+      el("p", { class: "status", id: "status", text: replayStatus(replay, frame) })),
     drawBoard(state, { lineCount: frame.lines, last, fresh }),
     el("div", { class: "picker-row", "data-reserve": "" },
-      el("p", { id: "replay-ply", "aria-live": "polite", text: t("web.ply_of", { ply, total }) }), zoomControls()),
+      el("p", { id: "replay-ply", text: t("web.ply_of", { ply, total }) }), zoomControls()),
     replayControls(replay));
 }
 

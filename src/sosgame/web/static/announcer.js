@@ -1,0 +1,39 @@
+// The one live region (in the page itself, never redrawn) that tells a screen reader what
+// happens in a game: every move as it is made, whose turn it is, and the result.
+import { resultText, t } from "./i18n.js";
+
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region || !text) return;
+  // The same words again (two quiet moves alike) are still a change, so they are read.
+  region.textContent = region.textContent === text ? `${text}\u00a0` : text;
+}
+
+// Whose turn it is, or the result.
+export function turnText(state) {
+  if (state.result) return resultText(state.result, state.seats);
+  if (state.status === "open") return t("web.waiting");
+  const name = state.seats[state.turn].name;
+  return state.extra_turn ? t("to_move_again", { name }) : t("to_move", { name });
+}
+
+// What changed from the state before to this one, in words: the move just made (with its
+// points and who moves next), a move taken back, or (on a first look) whose turn it is.
+export function announcement(before, state) {
+  const next = turnText(state);
+  if (!before || before.id !== state.id || state.ply === before.ply) return before && before.id === state.id ? "" : next;
+  if (state.ply < before.ply) return t("web.announce_undo", { next });
+  if (state.ply !== before.ply + 1) return next;
+  const action = state.actions[state.actions.length - 1];
+  if (action.startsWith("resign")) {
+    const seat = Number(action.split(":")[1]);
+    return t("web.announce_then", { move: t("web.announce_resign", { name: state.seats[seat].name }), next });
+  }
+  const mover = before.turn;
+  const name = state.seats[mover].name;
+  let move = t("web.announce_move", { name, letter: action[0], cell: action.slice(1) });
+  const points = state.scores[mover] - before.scores[mover];
+  if (points > 0) move = t("web.announce_points", { move, count: points });
+  if (!state.result && state.turn === mover && state.extra_turn) return t("web.announce_again", { move, name });
+  return t("web.announce_then", { move, next });
+}
