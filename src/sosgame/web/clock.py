@@ -5,6 +5,9 @@ A clock is ``{"initial", "increment", "remaining": [ms per seat], "since": ms or
 started (``None`` until every seat has made its first move), ``waiting`` when the seat to
 move began to wait for its first move (the first-move timer counts from it).
 
+A correspondence clock has ``"days"`` too: each seat has that many days per move, and every
+move gives the mover its whole time back (the seat to move always starts from full).
+
 Every timer of the server reads the time through :data:`TIME`, which tests replace with a
 clock of their own.
 """
@@ -14,11 +17,25 @@ from __future__ import annotations
 import asyncio
 import copy
 import time
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Final
 
-__all__ = ["TIME", "Time", "charge", "new_clock", "now_ms", "sleep_until", "view"]
+__all__ = [
+    "DAY_MS",
+    "TIME",
+    "Time",
+    "charge",
+    "deadline_ms",
+    "iso",
+    "new_clock",
+    "new_correspondence",
+    "now_ms",
+    "sleep_until",
+    "view",
+]
 
 Clock = dict[str, Any]
+DAY_MS: Final = 24 * 3600 * 1000
 
 
 class Time:
@@ -61,6 +78,29 @@ def new_clock(initial_ms: int, increment_ms: int, seats: int) -> Clock:
     }
 
 
+def new_correspondence(days: int, seats: int) -> Clock:
+    """A fresh correspondence clock: ``days`` days per move, standing still as a clock does."""
+    return {**new_clock(days * DAY_MS, 0, seats), "days": days}
+
+
+def deadline_ms(clock: Clock | None) -> int | None:
+    """When the seat to move of a correspondence game runs out of days (its first move
+    included), or ``None`` (no correspondence clock, or none running)."""
+    if clock is None or clock.get("days") is None:
+        return None
+    started = clock.get("since")
+    if started is None:
+        started = clock.get("waiting")
+    return None if started is None else int(started) + int(clock["initial"])
+
+
+def iso(when_ms: int | None) -> str | None:
+    """``when_ms`` as an ISO 8601 UTC time, or ``None``."""
+    if when_ms is None:
+        return None
+    return datetime.fromtimestamp(when_ms / 1000, UTC).isoformat(timespec="seconds")
+
+
 def view(clock: Clock | None, running: int | None) -> dict[str, Any] | None:
     """The clocks as of now, with ``running`` (the seat to move, if the game goes on)."""
     if clock is None:
@@ -95,6 +135,8 @@ def charge(
         if charged["remaining"][mover] <= 0:
             # The flag fell before the move arrived: the timer's resignation stands.
             text, flagged = f"resign:{mover}", mover
+        elif charged.get("days") is not None:
+            charged["remaining"][mover] = charged["initial"]  # a fresh move's days
         elif not text.startswith("resign"):
             charged["remaining"][mover] += charged["increment"]
     if flagged is not None:

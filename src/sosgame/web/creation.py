@@ -106,7 +106,9 @@ async def create(
     ]
     status = "playing" if len(mine) == len(humans) else "open"
     clock = None
-    if settings.clock is not None:
+    if settings.days is not None:
+        clock = fresh_clock(0, 0, len(rows), playing=status == "playing", days=settings.days)
+    elif settings.clock is not None:
         clock = fresh_clock(
             settings.clock.initial_ms,
             settings.clock.increment_ms,
@@ -215,7 +217,11 @@ async def rematch(
     clock = None
     if room.clock is not None:
         clock = fresh_clock(
-            room.clock["initial"], room.clock["increment"], len(rows), playing=status == "playing"
+            room.clock["initial"],
+            room.clock["increment"],
+            len(rows),
+            playing=status == "playing",
+            days=room.clock.get("days"),
         )
     stored = stored_game(
         kind=room.kind,
@@ -247,10 +253,16 @@ async def rematch(
     return new, True
 
 
-def fresh_clock(initial_ms: int, increment_ms: int, seats: int, *, playing: bool) -> dict[str, Any]:
-    """A new game's clock: it stands still until every seat has made its first move, and
-    in a game already ``playing`` the first-move timer runs from now."""
-    clock = clocks.new_clock(initial_ms, increment_ms, seats)
+def fresh_clock(
+    initial_ms: int, increment_ms: int, seats: int, *, playing: bool, days: int | None = None
+) -> dict[str, Any]:
+    """A new game's clock (``days`` per move instead of the times, for correspondence): it
+    stands still until every seat has made its first move, and in a game already
+    ``playing`` the first-move timer runs from now."""
+    if days is not None:
+        clock = clocks.new_correspondence(days, seats)
+    else:
+        clock = clocks.new_clock(initial_ms, increment_ms, seats)
     clock["waiting"] = clocks.now_ms() if playing else None
     return clock
 

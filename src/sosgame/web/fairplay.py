@@ -113,9 +113,9 @@ class FairPlay:
         self.came_back = {}
         self.seen_here = set()
         self._moved = (-1, frozenset())
-        if self.clock is not None and self.clock.get("waiting") is not None:
+        if self.clock is not None and self.clock.get("waiting") is not None and not self.days:
             # As the clocks, the first-move timer stands still while the game is not in
-            # memory (a restart).
+            # memory (a restart); days per move run on.
             self.clock["waiting"] = clocks.now_ms()
         self.note_presence()
 
@@ -178,6 +178,20 @@ class FairPlay:
         moved = self.moved_seats()
         active = set(self.game.active_seats)
         return all(seat in moved or seat not in active for seat in range(self.game.players))
+
+    @property
+    def days(self) -> int | None:
+        """Days per move of a correspondence game, else ``None``."""
+        return None if self.clock is None else self.clock.get("days")
+
+    def deadline(self) -> int | None:
+        """When the seat to move of a correspondence game that has started runs out of
+        days, else ``None``."""
+        if self.clock is None or self.clock.get("since") is None:
+            return None
+        if self.status != "playing" or self.game.is_over:
+            return None
+        return clocks.deadline_ms(self.clock)
 
     def settle_clock(self, clock: dict[str, Any], now: int) -> None:
         """After a change: the clock of the seat to move runs once every seat has made its
@@ -387,6 +401,8 @@ class FairPlay:
         seat = self.game.turn
         if self.seats[seat].player != HUMAN or seat in self.moved_seats():
             return None
+        if self.days:
+            return int(clock["waiting"]) + int(clock["initial"])
         return int(clock["waiting"]) + int(self.hub.limits.first_move_seconds * 1000)
 
     def _first_move_left(self, now: int) -> dict[str, int] | None:

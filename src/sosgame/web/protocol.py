@@ -21,6 +21,7 @@ from sosgame.web.rows import HUMAN
 __all__ = [
     "CLAIMS",
     "COMPUTER_LEVELS",
+    "DAYS_PER_MOVE",
     "KINDS",
     "MAX_CHAT_TEXT",
     "MAX_MESSAGE_BYTES",
@@ -34,6 +35,7 @@ __all__ = [
     "ProtocolError",
     "SeatSettings",
     "check_chat",
+    "check_days",
     "check_name",
     "error_message",
     "parse_client_message",
@@ -56,6 +58,8 @@ CLAIMS: Final = ("win", "draw")
 """What the players left may claim when a seat has abandoned a game without a clock."""
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
+DAYS_PER_MOVE: Final = (1, 2, 3, 5, 7, 14)
+"""The days per move a correspondence game may give each move."""
 PHRASES: Final = ("hello", "good_luck", "good_game", "thanks")
 """The chat's quick phrases, by key."""
 MAX_CHAT_TEXT: Final = 140
@@ -103,6 +107,11 @@ NEW_GAME: Final = Model(
                 "items": _SEAT,
             },
             "clock": _CLOCK,
+            "days": {
+                "enum": list(DAYS_PER_MOVE),
+                "description": "online games: a correspondence game with this many days per"
+                " move (instead of a clock)",
+            },
             "public": {
                 "type": "boolean",
                 "default": False,
@@ -165,6 +174,8 @@ class NewGame:
     public: bool = False
     rated: bool = True
     """Whether the game is to be rated (it is only if it qualifies: online, named players)."""
+    days: int | None = None
+    """Days per move of a correspondence game (then no clock)."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +279,11 @@ def parse_new_game(data: object) -> NewGame:
             raw_clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_SECONDS
         )
         clock = ClockSettings(initial * 1000, increment * 1000)
+    days = check_days(body.get("days"), "days")
+    if days is not None and clock is not None:
+        raise ProtocolError("bad_field", "give field 'clock' or field 'days', not both")
+    if days is not None and kind != "online":
+        raise ProtocolError("bad_field", "field 'days' is for online games only")
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise ProtocolError("bad_field", "field 'public' must be true or false")
@@ -278,7 +294,19 @@ def parse_new_game(data: object) -> NewGame:
         raise ProtocolError("bad_field", "field 'rated' must be true or false")
     if rated and kind != "online":
         raise ProtocolError("bad_field", "field 'rated' is for online games only")
-    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public, rated)
+    return NewGame(rows, cols, mode, kind, tuple(seats), clock, public, rated, days)
+
+
+def check_days(value: object, where: str) -> int | None:
+    """Days per move (``None`` if not given), one of :data:`DAYS_PER_MOVE`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or value not in DAYS_PER_MOVE:
+        allowed = ", ".join(str(days) for days in DAYS_PER_MOVE)
+        raise ProtocolError(
+            "bad_field", f"field {where!r} must be one of {allowed} (days per move)"
+        )
+    return int(value)
 
 
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {

@@ -67,8 +67,9 @@ class Room(FairPlay):
         self.table = _table(stored)
         """The game at its seats, with undo back to a person's turn and redo."""
         self.clock = stored.clock
-        if self.clock is not None and self.clock.get("since") is not None:
-            # The clocks stand still while the game is not in memory (a restart).
+        if self.clock is not None and self.clock.get("since") is not None and not self.days:
+            # The clocks stand still while the game is not in memory (a restart); days per
+            # move run on, as the sweep of the store does.
             self.clock["since"] = clocks.now_ms()
         self.channel = hub.channel(stored.id, len(stored.seats))
         self.lock = asyncio.Lock()
@@ -194,6 +195,8 @@ class Room(FairPlay):
                 "extra_turn": game.extra_turn,
                 "result": self.result(),
                 "clock": self.clock_view(),
+                "days": self.days,
+                "deadline": clocks.iso(self.deadline()),
                 "thinking": self.computer.thinking,
                 "can_undo": self.kind == "local" and self.table.can_undo,
                 "can_redo": self.kind == "local" and self.table.can_redo,
