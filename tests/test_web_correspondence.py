@@ -5,6 +5,7 @@ seat has moved), the sweep of the store, and ``days`` refused when wrong."""
 from __future__ import annotations
 
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("argon2")
 
-from sos_web import FakeTime
+from sos_web import FakeTime, Seat, app_client
+from sosgame.web import correspondence
 from test_web_fairplay import client, fake_time, online, play, seated
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -46,12 +48,18 @@ def test_each_move_resets_the_deadline_and_a_late_move_is_valid(
     assert state["clock"]["remaining"] == [2 * DAY * 1000, 2 * DAY * 1000]
 
 
-def test_running_out_of_days_loses_with_two_seats(client: Client, fake_time: FakeTime) -> None:
+def started(stack: ExitStack, client: Client) -> tuple[str, list[Seat]]:
+    """A game of one day per move, both seats connected, each of which has moved."""
     game, ann, bao = online(client, days=1)
+    seats = seated(stack, client, game, ann, bao)
+    play(seats, 0, "Sa1", 0)
+    play(seats, 1, "Ob1", 1)
+    return game, seats
+
+
+def test_running_out_of_days_loses_with_two_seats(client: Client, fake_time: FakeTime) -> None:
     with ExitStack() as stack:
-        seats = seated(stack, client, game, ann, bao)
-        play(seats, 0, "Sa1", 0)
-        play(seats, 1, "Ob1", 1)
+        _, seats = started(stack, client)
         fake_time.advance(DAY + 1)
         state = seats[1].state(lambda g: g["result"] is not None)
     assert state["result"]["termination"] == "timeout"
@@ -112,3 +120,25 @@ def test_bad_days_are_refused_and_nothing_is_created(
     assert answer.json()["error"]["code"] == "bad_field"
     assert named in answer.json()["error"]["message"]
     assert client.get("/api/lobby").json() == before
+
+
+def sweep(client: Client) -> None:
+    """One sweep of the overdue games by this client's server process."""
+    client.portal.call(correspondence.sweep, client.app.state.hub)
+
+
+def test_the_sweep_ends_a_game_nobody_has_loaded_once(tmp_path: Path, fake_time: FakeTime) -> None:
+    database = tmp_path / "games.sqlite3"
+    with app_client(database) as first, ExitStack() as stack:
+        game, _ = started(stack, first)
+    fake_time.advance(DAY + 1)
+    with app_client(database) as one, app_client(database) as other:
+        sweep(one)
+        sweep(other)
+        sweep(one)
+        state = other.get(f"/api/games/{game}").json()
+    assert state["status"] == "finished"
+    assert state["result"]["termination"] == "timeout"
+    assert state["result"]["winners"] == [1]
+    assert [action for action in state["actions"] if action.startswith("resign")] == ["resign:0"]
+    assert state["deadline"] is None

@@ -10,6 +10,7 @@ import gc
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -17,6 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from sosgame.web import correspondence
 from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
@@ -83,6 +85,7 @@ def create_app(
         app.state.hub = hub
         app.state.lobby = Lobby(hub, offered)
         hub.sweep_hooks.append(app.state.lobby.sweep)
+        hub.sweep_hooks.append(partial(correspondence.sweep, hub))
         try:
             await hub.start()
             await accounts.start(hub)

@@ -430,11 +430,19 @@ class FairPlay:
     async def _abort_at(self, deadline: int) -> None:
         await clocks.sleep_until(deadline)
         async with self.lock:
-            again = self.first_move_deadline()
-            if again is None or again > clocks.now_ms():
-                return
-            with contextlib.suppress(ProtocolError):  # another process aborted it first
+            await self.end_overdue()
+
+    async def end_overdue(self) -> None:
+        """Under the room's lock: abort the game if the seat to move missed its first move
+        in time, or put it out if it ran out of days per move (nothing if neither)."""
+        now = clocks.now_ms()
+        first = self.first_move_deadline()
+        deadline = self.deadline()
+        with contextlib.suppress(ProtocolError):  # another process ended it first
+            if first is not None and first <= now:
                 await self.finish("aborted", [])
+            elif first is None and deadline is not None and deadline <= now:
+                await self.commit(f"resign:{self.game.turn}", flagged=self.game.turn)
 
     # ----------------------------------------------------------------------- endings
 

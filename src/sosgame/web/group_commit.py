@@ -13,20 +13,22 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, TextClause, text
 
+from sosgame.web import clock as clocks
 from sosgame.web.rows import Change
 
-__all__ = ["dump_json", "update_checked_at_once", "write_moves_at_once"]
+__all__ = ["change_deadline", "dump_json", "update_checked_at_once", "write_moves_at_once"]
 
 _CHANGES: Final = """
     change AS (
         SELECT * FROM unnest(
             CAST(:games AS varchar[]), CAST(:seen AS integer[]), CAST(:statuses AS varchar[]),
-            CAST(:results AS text[]), CAST(:clocks AS text[]), CAST(:now AS bigint[])
-        ) AS change(game, seen, status, result, clock, now)
+            CAST(:results AS text[]), CAST(:clocks AS text[]), CAST(:now AS bigint[]),
+            CAST(:deadlines AS bigint[])
+        ) AS change(game, seen, status, result, clock, now, deadline)
     ),
     moved AS (
         UPDATE games SET status = change.status, result = change.result, clock = change.clock,
-            updated_ms = change.now, version = change.seen + 1
+            updated_ms = change.now, deadline_ms = change.deadline, version = change.seen + 1
         FROM change WHERE games.id = change.game AND games.version = change.seen
         RETURNING games.id
     )"""
@@ -51,6 +53,11 @@ def dump_json(value: dict[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
+def change_deadline(change: Change) -> int | None:
+    """The deadline a change stores: a correspondence game's, while it is played."""
+    return clocks.deadline_ms(change.clock) if change.status == "playing" else None
+
+
 def _change_arrays(changes: Sequence[Change]) -> dict[str, list[Any]]:
     return {
         "games": [change.game_id for change in changes],
@@ -59,6 +66,7 @@ def _change_arrays(changes: Sequence[Change]) -> dict[str, list[Any]]:
         "results": [dump_json(change.result) for change in changes],
         "clocks": [dump_json(change.clock) for change in changes],
         "now": [change.now_ms for change in changes],
+        "deadlines": [change_deadline(change) for change in changes],
     }
 
 

@@ -71,6 +71,7 @@ games: Final = Table(
     Column("owner_player", Integer, nullable=True),
     Column("offers", Text, nullable=True),
     Column("rated", Boolean, nullable=True),
+    Column("deadline_ms", BigInteger, nullable=True, index=True),
 )
 """One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
 ``public`` games are listed with their free seats; ``rematch`` is the game that followed;
@@ -78,7 +79,8 @@ games: Final = Table(
 ``owner`` is the client (address) that created the game and ``owner_player`` its account, if
 any: the per-client caps and the computer players' fair queue count games by them;
 ``offers`` are the offers standing (JSON), ``rated`` whether the game was asked to be rated
-(``NULL`` for games stored before it was asked)."""
+(``NULL`` for games stored before it was asked); ``deadline_ms`` is when the seat to move of a
+correspondence game runs out of days (``NULL`` for other games, and once it ends)."""
 
 seats: Final = Table(
     "seats",

@@ -29,9 +29,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
+from sosgame.web import clock as clocks
 from sosgame.web.defaults import DEFAULT_DATABASE
+from sosgame.web.group_commit import change_deadline, update_checked_at_once, write_moves_at_once
 from sosgame.web.group_commit import dump_json as _dump
-from sosgame.web.group_commit import update_checked_at_once, write_moves_at_once
 from sosgame.web.jobqueue import JobQueue, hand_over
 from sosgame.web.rows import HUMAN, Change, GameSummary, Owned, SeatRow, StoredGame
 from sosgame.web.schema import actions, games, seats
@@ -64,6 +65,7 @@ def _game_values(change: Change) -> dict[str, Any]:
         "new_result": _dump(change.result),
         "new_clock": _dump(change.clock),
         "now": change.now_ms,
+        "new_deadline": change_deadline(change),
     }
 
 
@@ -168,6 +170,7 @@ def insert_game(db: Connection, game: StoredGame) -> None:
             owner=game.owner,
             owner_player=game.owner_player,
             rated=game.rated,
+            deadline_ms=clocks.deadline_ms(game.clock) if game.status == "playing" else None,
         )
     )
     db.execute(
@@ -299,6 +302,7 @@ class Store:
             "result": bindparam("new_result"),
             "clock": bindparam("new_clock"),
             "updated_ms": bindparam("now"),
+            "deadline_ms": bindparam("new_deadline"),
         }
         unchecked = [change for change in changes if change.version is None]
         if unchecked:
@@ -355,6 +359,18 @@ class Store:
                 select(games.c.id, games.c.version).where(games.c.id.in_(list(game_ids)))
             )
             return {row.id: row.version for row in rows}
+
+    def overdue(self, now_ms: int, limit: int = 100) -> list[str]:
+        """Correspondence games whose seat to move ran out of days by ``now_ms``, the
+        longest overdue first (at most ``limit``)."""
+        with self._transaction() as db:
+            rows = db.execute(
+                select(games.c.id)
+                .where(games.c.deadline_ms <= now_ms, games.c.status == "playing")
+                .order_by(games.c.deadline_ms)
+                .limit(limit)
+            )
+            return list(rows.scalars())
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or ``None`` if there is none with this id."""
