@@ -4,6 +4,7 @@ seat has moved), the sweep of the store, and ``days`` refused when wrong."""
 
 from __future__ import annotations
 
+import json
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,12 @@ pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("argon2")
 
-from sos_web import FakeTime, Seat, app_client
+from sos_web import FakeTime, Seat, app_client, receive_type
+from sosgame.record import Record
 from sosgame.web import correspondence
+from sosgame.web.pools import DEFAULT_POOLS, PoolError, parse_pools, pools_from_environment
+from sosgame.web.protocol import ProtocolError
+from sosgame.web.seeks import parse_seek
 from test_web_fairplay import client, fake_time, online, play, seated
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -142,3 +147,86 @@ def test_the_sweep_ends_a_game_nobody_has_loaded_once(tmp_path: Path, fake_time:
     assert state["result"]["winners"] == [1]
     assert [action for action in state["actions"] if action.startswith("resign")] == ["resign:0"]
     assert state["deadline"] is None
+
+
+def test_the_record_says_the_days_and_a_rematch_keeps_them(client: Client) -> None:
+    game, ann, bao = online(client, days=5)
+    record = client.get(f"/api/games/{game}/record").json()
+    assert record["meta"]["tags"]["sosgame.days"] == "5"
+    assert Record.from_json(json.dumps(record)).meta["tags"]["sosgame.days"] == "5"
+    with ExitStack() as stack:
+        seats = seated(stack, client, game, ann, bao)
+        play(seats, 0, "Sa1", 0)
+        play(seats, 1, "Ob1", 1)
+        seats[0].send(type="resign", ply=2)
+        seats[1].state(lambda g: g["result"] is not None)
+        seats[0].send(type="offer", offer="rematch")
+        seats[1].state(lambda g: bool(g["offers"]))
+        seats[1].send(type="answer", offer="rematch", accept=True)
+        rematch = seats[0].wait("rematch")["game"]
+    state = client.get(f"/api/games/{rematch}").json()
+    assert (state["days"], state["clock"]["initial"]) == (5, 5 * DAY * 1000)
+
+
+# --------------------------------------------------------------------- pools and seeks
+
+
+def test_a_pool_of_days_is_configured_offered_and_pairs_into_a_correspondence_game(
+    tmp_path: Path,
+) -> None:
+    text = '[{"id": "8x8-3d", "rows": 8, "cols": 8, "days": 3}]'
+    (pool,) = pools_from_environment({"SOSGAME_POOLS": text})
+    assert pool.to_json()["days"] == 3 and pool.clock is None
+    assert [p.days for p in DEFAULT_POOLS if p.days] == [3]
+    for bad, named in (('"days": 4', "days"), ('"days": 3, "clock": {"initial": 60}', "not both")):
+        with pytest.raises(PoolError, match=named):
+            parse_pools(f'[{{"id": "a", "rows": 5, "cols": 5, {bad}}}]')
+    with (
+        app_client(tmp_path / "games.sqlite3") as client,
+        client.websocket_connect("/ws/lobby") as ann,
+        client.websocket_connect("/ws/lobby") as bao,
+    ):
+        assert {"id": "8x8-general-3d", "days": 3, "clock": None}.items() <= next(
+            item for item in client.get("/api/pools").json()["pools"] if item["days"]
+        ).items()
+        for socket in (ann, bao):
+            socket.send_json({"v": 1, "type": "hello"})
+            receive_type(socket, "welcome")
+            socket.send_json({"v": 1, "type": "pool", "pool": "8x8-general-3d"})
+        paired = [receive_type(socket, "paired") for socket in (ann, bao)]
+        state = client.get(f"/api/games/{paired[0]['game']}").json()
+    assert paired[0]["game"] == paired[1]["game"]
+    assert (state["rows"], state["days"], state["clock"]["initial"]) == (8, 3, 3 * DAY * 1000)
+
+
+def test_a_seek_with_days_lives_past_its_creators_disconnect_for_a_day(
+    tmp_path: Path, fake_time: FakeTime
+) -> None:
+    with pytest.raises(ProtocolError, match="not both"):
+        parse_seek({"rows": 5, "cols": 5, "days": 2, "clock": {"initial": 60}})
+    with pytest.raises(ProtocolError, match="'days'"):
+        parse_seek({"rows": 5, "cols": 5, "days": 6})
+    with app_client(tmp_path / "games.sqlite3") as client:
+        with client.websocket_connect("/ws/lobby") as ann:
+            ann.send_json({"v": 1, "type": "hello", "name": "Ann"})
+            headers = {"Authorization": f"Bearer {receive_type(ann, 'welcome')['lobby']}"}
+            body = {"rows": 5, "cols": 5, "days": 7, "name": "Ann"}
+            made = client.post("/api/seeks", json=body, headers=headers)
+            assert made.status_code == 201, made.text
+            client.post("/api/seeks", json={"rows": 5, "cols": 5}, headers=headers)
+            assert len(client.get("/api/seeks").json()["seeks"]) == 2
+        # The clock seek dies with the connection (at once), the correspondence one lives on.
+        fake_time.advance(60)
+        (seek,) = client.get("/api/seeks").json()["seeks"]
+        assert (seek["id"], seek["days"], seek["clock"]) == (made.json()["id"], 7, None)
+        with client.websocket_connect("/ws/lobby") as bao:
+            bao.send_json({"v": 1, "type": "hello", "name": "Bao"})
+            receive_type(bao, "welcome")
+            bao.send_json({"v": 1, "type": "join_seek", "seek": seek["id"]})
+            paired = receive_type(bao, "paired")
+        state = client.get(f"/api/games/{paired['game']}").json()
+        assert state["days"] == 7 and [s["name"] for s in state["seats"]] == ["Ann", "Bao"]
+        client.post("/api/seeks", json=body, headers=headers)
+        assert len(client.get("/api/seeks").json()["seeks"]) == 1
+        fake_time.advance(DAY + 1)
+        assert client.get("/api/seeks").json()["seeks"] == []

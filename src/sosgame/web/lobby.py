@@ -181,6 +181,7 @@ class Lobby:
             kind="online",
             seats=(SeatSettings(client.name, HUMAN), SeatSettings(level.capitalize(), level)),
             clock=None if pool.clock is None else ClockSettings(*(s * 1000 for s in pool.clock)),
+            days=pool.days,
         )
         room, token, _seats = await creation.create(self.hub, settings, owner=client.address)
         await client.connection.send(_message("paired", game=room.id, seat=0, token=token))
@@ -239,9 +240,10 @@ class Lobby:
             if secrets.randbelow(2):
                 seated.reverse()
             clock = None
-            if pool.clock is not None:
+            if pool.clock is not None or pool.days is not None:
+                initial, increment = pool.clock or (0, 0)
                 clock = creation.fresh_clock(
-                    pool.clock[0] * 1000, pool.clock[1] * 1000, 2, playing=True
+                    initial * 1000, increment * 1000, 2, playing=True, days=pool.days
                 )
             game = creation.stored_game(
                 kind="online",
@@ -264,10 +266,10 @@ class Lobby:
 def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
     """The game of a filled seek (its clock starts once every seat has made its first move)."""
     clock = None
-    if given.clock is not None:
-        clock = creation.fresh_clock(
-            given.clock.initial_ms, given.clock.increment_ms, len(seated), playing=True
-        )
+    if given.clock is not None or given.days is not None:
+        initial = 0 if given.clock is None else given.clock.initial_ms
+        increment = 0 if given.clock is None else given.clock.increment_ms
+        clock = creation.fresh_clock(initial, increment, len(seated), playing=True, days=given.days)
     return creation.stored_game(
         kind="online",
         rows=given.rows,

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from sosgame.game import MODES
 from sosgame.web import limits
+from sosgame.web.protocol import ProtocolError, check_days
 from sosgame.web.ratings import COMPUTER_RATINGS
 
 __all__ = [
@@ -62,6 +63,8 @@ class Pool:
     clock: tuple[int, int] | None
     """Seconds per player and seconds added after each move, or ``None``: no clock."""
     rated: bool
+    days: int | None = None
+    """Days per move of a correspondence pool (then no clock)."""
 
     def to_json(self) -> dict[str, Any]:
         """The pool as ``GET /api/pools`` lists it."""
@@ -74,7 +77,7 @@ class Pool:
             "cols": self.cols,
             "mode": self.mode,
             "clock": clock,
-            "days": None,
+            "days": self.days,
             "rated": self.rated,
         }
 
@@ -84,6 +87,7 @@ DEFAULT_POOLS: Final = (
     Pool("5x5-general-3+2-rated", 5, 5, "general", (180, 2), True),
     Pool("8x8-general-5+3-rated", 8, 8, "general", (300, 3), True),
     Pool("5x5-simple-1+1", 5, 5, "simple", (60, 1), False),
+    Pool("8x8-general-3d", 8, 8, "general", None, False, days=3),
 )
 """The pools a server offers unless configured otherwise."""
 
@@ -114,8 +118,12 @@ def _pool(raw: object, where: str) -> Pool:
     mode = raw.get("mode", "general")
     if mode not in MODES:
         raise PoolError(f"{where}.mode must be 'general' or 'simple'")
-    if raw.get("days") is not None:
-        raise PoolError(f"{where}.days: games of days per move are not offered in pools yet")
+    try:
+        days = check_days(raw.get("days"), f"{where}.days")
+    except ProtocolError as error:
+        raise PoolError(error.message) from None
+    if days is not None and raw.get("clock") is not None:
+        raise PoolError(f"{where}: give 'clock' or 'days', not both")
     clock = None
     if raw.get("clock") is not None:
         raw_clock = raw["clock"]
@@ -128,7 +136,7 @@ def _pool(raw: object, where: str) -> Pool:
     rated = raw.get("rated", False)
     if not isinstance(rated, bool):
         raise PoolError(f"{where}.rated must be true or false")
-    return Pool(pool_id, rows, cols, str(mode), clock, rated)
+    return Pool(pool_id, rows, cols, str(mode), clock, rated, days)
 
 
 def parse_pools(text: str) -> tuple[Pool, ...]:

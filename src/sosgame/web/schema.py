@@ -277,10 +277,12 @@ seeks: Final = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("seen_ms", BigInteger, nullable=False),
     Column("game", String(32), nullable=True),
+    Column("days", Integer, nullable=True),
 )
 """A game offered in the lobby: ``creator`` is the hash of its creator's lobby connection's
 secret, held by the process ``holder`` (which renews ``seen_ms`` while the connection lasts);
-``game`` is the game it made once filled."""
+``game`` is the game it made once filled; ``days`` the days per move of a correspondence
+seek, which lives a day from ``created_ms`` instead of as long as the connection."""
 
 seek_members: Final = Table(
     "seek_members",

@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, and_, func, or_, select
 
+from sosgame.web.clock import DAY_MS
 from sosgame.web.protocol import ClockSettings, ProtocolError, check_name, parse_new_game
 from sosgame.web.rows import StoredGame
 from sosgame.web.schema import player_seats, seek_members, seeks
@@ -52,6 +53,8 @@ class SeekSettings:
     min_rating: float | None
     max_rating: float | None
     name: str | None
+    days: int | None = None
+    """Days per move of a correspondence seek (which lives a day, not with a connection)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ class Seek:
             "players": given.players,
             "joined": self.joined,
             "clock": clock,
-            "days": None,
+            "days": given.days,
             "rated": given.rated,
             "rating": rating,
             "name": self.creator,
@@ -122,7 +125,7 @@ def parse_seek(data: object) -> SeekSettings:
     """Check the body of ``POST /api/seeks``."""
     if not isinstance(data, dict):
         raise ProtocolError("bad_field", "the seek must be a JSON object")
-    known = ("rows", "cols", "mode", "players", "clock", "rated", "rating", "name")
+    known = ("rows", "cols", "mode", "players", "clock", "days", "rated", "rating", "name")
     for key in data:
         if key not in known:
             raise ProtocolError(
@@ -140,6 +143,7 @@ def parse_seek(data: object) -> SeekSettings:
             "kind": "online",
             "seats": [{"name": "-"}] * players,
             "clock": data.get("clock"),
+            "days": data.get("days"),
         }
     )
     rated = data.get("rated", False)
@@ -155,7 +159,7 @@ def parse_seek(data: object) -> SeekSettings:
             raise ProtocolError("bad_field", "field 'rating': min is above max")
     name = None if data.get("name") is None else check_name(data["name"], "name")
     return SeekSettings(
-        game.rows, game.cols, game.mode, players, game.clock, rated, low, high, name
+        game.rows, game.cols, game.mode, players, game.clock, rated, low, high, name, game.days
     )
 
 
@@ -179,6 +183,7 @@ def _settings(row: Any) -> SeekSettings:
         row["min_rating"],
         row["max_rating"],
         None,
+        row["days"],
     )
 
 
@@ -223,6 +228,7 @@ class SeekStore:
                     mode=given.mode,
                     players=given.players,
                     clock=clock,
+                    days=given.days,
                     rated=given.rated,
                     min_rating=given.min_rating,
                     max_rating=given.max_rating,
@@ -245,10 +251,15 @@ class SeekStore:
 
     def open_seeks(self, now_ms: int, stale_ms: int, limit: int = 100) -> list[Seek]:
         """The seeks not yet filled, oldest first; those whose process stopped renewing
-        them for ``stale_ms`` (it is gone) are deleted first."""
+        them for ``stale_ms`` (it is gone), and correspondence seeks a day old, are deleted
+        first."""
         with self._engine.begin() as db:
             stale = select(seeks.c.id).where(
-                seeks.c.seen_ms < now_ms - stale_ms, seeks.c.game.is_(None)
+                or_(
+                    and_(seeks.c.days.is_(None), seeks.c.seen_ms < now_ms - stale_ms),
+                    and_(seeks.c.days.is_not(None), seeks.c.created_ms < now_ms - DAY_MS),
+                ),
+                seeks.c.game.is_(None),
             )
             gone = [row.id for row in db.execute(stale)]
             if gone:
@@ -357,12 +368,14 @@ class SeekStore:
             return None
 
     def gone(self, member: str) -> None:
-        """A lobby connection closed: its seeks not yet filled die, and it leaves the others."""
+        """A lobby connection closed: its seeks not yet filled die, and it leaves the others
+        (correspondence seeks live on: they last a day)."""
         with self._engine.begin() as db:
-            mine = select(seeks.c.id).where(seeks.c.creator == member, seeks.c.game.is_(None))
+            live = and_(seeks.c.game.is_(None), seeks.c.days.is_(None))
+            mine = select(seeks.c.id).where(seeks.c.creator == member, live)
             db.execute(seek_members.delete().where(seek_members.c.seek_id.in_(mine)))
-            db.execute(seeks.delete().where(seeks.c.creator == member, seeks.c.game.is_(None)))
-            unfilled = select(seeks.c.id).where(seeks.c.game.is_(None))
+            db.execute(seeks.delete().where(seeks.c.creator == member, live))
+            unfilled = select(seeks.c.id).where(live)
             db.execute(
                 seek_members.delete().where(
                     seek_members.c.member == member, seek_members.c.seek_id.in_(unfilled)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
+from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -22,6 +23,9 @@ from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, s
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
+
+DAYS_TAG: Final = "sosgame.days"
+"""The record's tag for a correspondence game's days per move (records without it had none)."""
 
 __all__ = ["analysis", "moves", "record", "replay"]
 
@@ -59,7 +63,10 @@ async def record(request: Request) -> Response:
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
     names = [row.name for row in room.seats]
     kinds = ",".join(seat.kind for seat in room.table.seats)
-    meta = {"date": created, "tags": {"game": room.id, SEATS_TAG: kinds}}
+    tags = {"game": room.id, SEATS_TAG: kinds}
+    if room.days is not None:
+        tags[DAYS_TAG] = str(room.days)
+    meta = {"date": created, "tags": tags}
     result = room.result()
     decided = None  # an ending the engine does not give (a flag, an agreement, ...)
     if result is not None and result["termination"] in {item.value for item in OFF_THE_BOARD}:
