@@ -1,5 +1,5 @@
 """What the browser takes from the server rather than writing again: the computer levels, each
-seat's colour and symbol, and the limits of a new game (``GET /api/config``)."""
+seat's colour and symbol, the days per move a game may have, and the limits of a new game (``GET /api/config``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
 from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
+from sosgame.web.protocol import DAYS_PER_MOVE
 
 __all__ = ["browser_config"]
 
@@ -23,6 +24,7 @@ def browser_config() -> dict[str, Any]:
             "symbols": list(SEAT_SYMBOLS),
             "unowned_colour": UNOWNED_COLOUR,
         },
+        "days_per_move": list(DAYS_PER_MOVE),
         "limits": {
             "min_side": BOARD_MIN_SIDE,
             "max_side": BOARD_MAX_SIDE,

@@ -175,6 +175,11 @@ function newGameForm() {
     el("label", { class: "field" }, el("span", { text: t("web.clock_minutes") }), minutes),
     el("label", { class: "field" }, el("span", { text: t("web.clock_increment") }), increment));
   clockOn.addEventListener("change", () => { clockFields.hidden = !clockOn.checked; });
+  // Correspondence, for online games: days per move instead of a clock.
+  const days = el("select", { id: "days", "data-testid": "days" },
+    el("option", { value: "", text: t("web.days_none") }),
+    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { days: n }) })));
+  const daysField = el("label", { class: "field", hidden: true }, el("span", { text: t("web.days_per_move") }), days);
   const publicField = el("label", { class: "field", hidden: true }, publicOn, el("span", { text: t("web.public") }));
   // Rated or casual, said before the game starts: only online games between players with
   // accounts can be rated, and the player chooses.
@@ -192,6 +197,7 @@ function newGameForm() {
   sayRated();
   kind.addEventListener("change", () => {
     publicField.hidden = kind.value !== "online";
+    daysField.hidden = kind.value !== "online";
     ratedField.hidden = kind.value !== "online";
   });
   const error = el("p", { class: "error", role: "alert" });
@@ -206,6 +212,7 @@ function newGameForm() {
     ratedField,
     el("label", { class: "field" }, clockOn, el("span", { text: t("web.clock") })),
     clockFields,
+    daysField,
     el("button", { type: "submit", class: "primary", id: "start", text: t("web.start") }),
     error,
   );
@@ -223,6 +230,10 @@ function newGameForm() {
     };
     if (kind.value === "online" && publicOn.checked) body.public = true;
     if (kind.value === "online") body.rated = named && ratedOn.checked;
+    if (kind.value === "online" && days.value) {
+      body.days = Number(days.value);
+      body.clock = null;
+    }
     try {
       const created = await api("POST", "/api/games", body);
       saveToken(created.id, created.token);

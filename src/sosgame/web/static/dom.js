@@ -3,6 +3,8 @@
 
 // The page on screen: how to draw it again (after a language change), and a count of page
 // changes, so that a page's late answers find it gone. The entry module sets `route`.
+import { t } from "./i18n.js";
+
 export const router = { render: null, visits: 0, route: null };
 
 export function el(tag, attrs = {}, ...children) {
@@ -95,6 +97,13 @@ export function view() {
 
 export function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
+  if (total >= 3600) {
+    // A correspondence game's days per move: days and hours left, then minutes.
+    const days = Math.floor(total / 86400);
+    const hours = Math.floor((total % 86400) / 3600);
+    const minutes = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
+    return t("web.time_left_days", { days, time: `${hours}:${minutes}` });
+  }
   const minutes = Math.floor(total / 60);
   const seconds = String(total % 60).padStart(2, "0");
   return `${minutes}:${seconds}`;
