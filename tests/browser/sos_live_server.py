@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,17 @@ def click_move(page: Any, move: str) -> None:
     cell.click()
     page.click(f"#pick-{move[0]}")
     expect(cell).to_have_text(move[0])
+
+
+@contextmanager
+def pages(browser: Any, count: int) -> Iterator[list[Any]]:
+    """A page in each of ``count`` new browser contexts (players apart), closed after."""
+    contexts = [browser.new_context() for _ in range(count)]
+    try:
+        yield [context.new_page() for context in contexts]
+    finally:
+        for context in contexts:
+            context.close()
 
 
 @pytest.fixture(name="server")

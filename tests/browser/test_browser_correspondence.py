@@ -10,6 +10,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     click_move,
+    pages,
     server_fixture,
 )
 
@@ -22,9 +23,7 @@ from test_browser import start_game
 def test_two_players_of_a_correspondence_game_see_the_days_and_a_move(
     browser: Any, server: LiveServer
 ) -> None:
-    contexts = [browser.new_context() for _ in range(2)]
-    ann, bao = (context.new_page() for context in contexts)
-    try:
+    with pages(browser, 2) as (ann, bao):
         game_id = start_game(
             ann, server, [("Ann", "human"), ("Bao", "human")], kind="online", days="3"
         )
@@ -37,6 +36,3 @@ def test_two_players_of_a_correspondence_game_see_the_days_and_a_move(
         expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("S")
         expect(bao.locator("#status")).to_have_text("Bao to move.")
         expect(bao.locator('#seats .clock[data-seat="1"]')).to_have_text("3 d 0:00")
-    finally:
-        for context in contexts:
-            context.close()

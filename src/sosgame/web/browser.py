@@ -1,5 +1,6 @@
 """What the browser takes from the server rather than writing again: the computer levels, each
-seat's colour and symbol, the days per move a game may have, and the limits of a new game (``GET /api/config``)."""
+seat's colour and symbol, the days per move a game may have, and the limits of a new game
+(``GET /api/config``)."""
 
 from __future__ import annotations
 
