@@ -82,7 +82,8 @@ function showOffer(level) {
   lobby.offer.replaceChildren(el("p", { text: t("web.pool.nobody") }), button);
 }
 
-function clockLabel(clock) {
+function clockLabel(clock, days) {
+  if (days) return t("web.days_setting", { days });
   if (!clock) return t("web.clock_off");
   return t("web.clock_setting", { minutes: Math.round(clock.initial / 60), increment: clock.increment });
 }
@@ -98,7 +99,7 @@ export function playNowPanel(loggedIn) {
     list.replaceChildren(...data.pools.map((pool) => el("button", {
       type: "button", class: "pool", "data-pool": pool.id, disabled: pool.rated && !loggedIn,
       title: pool.rated && !loggedIn ? t("web.pool.account_needed") : null,
-      text: `${pool.rows}x${pool.cols} ${t(`mode.${pool.mode}`)}, ${clockLabel(pool.clock)}, ${pool.rated ? t("web.pool.rated") : t("web.pool.casual")}`,
+      text: `${pool.rows}x${pool.cols} ${t(`mode.${pool.mode}`)}, ${clockLabel(pool.clock, pool.days)}, ${pool.rated ? t("web.pool.rated") : t("web.pool.casual")}`,
       onclick: async () => {
         await openLobby();
         lobby.offer.replaceChildren();
@@ -134,7 +135,7 @@ export function seeksPanel(loggedIn) {
     const data = await api("GET", "/api/seeks");
     list.replaceChildren(...(data.seeks.length ? data.seeks.map((seek) => el("li", { "data-seek": seek.id },
       el("strong", { text: `${seek.rows}x${seek.cols}` }),
-      el("span", { text: `${t(`mode.${seek.mode}`)}, ${clockLabel(seek.clock)}` }),
+      el("span", { text: `${t(`mode.${seek.mode}`)}, ${clockLabel(seek.clock, seek.days)}` }),
       el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
       el("span", { text: seek.name }),
       lobby.seeks.has(seek.id) ? null : el("button", { type: "button", class: "join", text: t("web.seek.join"),
