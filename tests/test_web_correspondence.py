@@ -5,6 +5,7 @@ seat has moved), the sweep of the store, and ``days`` refused when wrong."""
 from __future__ import annotations
 
 import json
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -230,3 +231,19 @@ def test_a_seek_with_days_lives_past_its_creators_disconnect_for_a_day(
         assert len(client.get("/api/seeks").json()["seeks"]) == 1
         fake_time.advance(DAY + 1)
         assert client.get("/api/seeks").json()["seeks"] == []
+
+
+def test_a_correspondence_room_nobody_follows_leaves_memory_and_the_sweep_still_ends_it(
+    tmp_path: Path, fake_time: FakeTime
+) -> None:
+    with app_client(tmp_path / "games.sqlite3", idle_seconds=0.2) as client:
+        with ExitStack() as stack:
+            game, _ = started(stack, client)
+        rooms = client.app.state.hub.rooms
+        deadline = time.monotonic() + 60
+        while game in rooms and time.monotonic() < deadline:
+            time.sleep(0.01)  # polling for the event (the room dropped), not waiting out time
+        assert game not in rooms
+        fake_time.advance(DAY + 1)
+        sweep(client)
+        assert client.get(f"/api/games/{game}").json()["result"]["termination"] == "timeout"

@@ -120,13 +120,14 @@ class Room(FairPlay):
 
     @property
     def idle(self) -> bool:
-        """Nobody follows the game, no computer works on it and no clock runs."""
+        """Nobody follows it, no computer works on it, no clock runs (days: the sweep's)."""
         running = clocks.view(self.clock, self.game.turn if self.playable else None)
+        timed = running is not None and running["running"] is not None
         return (
             not len(self.channel)
-            and self.first_move_deadline() is None
+            and (self.days is not None or self.first_move_deadline() is None)
             and not self.computer.busy
-            and (running is None or running["running"] is None)
+            and (self.days is not None or not timed)
             and not self.lock.locked()
         )
 
