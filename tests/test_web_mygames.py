@@ -1,0 +1,142 @@
+"""``GET /api/my-games``: the caller's games by seat tokens and session, never another's."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("sqlalchemy")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from sos_web import app_client, resign
+from sosgame.web.accounts import COOKIE
+from sosgame.web.endpoints.mine import MAX_TOKENS, PAGE_SIZE
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path / "games.sqlite3", reads_per_second=1000.0, read_burst=1000) as made:
+        yield made
+
+
+def new_game(client: TestClient, headers: dict[str, str] | None = None, **settings: Any) -> Any:
+    body = {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}], **settings}
+    response = client.post("/api/games", json=body, headers=headers or {})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def mine(client: TestClient, *tokens: str, **headers: str) -> Any:
+    lines = "\n".join(f"Bearer {token}" for token in tokens)
+    response = client.get("/api/my-games", headers={"authorization": lines, **headers})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_without_tokens_or_session_nothing_is_listed(client: TestClient) -> None:
+    new_game(client)
+    assert client.get("/api/my-games").json()["games"] == []
+
+
+def test_the_tokens_list_only_their_own_games(client: TestClient) -> None:
+    first, second, other = new_game(client), new_game(client), new_game(client)
+    listed = mine(client, first["token"], second["token"])
+    assert {game["id"] for game in listed["games"]} == {first["id"], second["id"]}
+    assert other["id"] not in str(listed)
+    game = listed["games"][0]
+    assert game["players"] == ["Ann", "Bao"]
+    assert (game["rows"], game["cols"], game["mode"]) == (3, 3, "general")
+    assert game["state"] == "playing"
+    assert game["seats"] == [0, 1]
+
+
+def test_your_turn_comes_first_then_unfinished_then_finished(client: TestClient) -> None:
+    finished = new_game(client)
+    resign(client, finished["id"], finished["token"])
+    online = new_game(client, kind="online")
+    waiting = new_game(client, kind="online")
+    invite = online["links"]["seats"][1].rsplit("/", 1)[1]
+    joined = client.post(f"/api/games/{online['id']}/seats/1", json={"invite": invite}).json()
+    creator = mine(client, finished["token"], online["token"], waiting["token"])
+    order = [(game["id"], game["your_turn"]) for game in creator["games"]]
+    assert order == [(online["id"], True), (waiting["id"], False), (finished["id"], False)]
+    assert creator["your_turn"] == 1
+    assert creator["games"][2]["result"] is not None
+    other = mine(client, joined["token"])
+    assert [(game["id"], game["your_turn"], game["seat"]) for game in other["games"]] == [
+        (online["id"], False, 1)
+    ]
+
+
+def test_a_clock_gives_the_time_left_to_move(client: TestClient) -> None:
+    clocked = new_game(client, clock={"initial": 60, "increment": 0})
+    (game,) = mine(client, clocked["token"])["games"]
+    assert game["your_turn"] is True
+    assert 0 < game["time_left"] <= 60_000
+
+
+def test_games_are_paged(client: TestClient) -> None:
+    tokens = [new_game(client)["token"] for _ in range(PAGE_SIZE + 1)]
+    first = mine(client, *tokens)
+    assert (len(first["games"]), first["more"]) == (PAGE_SIZE, True)
+    response = client.get(
+        "/api/my-games?page=2",
+        headers={"authorization": ", ".join(f"Bearer {token}" for token in tokens)},
+    )
+    second = response.json()
+    assert (len(second["games"]), second["more"]) == (1, False)
+    ids = {game["id"] for game in first["games"] + second["games"]}
+    assert len(ids) == PAGE_SIZE + 1
+
+
+def test_an_account_lists_the_games_it_sat_in_from_any_browser(client: TestClient) -> None:
+    client.post("/api/players", json={"name": "Ann", "password": "a good password"})
+    session = client.cookies.get(COOKIE)
+    client.cookies.clear()
+    cookie = {"cookie": f"{COOKIE}={session}"}
+    own = new_game(client, headers=cookie, kind="online")
+    new_game(client)
+    listed = client.get("/api/my-games", headers=cookie).json()
+    assert [game["id"] for game in listed["games"]] == [own["id"]]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Basic abc",
+        "Bearer",
+        "Bearer a b",
+        "Bearer <script>",
+        "Bearer " + "x" * 65,
+        "\n".join(["Bearer abc"] * (MAX_TOKENS + 1)),
+    ],
+)
+def test_a_bad_authorization_is_refused_by_name(client: TestClient, header: str) -> None:
+    response = client.get("/api/my-games", headers={"authorization": header})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_field"
+    assert "Authorization" in error["message"]
+
+
+@pytest.mark.parametrize("page", ["0", "x", "-1", "999"])
+def test_a_bad_page_is_refused(client: TestClient, page: str) -> None:
+    response = client.get(f"/api/my-games?page={page}")
+    assert response.status_code == 400
+    assert "page" in response.json()["error"]["message"]
+
+
+def test_it_is_rate_limited_like_the_other_reads(tmp_path: Path) -> None:
+    with app_client(tmp_path / "games.sqlite3", reads_per_second=0.01, read_burst=2) as client:
+        codes = [client.get("/api/my-games").status_code for _ in range(3)]
+        assert codes == [200, 200, 429]
