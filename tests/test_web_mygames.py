@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
@@ -16,9 +19,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sos_web import app_client, resign
+from sos_web import FakeTime, app_client, resign
 from sosgame.web.accounts import COOKIE
 from sosgame.web.endpoints.mine import MAX_TOKENS, PAGE_SIZE
+from sosgame.web.room import Room
+from sosgame.web.rows import SeatRow, StoredGame
+from sosgame.web.store import Store
+from sosgame.web.tokens import hash_token
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -85,6 +92,26 @@ def test_a_clock_gives_the_time_left_to_move(client: TestClient) -> None:
     assert 0 < game["time_left"] <= 60_000
 
 
+def test_a_deadline_in_the_state_gives_the_time_left(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+    state = Room.state
+
+    def with_deadline(room: Room) -> dict[str, Any]:
+        made = state(room)
+        made["game"]["deadline"] = datetime.fromtimestamp(
+            fake.now_ms() / 1000 + 3600, tz=UTC
+        ).isoformat()
+        return made
+
+    monkeypatch.setattr(Room, "state", with_deadline)
+    created = new_game(client)
+    (game,) = mine(client, created["token"])["games"]
+    assert game["time_left"] == 3_600_000
+    assert game["deadline"].endswith("+00:00")
+
+
 def test_games_are_paged(client: TestClient) -> None:
     tokens = [new_game(client)["token"] for _ in range(PAGE_SIZE + 1)]
     first = mine(client, *tokens)
@@ -140,3 +167,34 @@ def test_it_is_rate_limited_like_the_other_reads(tmp_path: Path) -> None:
     with app_client(tmp_path / "games.sqlite3", reads_per_second=0.01, read_burst=2) as client:
         codes = [client.get("/api/my-games").status_code for _ in range(3)]
         assert codes == [200, 200, 429]
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    holders=st.lists(st.lists(st.integers(0, 3), min_size=2, max_size=2), min_size=1, max_size=6),
+    asked=st.sets(st.integers(0, 3)),
+)
+def test_the_store_finds_exactly_the_games_of_the_tokens_asked(
+    tmp_path_factory: pytest.TempPathFactory, holders: list[list[int]], asked: set[int]
+) -> None:
+    # Person n holds token n; each game's two seats are held by the people drawn.
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('store') / 'games.sqlite3'}")
+    try:
+        for number, (first, second) in enumerate(holders):
+            rows = [
+                SeatRow(0, "A", "human", hash_token(f"t{first}")),
+                SeatRow(1, "B", "human", hash_token(f"t{second}")),
+            ]
+            store.create(
+                StoredGame(f"g{number}", "online", 3, 3, "general", rows, "playing", 1, number)
+            )
+        found = store.games_of([hash_token(f"t{n}") for n in asked], None, limit=100)
+        expected = {
+            f"g{n}": sorted(s for s, who in enumerate(pair) if who in asked)
+            for n, pair in enumerate(holders)
+        }
+        assert {game.id: game.seats for game in found} == {k: v for k, v in expected.items() if v}
+    finally:
+        store.close()

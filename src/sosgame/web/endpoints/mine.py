@@ -4,11 +4,13 @@ and by its account's session; games where it is the caller's turn first."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import READS, address, hub, server
 from sosgame.web.protocol import ProtocolError
@@ -86,7 +88,11 @@ async def _listed(request: Request, game: MyGame) -> dict[str, Any]:
         clock = state["clock"]
         if clock is not None:
             item["time_left"] = clock["remaining"][turn]
-        item["deadline"] = state.get("deadline")
+        deadline = state.get("deadline")
+        if deadline is not None:
+            item["deadline"] = deadline
+            until = datetime.fromisoformat(deadline).timestamp() * 1000
+            item["time_left"] = max(0, int(until) - clocks.now_ms())
     return item
 
 
