@@ -24,6 +24,7 @@ from sosgame.web.accounts import COOKIE
 from sosgame.web.endpoints.mine import MAX_TOKENS, PAGE_SIZE
 from sosgame.web.room import Room
 from sosgame.web.rows import SeatRow, StoredGame
+from sosgame.web.schema import player_seats, players
 from sosgame.web.store import Store
 from sosgame.web.tokens import hash_token
 
@@ -196,5 +197,48 @@ def test_the_store_finds_exactly_the_games_of_the_tokens_asked(
             for n, pair in enumerate(holders)
         }
         assert {game.id: game.seats for game in found} == {k: v for k, v in expected.items() if v}
+    finally:
+        store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    database: str = request.getfixturevalue("postgres_url")
+    return database
+
+
+def test_the_store_finds_an_accounts_seats_and_a_tokens_together(url: str) -> None:
+    store = Store(url)
+    try:
+        for number in range(3):
+            rows = [
+                SeatRow(0, "Ann", "human", hash_token(f"t{number}")),
+                SeatRow(1, "Bao", "human"),
+            ]
+            store.create(
+                StoredGame(f"g{number}", "online", 3, 3, "general", rows, "playing", 1, number)
+            )
+        with store.engine.begin() as db:
+            db.execute(
+                players.insert().values(
+                    id=7,
+                    key="bao",
+                    name="Bao",
+                    password_hash="x",
+                    mu=25.0,
+                    sigma=8.3,
+                    games=0,
+                    created_ms=1,
+                )
+            )
+            db.execute(player_seats.insert().values(game_id="g1", seat=1, player_id=7))
+        found = store.games_of([hash_token("t2")], 7, limit=10)
+        assert [(game.id, game.seats, game.names) for game in found] == [
+            ("g2", [0], ["Ann", "Bao"]),
+            ("g1", [1], ["Ann", "Bao"]),
+        ]
+        assert store.games_of([], 8, limit=10) == []
     finally:
         store.close()
