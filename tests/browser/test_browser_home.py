@@ -96,3 +96,20 @@ def test_my_games_lists_a_finished_game_with_its_result_and_the_badge_counts_my_
     expect(mine.nth(1)).to_have_attribute("data-game", finished)
     expect(mine.nth(1)).to_contain_text("wins")
     expect(mine.nth(1).locator("time")).to_be_visible()
+
+
+def test_the_badge_follows_the_game_after_a_move(page: Any, server: LiveServer) -> None:
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    created = server.post("/api/games", {"rows": 3, "cols": 3, "kind": "online", "seats": seats})
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    server.post(f"/api/games/{created['id']}/seats/1", {"invite": invite})
+    page.goto(server.url)
+    page.evaluate(
+        "([game, token]) => localStorage.setItem('sos.tokens', JSON.stringify({[game]: [token]}))",
+        [created["id"], created["token"]],
+    )
+    page.goto(f"{server.url}#/game/{created['id']}")
+    badge = page.get_by_test_id("turn-badge")
+    expect(badge).to_have_text("1")
+    click_move(page, "Sb2")  # now Bao's turn: the game's socket says so, and the badge follows
+    expect(badge).to_be_hidden()

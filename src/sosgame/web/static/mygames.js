@@ -4,6 +4,7 @@ import { allTokens, el, formatClock, router } from "./dom.js";
 import { resultText, t } from "./i18n.js";
 
 const BADGE_EVERY_MS = 30000;
+const BADGE_SOON_MS = 1500;
 // The server takes at most this many tokens; the newest games' tokens were saved last.
 const MOST_TOKENS = 100;
 
@@ -77,8 +78,8 @@ function drawBadge(count) {
   badge.title = badge.getAttribute("aria-label");
 }
 
-// The badge: counted on load, on every page change and every half minute while the page is
-// seen (one small request; a hidden tab asks nothing).
+// The badge: counted on load, on every page change, after a game's changes and every half
+// minute while the page is seen (one small request; a hidden tab asks nothing).
 export async function refreshBadge() {
   if (document.hidden) return;
   try {
@@ -86,6 +87,17 @@ export async function refreshBadge() {
   } catch {
     // Offline or refused: the badge keeps its last count.
   }
+}
+
+// After a game's socket says something changed: one refresh a little later, however many
+// messages come meanwhile.
+let soon = null;
+export function badgeSoon() {
+  if (soon) return;
+  soon = setTimeout(() => {
+    soon = null;
+    refreshBadge();
+  }, BADGE_SOON_MS);
 }
 
 export function setUpBadge() {
