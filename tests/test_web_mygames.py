@@ -157,7 +157,7 @@ def test_a_bad_authorization_is_refused_by_name(client: TestClient, header: str)
     assert "Authorization" in error["message"]
 
 
-@pytest.mark.parametrize("page", ["0", "x", "-1", "999"])
+@pytest.mark.parametrize("page", ["0", "x", "-1", "999", "\u00b2", "\u0663", "1" * 5000])
 def test_a_bad_page_is_refused(client: TestClient, page: str) -> None:
     response = client.get(f"/api/my-games?page={page}")
     assert response.status_code == 400

@@ -54,7 +54,7 @@ def tokens_of(request: Request) -> list[str]:
 
 def _page(request: Request) -> int:
     text = request.query_params.get("page", "1")
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+    if not re.fullmatch(r"[0-9]{1,3}", text) or not 1 <= int(text) <= MAX_PAGE:
         raise ProtocolError("bad_field", f"query 'page' must be a number from 1 to {MAX_PAGE}")
     return int(text)
 
