@@ -33,7 +33,8 @@ def start_game(page: Any, server: LiveServer, seats: list[tuple[str, str]], **fo
     for number, (name, player) in enumerate(seats):
         page.fill(f"#seat-{number}-name", name)
         page.select_option(f"#seat-{number}-player", player)
-    for field, value in form.items():
+    # The tests' games are 3x3 unless they say otherwise (the form starts at 5x5).
+    for field, value in {"rows": "3", "cols": "3", **form}.items():
         page.select_option(f"#{field}", value)
     page.click("#start")
     page.wait_for_url(re.compile(r"#/game/"))

@@ -49,6 +49,8 @@ def online_game(pages: list[Any], server: LiveServer, *, clock: bool = False) ->
     ann, bao, watcher = pages
     ann.goto(server.url)
     expect(ann.locator("#new-game")).to_be_visible()
+    ann.select_option("#rows", "3")
+    ann.select_option("#cols", "3")
     ann.fill("#seat-0-name", "Ann")
     ann.fill("#seat-1-name", "Bao")
     ann.select_option("#kind", "online")

@@ -40,8 +40,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.open_games", "Games waiting for players"),
     text("web.no_open_games", "No game is waiting for players."),
     text("web.join_seat", "Play as {name}"),
-    text("web.archive", "Finished games"),
-    text("web.no_archive", "No game has finished yet."),
     text("web.replay", "Replay"),
     text("web.download", "Download the record"),
     text("web.upload", "Open a record"),

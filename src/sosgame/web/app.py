@@ -24,7 +24,7 @@ from sosgame.web.analysis import Analyses
 from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
 from sosgame.web.bus import RedisBus
 from sosgame.web.config import ServerLimits
-from sosgame.web.endpoints import errors, games, lobby, play, puzzles, records, site
+from sosgame.web.endpoints import errors, games, lobby, mine, play, puzzles, records, site
 from sosgame.web.endpoints.common import Server
 from sosgame.web.hub import Hub
 from sosgame.web.lobby import Lobby
@@ -111,6 +111,7 @@ def create_app(
         Route("/api/i18n", site.i18n),
         Route("/api/config", site.config),
         Route("/api/games", games.list_games, methods=["GET"]),
+        Route("/api/my-games", mine.my_games),
         Route("/api/games", games.new_game, methods=["POST"]),
         Route("/api/games/{game_id}", games.get_game),
         Route("/api/games/{game_id}/seats/{seat}", games.take_seat, methods=["POST"]),

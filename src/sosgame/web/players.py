@@ -43,7 +43,7 @@ from sosgame.web.schema import (
     seats,
     sessions,
 )
-from sosgame.web.store import Store
+from sosgame.web.store import Store, seat_names
 
 __all__ = [
     "Account",
@@ -470,13 +470,7 @@ class Players:
                 .all()
             )
             ids = [row["id"] for row in rows]
-            names: dict[str, list[str]] = {game_id: [] for game_id in ids}
-            for seat in db.execute(
-                select(seats.c.game_id, seats.c.name)
-                .where(seats.c.game_id.in_(ids))
-                .order_by(seats.c.seat)
-            ):
-                names[seat.game_id].append(seat.name)
+            names = seat_names(db, ids)
             after = {
                 row.game_id: Rating(row.mu, row.sigma)
                 for row in db.execute(

@@ -9,7 +9,16 @@ from typing import Any, Final
 
 from sosgame.table import PERSON
 
-__all__ = ["HUMAN", "Change", "GameSummary", "Job", "Owned", "SeatRow", "StoredGame"]
+__all__ = [
+    "HUMAN",
+    "Change",
+    "GameSummary",
+    "Job",
+    "MyGame",
+    "Owned",
+    "SeatRow",
+    "StoredGame",
+]
 
 
 HUMAN: Final = "human"
@@ -127,4 +136,20 @@ class GameSummary:
     names: list[str]
     open_seats: list[int]
     result: dict[str, Any] | None
+    updated_ms: int
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """A game of the caller's, as "my games" lists it: ``seats`` are the caller's."""
+
+    id: str
+    rows: int
+    cols: int
+    mode: str
+    status: str
+    names: list[str]
+    seats: list[int]
+    result: dict[str, Any] | None
+    created_ms: int
     updated_ms: int

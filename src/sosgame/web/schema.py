@@ -89,7 +89,7 @@ seats: Final = Table(
     Column("seat", Integer, primary_key=True),
     Column("name", String(100), nullable=False),
     Column("player", String(16), nullable=False),
-    Column("token_hash", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True, index=True),
     Column("invite", String(64), nullable=True),
 )
 """One row per seat: ``player`` is ``human`` or a computer level; a taken seat has a token;

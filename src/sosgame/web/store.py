@@ -24,20 +24,23 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    or_,
     select,
+    tuple_,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.elements import ColumnElement
 
 from sosgame.web import clock as clocks
 from sosgame.web.defaults import DEFAULT_DATABASE
 from sosgame.web.group_commit import change_deadline, update_checked_at_once, write_moves_at_once
 from sosgame.web.group_commit import dump_json as _dump
 from sosgame.web.jobqueue import JobQueue, hand_over
-from sosgame.web.rows import HUMAN, Change, GameSummary, Owned, SeatRow, StoredGame
-from sosgame.web.schema import actions, games, seats
+from sosgame.web.rows import HUMAN, Change, GameSummary, MyGame, Owned, SeatRow, StoredGame
+from sosgame.web.schema import actions, games, player_seats, seats
 
-__all__ = ["Store", "insert_game", "migrate"]
+__all__ = ["Store", "insert_game", "migrate", "seat_names"]
 
 
 def _load(text: str | None) -> dict[str, Any] | None:
@@ -148,6 +151,18 @@ def _engine(url: str) -> Engine:
     engine = create_engine(url)
     _sqlite_pragmas(engine)
     return engine
+
+
+def seat_names(db: Connection, game_ids: Sequence[str]) -> dict[str, list[str]]:
+    """The names in the seats of each of these games, in seat order."""
+    names: dict[str, list[str]] = {game_id: [] for game_id in game_ids}
+    for seat in db.execute(
+        select(seats.c.game_id, seats.c.name)
+        .where(seats.c.game_id.in_(list(game_ids)))
+        .order_by(seats.c.seat)
+    ):
+        names[seat.game_id].append(seat.name)
+    return names
 
 
 def insert_game(db: Connection, game: StoredGame) -> None:
@@ -486,6 +501,49 @@ class Store:
                 found.append(db.execute(counts.where(games.c.owner_player == player)).one())
         by = [Owned(int(row[0]), int(row[1]), int(row[2])) for row in found]
         return by[0], by[1] if len(by) > 1 else Owned()
+
+    def games_of(
+        self, token_hashes: Sequence[str], player: int | None, *, limit: int
+    ) -> list[MyGame]:
+        """The games whose seats one of ``token_hashes`` holds or the account ``player``
+        took, the latest ``limit`` changed."""
+        mine: ColumnElement[bool] = seats.c.token_hash.in_(list(token_hashes))
+        if player is not None:
+            taken = select(player_seats.c.game_id, player_seats.c.seat).where(
+                player_seats.c.player_id == player
+            )
+            mine = or_(mine, tuple_(seats.c.game_id, seats.c.seat).in_(taken))
+        with self._transaction() as db:
+            held = db.execute(select(seats.c.game_id, seats.c.seat).where(mine)).all()
+            by_game: dict[str, list[int]] = {}
+            for game_id, seat in held:
+                by_game.setdefault(game_id, []).append(seat)
+            rows = (
+                db.execute(
+                    select(games)
+                    .where(games.c.id.in_(list(by_game)))
+                    .order_by(games.c.updated_ms.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            names = seat_names(db, [row["id"] for row in rows])
+        return [
+            MyGame(
+                id=row["id"],
+                rows=row["rows"],
+                cols=row["cols"],
+                mode=row["mode"],
+                status=row["status"],
+                names=names[row["id"]],
+                seats=sorted(by_game[row["id"]]),
+                result=_load(row["result"]),
+                created_ms=row["created_ms"],
+                updated_ms=row["updated_ms"],
+            )
+            for row in rows
+        ]
 
     def count(self) -> int:
         """How many games are stored."""

@@ -13,6 +13,8 @@ import { showAnalysis } from "./analysis.js";
 import { dailyPanel, showPuzzles } from "./puzzles.js";
 import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, showPlayers } from "./players.js";
 import { playNowPanel } from "./lobby.js";
+import { myGamesPanel, setUpBadge } from "./mygames.js";
+import { startChoices } from "./choices.js";
 
 // -------------------------------------------------------------------------------- routing
 
@@ -49,7 +51,6 @@ function showHome() {
   router.render = showHome;
   const form = newGameForm();
   const openList = el("ul", { class: "list", id: "open-games" });
-  const archiveList = el("ul", { class: "list", id: "archive" });
   const upload = el("input", { type: "file", id: "upload", accept: "application/json,.json" });
   const uploadError = el("p", { class: "error", role: "alert" });
   upload.addEventListener("change", async () => {
@@ -67,6 +68,7 @@ function showHome() {
   const rules = el("div", { class: "rules" }, t("rules").split("\n").map((line) => el("p", { text: line })));
   view().replaceChildren(
     el("h1", { text: t("web.title") }),
+    startChoices(),
     el("div", { class: "home" },
       playNowPanel(Boolean(account.player)),
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
@@ -74,22 +76,19 @@ function showHome() {
       el("div", {},
         dailyPanel(),
         el("section", { class: "panel" }, el("h2", { text: t("web.open_games") }), openList),
-        el("section", { class: "panel" }, el("h2", { text: t("web.archive") }), archiveList),
+        myGamesPanel(),
         el("section", { class: "panel" },
           el("h2", { text: t("web.upload") }),
           el("label", { class: "field" }, el("span", { text: t("web.upload_file") }), upload),
           uploadError)),
       el("section", { class: "panel" }, el("h2", { text: t("web.rules") }), rules)),
   );
-  loadLists(openList, archiveList);
+  loadOpenGames(openList);
 }
 
-async function loadLists(openList, archiveList) {
+async function loadOpenGames(openList) {
   try {
-    const [open, archive] = await Promise.all([
-      api("GET", "/api/games?list=open"),
-      api("GET", "/api/games?list=archive"),
-    ]);
+    const open = await api("GET", "/api/games?list=open");
     openList.replaceChildren(...(open.games.length ? open.games.map((game) =>
       el("li", {},
         el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
@@ -97,13 +96,6 @@ async function loadLists(openList, archiveList) {
           href: `#/join/${game.id}/${seat}`, text: t("web.join_seat", { name: game.names[seat] }),
         })),
       )) : [el("li", { text: t("web.no_open_games") })]));
-    archiveList.replaceChildren(...(archive.games.length ? archive.games.map((game) =>
-      el("li", {},
-        el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
-        el("a", { href: `#/replay/${game.id}`, text: t("web.replay") }),
-        el("a", { href: `#/analysis/${game.id}`, text: t("web.analysis") }),
-        el("a", { href: `/api/games/${game.id}/record`, download: `sos-${game.id}.json`, text: t("web.download") }),
-      )) : [el("li", { text: t("web.no_archive") })]));
   } catch (error) {
     openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? error.message : t("web.offline") }));
   }
@@ -152,8 +144,8 @@ function seatRow(seat, previous) {
 }
 
 function newGameForm() {
-  const rows = sizeSelect("rows", 3);
-  const cols = sizeSelect("cols", 3);
+  const rows = sizeSelect("rows", 5);
+  const cols = sizeSelect("cols", 5);
   const mode = el("select", { id: "mode" },
     el("option", { value: "general", text: t("mode.general") }),
     el("option", { value: "simple", text: t("mode.simple") }));
@@ -187,10 +179,13 @@ function newGameForm() {
   const ratedOn = el("input", { type: "checkbox", id: "rated", checked: named, disabled: !named,
     "aria-describedby": "rated-note" });
   const ratedNote = el("p", { class: "meta", id: "rated-note", "aria-live": "polite" });
-  const ratedField = el("div", { id: "rated-field", hidden: true },
+  const ratedField = el("div", { id: "rated-field" },
     el("label", { class: "field" }, ratedOn, el("span", { text: t("web.rated_game") })), ratedNote);
+  // Games at one screen are never rated: the form says so too.
   const sayRated = () => {
-    ratedNote.textContent = !named ? t("web.rated_note_guest")
+    ratedOn.disabled = !named || kind.value !== "online";
+    ratedNote.textContent = kind.value !== "online" ? t("web.rated_note_local")
+      : !named ? t("web.rated_note_guest")
       : ratedOn.checked ? t("web.rated_note_on") : t("web.rated_note_off");
   };
   ratedOn.addEventListener("change", sayRated);
@@ -198,7 +193,7 @@ function newGameForm() {
   kind.addEventListener("change", () => {
     publicField.hidden = kind.value !== "online";
     daysField.hidden = kind.value !== "online";
-    ratedField.hidden = kind.value !== "online";
+    sayRated();
   });
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { id: "new-game" },
@@ -328,6 +323,7 @@ async function start() {
   setUpOffline();
   translateStatic();
   await loadSession();
+  setUpBadge();
   router.route = route;
   window.addEventListener("hashchange", route);
   route();

@@ -60,6 +60,11 @@ export function tokensFor(game) {
   return Array.isArray(held) ? held : [held];
 }
 
+// Every seat token this browser holds, of every game.
+export function allTokens() {
+  return Object.values(tokens()).flat();
+}
+
 export function saveToken(game, token) {
   const all = tokens();
   const held = tokensFor(game);

@@ -10,6 +10,7 @@ import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { announce, announcement, turnText } from "./announcer.js";
 import { seatBar } from "./seatbar.js";
 import { shareButton } from "./share.js";
+import { badgeSoon } from "./mygames.js";
 
 const PROTOCOL = 1;
 
@@ -101,8 +102,10 @@ export function showGame(id, attempt = 0) {
 // What the server says in the game's room, by the message's type.
 function receive(id, message) {
   if (message.type === "welcome") connection.seats = message.seats;
-  else if (message.type === "state") receiveState(id, message.game);
-  else if (message.type === "presence") receivePresence(message);
+  else if (message.type === "state") {
+    receiveState(id, message.game);
+    badgeSoon();
+  } else if (message.type === "presence") receivePresence(message);
   else if (message.type === "hint") {
     gameView.hint = message.move;
     drawGame();
