@@ -3,6 +3,7 @@ scrolling, the analysis page's buttons, marks and table, and the replay's keys."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,3 +166,24 @@ def test_the_arrow_keys_step_through_a_replay(desktop: Any, server: LiveServer) 
     desktop.keyboard.press("ArrowRight")
     expect(desktop.locator('.cell[data-cell="b1"]')).to_be_focused()
     expect(ply).to_have_text("Move 8 of 9")
+
+
+def test_an_uploaded_game_against_the_computer_keeps_the_computer(
+    desktop: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    game = Game(3, 3)
+    for move in GAME:
+        game.play(move)
+    tags = {"sosgame.seats": "person,easy"}
+    record = Record.from_game(game, players=["Ann", "Bot"], meta={"tags": tags})
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json(), encoding="utf-8")
+    desktop.goto(server.url)
+    desktop.set_input_files("#upload", str(path))
+    seats = desktop.locator("#seats li")
+    expect(seats.nth(0)).to_contain_text("person, you")
+    expect(seats.nth(1)).to_contain_text("computer, easy")
+    expect(seats.nth(1)).not_to_contain_text("you")
+    # Over, against the computer: it stays over (no undo reopens it).
+    expect(desktop.locator("#result")).to_be_visible()
+    expect(desktop.locator("#undo")).to_be_disabled()
