@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 from sos_live_server import (  # noqa: F401 (fixtures)
-    DESKTOP,
-    PHONE,
     LiveServer,
     browser_fixture,
     desktop_fixture,

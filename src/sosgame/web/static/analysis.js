@@ -225,7 +225,7 @@ function summaryTable(page) {
         el("td", { class: "blunders", text: String(summary.blunders) })] : null);
   });
   // A region the keyboard can reach, so that a table wider than a phone scrolls without a mouse.
-  return el("div", { class: "table-box", tabindex: 0, role: "region", "aria-labelledby": "players-title" },
+  return el("div", { class: "table-box", tabindex: 0, role: "group", "aria-labelledby": "players-title" },
     el("table", { class: "summary", id: "analysis-summary", "data-testid": "analysis-summary" },
       el("thead", {}, head), el("tbody", {}, rows)));
 }
