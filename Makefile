@@ -29,7 +29,7 @@ typecheck: $(STAMP)
 # build) with the Noto fonts its Hindi pages need; PostgreSQL and Redis for the server's tests
 # on real servers. Installed only when missing.
 SYSTEM_PACKAGES := chromium:/usr/bin/chromium postgresql:/usr/lib/postgresql \
-  redis-server:/usr/bin/redis-server \
+  redis-server:/usr/bin/redis-server nodejs:/usr/bin/node npm:/usr/bin/npm \
   fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf
 system:
 	@missing=""; for entry in $(SYSTEM_PACKAGES); do \
@@ -41,7 +41,13 @@ system:
 
 browser: system
 
-unit: $(STAMP) system
+# The browser checks' npm packages (Lighthouse, axe-core), at the versions package-lock.json
+# pins, installed only when node_modules/ lacks them.
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package-lock.json | system
+	npm ci --no-audit --no-fund
+
+unit: $(STAMP) system $(NODE_STAMP)
 	$(BIN)/pytest -q
 
 test: lint typecheck unit

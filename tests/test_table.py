@@ -166,3 +166,21 @@ def test_a_record_keeps_who_plays_each_seat() -> None:
     for tags in ({}, {SEATS_TAG: "person"}, {SEATS_TAG: "person,robot"}):
         other = Record.from_dict({**record.to_dict(), "meta": {"tags": tags}})
         assert [seat.kind for seat in seats_from_record(other)] == [PERSON, PERSON]
+
+
+def test_a_finished_game_against_the_computer_stays_finished() -> None:
+    table = Table(Game(3, 3), [Seat("Ann"), Seat("Bot", "easy")])
+    table.play("Sa1")
+    table.resign(0)  # the person gives up: the computer has won
+    assert table.game.is_over
+    assert not table.can_undo
+    assert table.undo() == []
+    assert table.game.is_over
+
+
+def test_a_finished_game_between_people_can_still_be_taken_back() -> None:
+    table = Table(Game(3, 3), [Seat("Ann"), Seat("Bao")])
+    table.play("Sa1")
+    table.resign(1)
+    assert [str(action) for action in table.undo()] == ["resign:1"]
+    assert not table.game.is_over

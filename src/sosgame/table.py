@@ -8,6 +8,8 @@ both take back and play again by the same rules:
   is to move; if no earlier position has a person to move (a computer opened the game), it
   takes back nothing rather than stop where only a computer could go on;
 * at a table of computers only, undo takes back one action;
+* a finished game with a computer and a person at the table stays finished: undo takes back
+  nothing (the person would otherwise reopen a game the computer had won);
 * redo plays again what undo took back, up to the next position where a person is to move
   (at a table of computers only, one action);
 * any new action, a move or a resignation, forgets what undo took back.
@@ -129,6 +131,8 @@ class Table:
     def _undo_span(self) -> int:
         """How many actions undo takes back (the game is left as it was)."""
         game = self.game
+        if game.is_over and self.has_computer and self.has_person:
+            return 0
         taken: list[Action] = []
         while game.actions:
             taken.append(game.undo())

@@ -34,6 +34,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 class LiveServer:
@@ -158,3 +160,26 @@ def page_fixture(browser: Any) -> Iterator[Any]:
     opened = context.new_page()
     yield opened
     context.close()
+
+
+@pytest.fixture(name="desktop")
+def desktop_fixture(browser: Any) -> Iterator[Any]:
+    """A page at 1280x900 in English that fails its test on any script error."""
+    yield from _sized_page(browser, DESKTOP)
+
+
+@pytest.fixture(name="phone")
+def phone_fixture(browser: Any) -> Iterator[Any]:
+    """A page at 390x844 in English that fails its test on any script error."""
+    yield from _sized_page(browser, PHONE)
+
+
+def _sized_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []

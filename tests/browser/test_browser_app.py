@@ -4,14 +4,17 @@ that fits for every size, the look and feel of a game, the analysis page, access
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sos_live_server import (  # noqa: F401 (fixtures)
     ARTIFACTS,
+    DESKTOP,
+    PHONE,
     LiveServer,
     browser_fixture,
+    desktop_fixture,
+    phone_fixture,
     server_fixture,
 )
 
@@ -23,8 +26,6 @@ from sosgame import Game
 from sosgame.record import Record
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 SIZES = [(1, 3), (3, 1), (2, 3), (3, 3), (6, 9), (13, 13), (15, 15), (3, 26), (26, 3), (26, 26)]
 GAME = ["Sa1", "Ob1", "Sc1", "Sa2", "Ob2", "Sc2", "Oa3", "Ob3", "Oc3"]
 
@@ -92,27 +93,6 @@ MISSING_GLYPHS = """() => {
     missing: [...characters].filter((character) => draw(character) === tofu),
   };
 }"""
-
-
-@pytest.fixture(name="desktop")
-def desktop_fixture(browser: Any) -> Iterator[Any]:
-    yield from _page(browser, DESKTOP)
-
-
-@pytest.fixture(name="phone")
-def phone_fixture(browser: Any) -> Iterator[Any]:
-    yield from _page(browser, PHONE)
-
-
-def _page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def _open_game(page: Any, server: LiveServer, rows: int, cols: int, **settings: Any) -> str:

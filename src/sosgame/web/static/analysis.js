@@ -109,17 +109,26 @@ function drawAnalysis(page) {
   scrollMoves(page.ply);
 }
 
-// The marks of the chosen move on the board: the move played and the best one.
+// The marks of the chosen move on the board: the move played and the best one. A played move
+// that cost nothing is a best move too, so it is marked as one, never as a slip.
 function moveMarks(report) {
   const marks = {};
   if (!report) return marks;
   const played = report.played.slice(1);
+  const playedLabel = t("web.played_here", { move: report.played });
+  if (report.cost === 0 || report.played === report.best) {
+    const label = `${playedLabel}, ${t("web.best_here", { move: report.played })}`;
+    marks[played] = { classes: ["best"], label, ghost: report.played[0] };
+    return marks;
+  }
   const best = report.best.slice(1);
-  marks[played] = { classes: ["played"], label: t("web.played_here", { move: report.played }), ghost: report.played[0] };
-  const bestMark = { classes: ["best"], label: t("web.best_here", { move: report.best }), ghost: report.best[0] };
-  if (best === played) {
-    marks[best] = { classes: ["played", "best"], label: `${marks[played].label}, ${bestMark.label}`, ghost: report.best[0] };
-  } else marks[best] = bestMark;
+  const bestLabel = t("web.best_here", { move: report.best });
+  if (best === played) {  // the right cell, the wrong letter
+    marks[best] = { classes: ["played", "best"], label: `${playedLabel}, ${bestLabel}`, ghost: report.best[0] };
+    return marks;
+  }
+  marks[played] = { classes: ["played"], label: playedLabel, ghost: report.played[0] };
+  marks[best] = { classes: ["best"], label: bestLabel, ghost: report.best[0] };
   return marks;
 }
 
@@ -149,16 +158,22 @@ function analysisControls(page, report, flags, select) {
   const plies = (page.analysis ? page.analysis.moves : []).map((item) => item.ply);
   const at = plies.indexOf(page.ply);
   const step = (delta) => () => { if (at + delta >= 0 && at + delta < plies.length) select(plies[at + delta]); };
-  const nextFlag = (delta) => () => {
+  // The flagged move a step of delta leads to, if any: with none, its button is disabled.
+  const flagged = (delta) => {
     for (let index = at + delta; index >= 0 && index < plies.length; index += delta) {
-      if (flags[plies[index]]) { select(plies[index]); return; }
+      if (flags[plies[index]]) return plies[index];
     }
+    return null;
+  };
+  const nextFlag = (delta) => () => {
+    const to = flagged(delta);
+    if (to !== null) select(to);
   };
   return el("div", { class: "controls", "data-reserve": "" },
-    el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: !report, onclick: nextFlag(-1) }),
+    el("button", { type: "button", id: "analysis-prev-flag", text: t("web.prev_flag"), disabled: flagged(-1) === null, onclick: nextFlag(-1) }),
     el("button", { type: "button", id: "analysis-prev", text: t("web.prev"), disabled: !report || at <= 0, onclick: step(-1) }),
     el("button", { type: "button", id: "analysis-next", text: t("web.next"), disabled: !report || at >= plies.length - 1, onclick: step(1) }),
-    el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: !report, onclick: nextFlag(1) }),
+    el("button", { type: "button", id: "analysis-next-flag", text: t("web.next_flag"), disabled: flagged(1) === null, onclick: nextFlag(1) }),
     el("a", { href: `#/game/${page.id}`, text: t("web.back_to_game") }),
     el("a", { href: `#/replay/${page.id}`, text: t("web.replay") }));
 }
@@ -209,7 +224,8 @@ function summaryTable(page) {
         el("td", { class: "mistakes", text: String(summary.mistakes) }),
         el("td", { class: "blunders", text: String(summary.blunders) })] : null);
   });
-  return el("div", { class: "table-box" },
+  // A region the keyboard can reach, so that a table wider than a phone scrolls without a mouse.
+  return el("div", { class: "table-box", tabindex: 0, role: "group", "aria-labelledby": "players-title" },
     el("table", { class: "summary", id: "analysis-summary", "data-testid": "analysis-summary" },
       el("thead", {}, head), el("tbody", {}, rows)));
 }

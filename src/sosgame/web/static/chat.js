@@ -22,7 +22,9 @@ export function resetChat(game, send) {
   chat.game = game;
   chat.send = send;
   chat.muted = new Set();
-  chat.log = el("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite" });
+  // A live list (a list may not take the role "log"), which the keyboard can scroll.
+  chat.log = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", tabindex: 0,
+    "aria-labelledby": "chat-title" });
   const phrases = el("div", { class: "chat-phrases" }, PHRASES.map((phrase) => el("button", {
     type: "button", "data-phrase": phrase, text: t(`web.chat.phrase.${phrase}`),
     onclick: () => chat.send({ type: "chat", phrase }),

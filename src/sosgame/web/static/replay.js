@@ -15,7 +15,29 @@ export async function showReplay(id) {
     return;
   }
   const total = data.frames.length - 1;
-  drawReplay({ id, data, game, total, ply: total });
+  shown = { id, data, game, total, ply: total, visit: router.visits };
+  drawReplay(shown);
+}
+
+// The replay on the page: the arrow keys step through it wherever the focus is, but in a
+// field, on the board's grid or on a slider, whose arrows are their own.
+let shown = null;
+document.addEventListener("keydown", (event) => {
+  if (!shown || shown.visit !== router.visits || event.defaultPrevented) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.target.closest && event.target.closest("input, select, textarea, [role='grid'], [role='slider']")) return;
+  const to = { ArrowLeft: shown.ply - 1, ArrowRight: shown.ply + 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  stepTo(shown, to);
+});
+
+// Shows ply `to` (within the game), with the newest lines drawn in when it is one step forward.
+function stepTo(replay, to) {
+  const next = Math.max(0, Math.min(replay.total, to));
+  const forward = next === replay.ply + 1;
+  replay.ply = next;
+  drawReplay(replay, forward);
 }
 
 // Draws the replay at replay.ply; animate: the step forward that made its newest lines.
@@ -63,12 +85,7 @@ function replayColumn(replay, animate) {
 
 function replayControls(replay) {
   const { id, ply, total } = replay;
-  const step = (to) => () => {
-    const next = Math.max(0, Math.min(total, to));
-    const forward = next === replay.ply + 1;
-    replay.ply = next;
-    drawReplay(replay, forward);
-  };
+  const step = (to) => () => stepTo(replay, to);
   return el("div", { class: "controls", "data-reserve": "" },
     el("button", { type: "button", id: "replay-first", text: t("web.first"), onclick: step(0) }),
     el("button", { type: "button", id: "replay-prev", text: t("web.prev"), onclick: step(ply - 1) }),
