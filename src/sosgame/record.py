@@ -269,12 +269,7 @@ def load(path: str | Path) -> Record:
     try:
         text = Path(path).read_bytes()
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise RecordError(
-            f"cannot read {str(path)!r}: {reason}",
-            code="record_unreadable",
-            values={"path": str(path), "reason": reason, "errno": error.errno},
-        ) from None
+        raise _file_error("read", "record_unreadable", path, error) from None
     return Record.from_json(text)
 
 
@@ -288,12 +283,17 @@ def save(record: Record | Game, path: str | Path) -> None:
     try:
         Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise RecordError(
-            f"cannot write {str(path)!r}: {reason}",
-            code="record_unwritable",
-            values={"path": str(path), "reason": reason, "errno": error.errno},
-        ) from None
+        raise _file_error("write", "record_unwritable", path, error) from None
+
+
+def _file_error(verb: str, code: str, path: str | Path, error: OSError) -> RecordError:
+    """The :class:`RecordError` for a file the system would not ``verb``, with its reason."""
+    reason = error.strerror or str(error)
+    return RecordError(
+        f"cannot {verb} {str(path)!r}: {reason}",
+        code=code,
+        values={"path": str(path), "reason": reason, "errno": error.errno},
+    )
 
 
 def _replay(game: Game, moves: Sequence[object]) -> list[str]:
