@@ -126,18 +126,14 @@ class Record:
         try:
             return self.starting_game()
         except SosError as error:
-            if self.start is None:
-                raise RecordError(
-                    f"fields 'rows' and 'cols': {error}",
-                    field="rows",
-                    code="record_size",
-                    values={"error": error},
-                ) from None
+            # Without a start position only the size can be what the rules refuse.
+            where, field, code = (
+                ("fields 'rows' and 'cols'", "rows", "record_size")
+                if self.start is None
+                else ("field 'start'", "start", "record_start")
+            )
             raise RecordError(
-                f"field 'start': {error}",
-                field="start",
-                code="record_start",
-                values={"error": error},
+                f"{where}: {error}", field=field, code=code, values={"error": error}
             ) from None
 
     def to_dict(self) -> dict[str, Any]:
