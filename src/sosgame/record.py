@@ -321,11 +321,7 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
     actual = game.outcome
     if data is None:
         return None if actual is None else (actual, game.scores)
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'result': must be an object, not {_kind(data)}", field="result")
-    for key in data:
-        if key not in ("winners", "termination", "scores"):
-            raise RecordError(f"unknown field {key!r} in 'result'", field=f"result.{key}")
+    data = _fields(data, "result", ("winners", "termination", "scores"))
     winners = data.get("winners")
     if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
         raise RecordError(
@@ -437,11 +433,7 @@ def _names(data: object) -> list[str]:
 def _start(data: object, players: int) -> Start | None:
     if data is None:
         return None
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'start': must be an object, not {_kind(data)}", field="start")
-    for key in data:
-        if key not in ("position", "turn", "scores"):
-            raise RecordError(f"unknown field {key!r} in 'start'", field=f"start.{key}")
+    data = _fields(data, "start", ("position", "turn", "scores"))
     position = data.get("position")
     if not isinstance(position, str):
         raise RecordError(
@@ -460,8 +452,7 @@ def _start(data: object, players: int) -> Start | None:
 
 
 def _meta(data: object, moves: int) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'meta': must be an object, not {_kind(data)}", field="meta")
+    data = _fields(data, "meta")
     for key, value in data.items():
         where = f"meta.{key}"
         if key not in _META_FIELDS:
@@ -498,6 +489,16 @@ def _meta(data: object, moves: int) -> dict[str, Any]:
                 "field 'meta.tags': must be an object of text keys and text values", field=where
             )
     return dict(data)
+
+
+def _fields(data: object, name: str, known: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """``data``, if it is an object (of only the ``known`` keys, when given), for field ``name``."""
+    if not isinstance(data, dict):
+        raise RecordError(f"field {name!r}: must be an object, not {_kind(data)}", field=name)
+    for key in data:
+        if known is not None and key not in known:
+            raise RecordError(f"unknown field {key!r} in {name!r}", field=f"{name}.{key}")
+    return data
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
