@@ -1,4 +1,4 @@
-"""The limits on board sizes and player names, each said once.
+"""The limits on board sizes, player names and time budgets, each said once.
 
 Two kinds of limit share a subject, so every name says whose limit it is:
 
@@ -10,13 +10,17 @@ Two kinds of limit share a subject, so every name says whose limit it is:
   upload. The browser reads it, and the board limits, from ``GET /api/config``.
 * :data:`RECORD_MAX_NAME`: the longest player name a record file (and so the terminal game,
   which saves them) holds.
+* :func:`check_seconds`: a time limit a player or the solver is given.
 
 The seat counts are rules of the game: :data:`sosgame.game.MIN_PLAYERS` and ``MAX_PLAYERS``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Final
+
+from sosgame.errors import InvalidSettingsError
 
 __all__ = [
     "BOARD_MAX_SIDE",
@@ -24,6 +28,7 @@ __all__ = [
     "BOARD_MIN_SIDE",
     "RECORD_MAX_NAME",
     "WEB_MAX_NAME",
+    "check_seconds",
 ]
 
 BOARD_MIN_SIDE: Final = 1
@@ -31,3 +36,24 @@ BOARD_MIN_LONG_SIDE: Final = 3
 BOARD_MAX_SIDE: Final = 26
 WEB_MAX_NAME: Final = 40  # a longer name does not fit the seat panel
 RECORD_MAX_NAME: Final = 100
+
+
+def check_seconds(
+    seconds: object, error: type[InvalidSettingsError] = InvalidSettingsError
+) -> None:
+    """Check a time limit: a finite number of seconds greater than 0, or ``None`` for none.
+
+    :raises InvalidSettingsError: (``error``, a subclass of it) with code ``seconds`` if it is not.
+    """
+    if seconds is not None and (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not math.isfinite(seconds)
+        or seconds <= 0
+    ):
+        shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
+        raise error(
+            f"seconds must be a number greater than 0, not {shown}",
+            code="seconds",
+            values={"value": shown},
+        )

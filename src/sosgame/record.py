@@ -126,18 +126,14 @@ class Record:
         try:
             return self.starting_game()
         except SosError as error:
-            if self.start is None:
-                raise RecordError(
-                    f"fields 'rows' and 'cols': {error}",
-                    field="rows",
-                    code="record_size",
-                    values={"error": error},
-                ) from None
+            # Without a start position only the size can be what the rules refuse.
+            where, field, code = (
+                ("fields 'rows' and 'cols'", "rows", "record_size")
+                if self.start is None
+                else ("field 'start'", "start", "record_start")
+            )
             raise RecordError(
-                f"field 'start': {error}",
-                field="start",
-                code="record_start",
-                values={"error": error},
+                f"{where}: {error}", field=field, code=code, values={"error": error}
             ) from None
 
     def to_dict(self) -> dict[str, Any]:
@@ -269,12 +265,7 @@ def load(path: str | Path) -> Record:
     try:
         text = Path(path).read_bytes()
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise RecordError(
-            f"cannot read {str(path)!r}: {reason}",
-            code="record_unreadable",
-            values={"path": str(path), "reason": reason, "errno": error.errno},
-        ) from None
+        raise _file_error("read", "record_unreadable", path, error) from None
     return Record.from_json(text)
 
 
@@ -288,12 +279,17 @@ def save(record: Record | Game, path: str | Path) -> None:
     try:
         Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise RecordError(
-            f"cannot write {str(path)!r}: {reason}",
-            code="record_unwritable",
-            values={"path": str(path), "reason": reason, "errno": error.errno},
-        ) from None
+        raise _file_error("write", "record_unwritable", path, error) from None
+
+
+def _file_error(verb: str, code: str, path: str | Path, error: OSError) -> RecordError:
+    """The :class:`RecordError` for a file the system would not ``verb``, with its reason."""
+    reason = error.strerror or str(error)
+    return RecordError(
+        f"cannot {verb} {str(path)!r}: {reason}",
+        code=code,
+        values={"path": str(path), "reason": reason, "errno": error.errno},
+    )
 
 
 def _replay(game: Game, moves: Sequence[object]) -> list[str]:
@@ -325,11 +321,7 @@ def _result(data: object, game: Game) -> tuple[Outcome, tuple[int, ...]] | None:
     actual = game.outcome
     if data is None:
         return None if actual is None else (actual, game.scores)
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'result': must be an object, not {_kind(data)}", field="result")
-    for key in data:
-        if key not in ("winners", "termination", "scores"):
-            raise RecordError(f"unknown field {key!r} in 'result'", field=f"result.{key}")
+    data = _fields(data, "result", ("winners", "termination", "scores"))
     winners = data.get("winners")
     if not isinstance(winners, list) or not all(_is_whole(seat) for seat in winners):
         raise RecordError(
@@ -441,11 +433,7 @@ def _names(data: object) -> list[str]:
 def _start(data: object, players: int) -> Start | None:
     if data is None:
         return None
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'start': must be an object, not {_kind(data)}", field="start")
-    for key in data:
-        if key not in ("position", "turn", "scores"):
-            raise RecordError(f"unknown field {key!r} in 'start'", field=f"start.{key}")
+    data = _fields(data, "start", ("position", "turn", "scores"))
     position = data.get("position")
     if not isinstance(position, str):
         raise RecordError(
@@ -464,8 +452,7 @@ def _start(data: object, players: int) -> Start | None:
 
 
 def _meta(data: object, moves: int) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise RecordError(f"field 'meta': must be an object, not {_kind(data)}", field="meta")
+    data = _fields(data, "meta")
     for key, value in data.items():
         where = f"meta.{key}"
         if key not in _META_FIELDS:
@@ -502,6 +489,16 @@ def _meta(data: object, moves: int) -> dict[str, Any]:
                 "field 'meta.tags': must be an object of text keys and text values", field=where
             )
     return dict(data)
+
+
+def _fields(data: object, name: str, known: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """``data``, if it is an object (of only the ``known`` keys, when given), for field ``name``."""
+    if not isinstance(data, dict):
+        raise RecordError(f"field {name!r}: must be an object, not {_kind(data)}", field=name)
+    for key in data:
+        if known is not None and key not in known:
+            raise RecordError(f"unknown field {key!r} in {name!r}", field=f"{name}.{key}")
+    return data
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:

@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 Played = TypeVar("Played")
+Match = TypeVar("Match")
 Played_co = TypeVar("Played_co", covariant=True)
 
 
@@ -175,11 +176,8 @@ def play_match(
     make_player(level_b, seconds=seconds)
     Game(rows, cols, mode=mode)
     play = partial(play_game, level_a, level_b, rows=rows, cols=cols, mode=mode, seconds=seconds)
-    try:
-        finished = run_games(play, games=games, seed=seed, jobs=jobs, progress=progress)
-    except MatchStopped as stop:
-        raise MatchStopped(MatchResult(level_a, level_b, tuple(stop.finished))) from None
-    return MatchResult(level_a, level_b, tuple(finished))
+    match = partial(MatchResult, level_a, level_b)
+    return run_games(play, match, games=games, seed=seed, jobs=jobs, progress=progress)
 
 
 def play_out(game: Game, seats: Sequence[Player]) -> Outcome:
@@ -197,17 +195,18 @@ def _call(task: Callable[[], Played]) -> Played:
 
 def run_games(
     play: GamePlayer[Played],
+    match: Callable[[tuple[Played, ...]], Match],
     *,
     games: int,
     seed: int | None,
     jobs: int | None,
     progress: Callable[[Iterator[Played], int], Iterator[Played]] | None,
-) -> list[Played]:
+) -> Match:
     """Play games 0 to ``games - 1`` with ``play`` in ``jobs`` processes (by default one per
-    core), every game seeded from ``seed``.
+    core), every game seeded from ``seed``, and return the ``match`` of the games played.
 
     Ctrl-C stops every game at once (the worker processes are killed) and raises
-    :class:`MatchStopped` with the games finished before it.
+    :class:`MatchStopped` with the ``match`` of the games finished before it.
 
     :raises InvalidBudgetError: for a bad ``games``, ``jobs`` or ``seed``.
     """
@@ -241,14 +240,14 @@ def run_games(
                 for result in progress(stream, games) if progress else stream:
                     finished.append(result)
     except KeyboardInterrupt:
-        raise MatchStopped(finished) from None
+        raise MatchStopped(match(tuple(finished))) from None
     sys.stdout.flush()
-    return finished
+    return match(tuple(finished))
 
 
 class MatchStopped(KeyboardInterrupt):
-    """Ctrl-C stopped a match: ``finished`` holds what was played to the end before it (the
-    games, or the match of those games)."""
+    """Ctrl-C stopped a match: ``finished`` holds the match of the games played to the end
+    before it."""
 
     def __init__(self, finished: Any) -> None:
         super().__init__()

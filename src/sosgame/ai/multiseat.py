@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from sosgame.ai.arena import MatchStopped, play_out, run_games
+from sosgame.ai.arena import play_out, run_games
 from sosgame.ai.errors import InvalidBudgetError
 from sosgame.ai.players import make_player
 from sosgame.game import MAX_PLAYERS, Game, Mode
@@ -146,8 +146,5 @@ def play_seats(
         make_player(level, seconds=seconds)
     Game(rows, cols, mode=mode, players=len(levels))
     play = partial(play_seat_game, levels, rows=rows, cols=cols, mode=mode, seconds=seconds)
-    try:
-        finished = run_games(play, games=games, seed=seed, jobs=jobs, progress=progress)
-    except MatchStopped as stop:
-        raise MatchStopped(SeatMatch(levels, tuple(stop.finished))) from None
-    return SeatMatch(levels, tuple(finished))
+    match = partial(SeatMatch, levels)
+    return run_games(play, match, games=games, seed=seed, jobs=jobs, progress=progress)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import math
 import random
 import time
 from typing import Final, Protocol
@@ -19,6 +18,7 @@ from sosgame.errors import GameOverError
 from sosgame.game import Game
 from sosgame.kernel import JIT, encode
 from sosgame.levels import LEVELS, Level
+from sosgame.limits import check_seconds
 from sosgame.notation import Move, O, S
 from sosgame.solver import (
     MAX_EMPTY_CELLS,
@@ -92,19 +92,8 @@ class Budget:
     __slots__ = ("nodes", "seconds")
 
     def __init__(self, seconds: float | None = None, nodes: int | None = None) -> None:
+        check_seconds(seconds, InvalidBudgetError)
         if seconds is not None:
-            if (
-                not isinstance(seconds, int | float)
-                or isinstance(seconds, bool)
-                or not math.isfinite(seconds)
-                or seconds <= 0
-            ):
-                shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
-                raise InvalidBudgetError(
-                    f"seconds must be a number greater than 0, not {shown}",
-                    code="seconds",
-                    values={"value": shown},
-                )
             seconds = float(seconds)
         if nodes is not None and (
             not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1

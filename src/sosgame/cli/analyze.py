@@ -8,7 +8,7 @@ from typing import Any
 
 from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 from sosgame.ai.players import Budget
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, subcommand, t
 from sosgame.cli.progress import Progress
 from sosgame.notation import Move
 from sosgame.record import load
@@ -24,7 +24,7 @@ def register(commands: Any) -> None:
         "--seconds", type=float, default=0.5, metavar="S", help=t("cli.analyze.seconds")
     )
     parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.help.seed"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_json(parser)
     parser.set_defaults(run=run)
 
 

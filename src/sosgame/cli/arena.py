@@ -17,9 +17,8 @@ from typing import Any, TypeVar
 from sosgame.ai import LEVELS
 from sosgame.ai.arena import GameResult, MatchResult, MatchStopped, play_match
 from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seats
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, add_mode, subcommand, t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
-from sosgame.game import MODES
 
 __all__ = ["register", "report", "seats_report"]
 
@@ -35,14 +34,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
     parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
-    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
+    add_mode(parser, "general")
     parser.add_argument("--games", type=int, default=100, metavar="K", help=t("cli.arena.games"))
     parser.add_argument(
         "--seconds", type=float, default=0.5, metavar="S", help=t("cli.arena.seconds")
     )
     parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
     parser.add_argument("--jobs", type=int, metavar="N", help=t("cli.arena.jobs"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_json(parser)
     parser.set_defaults(run=run)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sosgame.certify import check, load, write
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, subcommand, t
 from sosgame.cli.progress import Progress
 from sosgame.errors import InvalidSettingsError
 
@@ -27,7 +27,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.certify.seed"))
     parser.add_argument("--extract", type=int, metavar="N", help=t("cli.certify.extract"))
     parser.add_argument("--out", type=Path, metavar="FILE", help=t("cli.certify.out"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_json(parser)
     parser.set_defaults(run=run)
 
 

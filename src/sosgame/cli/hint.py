@@ -8,9 +8,9 @@ import time
 from typing import Any
 
 from sosgame.ai import DEFAULT_SECONDS, make_player
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, add_mode, subcommand, t
 from sosgame.errors import InvalidSettingsError
-from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from sosgame.geometry import geometry
 from sosgame.levels import LEVELS
 from sosgame.notation import parse_size
@@ -22,7 +22,7 @@ def register(commands: Any) -> None:
     """Add the ``hint`` subcommand."""
     parser = subcommand(commands, "hint")
     parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.hint.position"))
-    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
+    add_mode(parser, "general")
     parser.add_argument("--level", choices=LEVELS, default="hard", help=t("cli.hint.level"))
     parser.add_argument(
         "--players",
@@ -41,7 +41,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--nodes", type=int, metavar="N", help=t("cli.help.nodes"))
     parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_json(parser)
     parser.set_defaults(run=run)
 
 

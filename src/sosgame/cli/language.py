@@ -12,9 +12,10 @@ import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
+from sosgame.game import MODES
 from sosgame.i18n import LANGUAGES, Language, detect_language, translations, translator
 
-__all__ = ["choose_language", "speaking", "subcommand", "t"]
+__all__ = ["add_json", "add_mode", "choose_language", "speaking", "subcommand", "t"]
 
 _translate: list[Callable[..., str]] = [translator("en")]
 
@@ -49,6 +50,16 @@ def subcommand(commands: Any, name: str) -> argparse.ArgumentParser:
         name, help=t(f"cli.{name}.help"), description=t(f"cli.{name}.description")
     )
     return parser
+
+
+def add_mode(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """Add the ``--mode`` option (``general`` or ``simple``) that several commands share."""
+    parser.add_argument("--mode", choices=MODES, default=default, help=t("cli.help.mode"))
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--json`` option that prints a command's answer as JSON."""
+    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
 
 
 def choose_language(argv: Sequence[str]) -> Language:

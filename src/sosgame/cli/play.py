@@ -15,11 +15,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_mode, subcommand, t
 from sosgame.cli.plain import PlainGame
 from sosgame.errors import SosError
 from sosgame.extras import missing
-from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from sosgame.i18n import LANGUAGES, default_name, detect_language, translator
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
@@ -39,7 +39,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--size", type=int, metavar="N", help=t("cli.play.size"))
     parser.add_argument("--rows", type=int, metavar="R", help=t("cli.help.rows"))
     parser.add_argument("--cols", type=int, metavar="C", help=t("cli.help.cols"))
-    parser.add_argument("--mode", choices=MODES, help=t("cli.help.mode"))
+    add_mode(parser)
     parser.add_argument(
         "--players",
         type=int,

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from sosgame.ai.puzzles import Puzzle, PuzzleError, choose_puzzle, find_puzzle, judge
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_mode, subcommand, t
 from sosgame.errors import InvalidSettingsError
-from sosgame.game import MODES
 from sosgame.i18n import LANGUAGES
 from sosgame.notation import Move, parse_size
 
@@ -29,7 +28,7 @@ def register(commands: Any) -> None:
         "--rating", type=int, default=1500, metavar="R", help=t("cli.puzzle.rating")
     )
     parser.add_argument("--size", metavar="RxC", help=t("cli.puzzle.size"))
-    parser.add_argument("--mode", choices=MODES, help=t("cli.help.mode"))
+    add_mode(parser)
     parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
     parser.add_argument("--json", action="store_true", help=t("cli.puzzle.json"))
     parser.add_argument("--lang", choices=list(LANGUAGES), help=t("cli.play.lang"))

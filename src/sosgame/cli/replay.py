@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, subcommand, t
 from sosgame.game import Game
 from sosgame.i18n import outcome_text
 from sosgame.record import load
@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
     """Add the ``replay`` subcommand."""
     parser = subcommand(commands, "replay")
     parser.add_argument("file", metavar="FILE", help=t("cli.help.record"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_json(parser)
     parser.set_defaults(run=run)
 
 

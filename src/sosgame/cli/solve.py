@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sosgame.certify import load
-from sosgame.cli.language import subcommand, t
+from sosgame.cli.language import add_json, add_mode, subcommand, t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
-from sosgame.game import MODES, Game
+from sosgame.game import Game
 from sosgame.notation import parse_size
 from sosgame.processes import check_workers
 from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solve
@@ -30,8 +30,8 @@ def register(commands: Any) -> None:
     """Add the ``solve`` subcommand."""
     parser = subcommand(commands, "solve")
     parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.solve.position"))
-    parser.add_argument("--mode", choices=MODES, default="general", help=t("cli.help.mode"))
-    parser.add_argument("--json", action="store_true", help=t("cli.help.json"))
+    add_mode(parser, "general")
+    add_json(parser)
     parser.add_argument(
         "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
     )

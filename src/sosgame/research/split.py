@@ -25,6 +25,7 @@ from typing import TypeAlias
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game
 from sosgame.notation import Move
+from sosgame.solver import check_players
 from sosgame.solver.mirror import mirror_interval
 from sosgame.solver.rule import end_value, move_bounds, move_value
 from sosgame.solver.symmetry import symmetries
@@ -122,12 +123,7 @@ def plan_split(game: Game, depth: int) -> Plan:
             code="split_depth",
             values={"value": depth},
         )
-    if game.players != 2:
-        raise InvalidSettingsError(
-            f"the solver handles two players only, and this game has {game.players}",
-            code="solver_players",
-            values={"players": game.players},
-        )
+    check_players(game)
     if game.is_over:
         raise InvalidSettingsError("the game is over, so there is nothing to split")
     rows, cols = game.rows, game.cols

@@ -33,7 +33,6 @@ transposition cut-offs).
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 import time
@@ -53,6 +52,7 @@ from sosgame.kernel import (
     notice_if_slow,
     to_array,
 )
+from sosgame.limits import check_seconds
 from sosgame.notation import Move
 from sosgame.processes import check_workers
 from sosgame.search.keys import canonical, exact_keys, rekey
@@ -83,6 +83,7 @@ __all__ = [
     "TimeLimitError",
     "TranspositionTable",
     "available_threads",
+    "check_players",
     "solve",
     "warm_up",
 ]
@@ -313,15 +314,23 @@ class _Pool:
                 self.failure = error
 
 
-def _check(game: Game) -> None:
-    if not isinstance(game, Game):
-        raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
+def check_players(game: Game) -> None:
+    """Check that ``game`` is for two players, the only games the solver handles.
+
+    :raises InvalidSettingsError: if it is not.
+    """
     if game.players != 2:
         raise InvalidSettingsError(
             f"the solver handles two players only, and this game has {game.players}",
             code="solver_players",
             values={"players": game.players},
         )
+
+
+def _check(game: Game) -> None:
+    if not isinstance(game, Game):
+        raise InvalidSettingsError(f"the solver needs a Game, not {type(game).__name__}")
+    check_players(game)
     if game.is_over:
         raise GameOverError(
             f"the game is over, so there is nothing to solve: {game.position()}",
@@ -375,18 +384,7 @@ def solve(
         raise InvalidSettingsError(
             f"node_limit must be a whole number of at least 1, not {node_limit!r}"
         )
-    if seconds is not None and (
-        not isinstance(seconds, int | float)
-        or isinstance(seconds, bool)
-        or not math.isfinite(seconds)
-        or seconds <= 0
-    ):
-        shown = f"{seconds:g}" if isinstance(seconds, float) else repr(seconds)
-        raise InvalidSettingsError(
-            f"seconds must be a number greater than 0, not {shown}",
-            code="seconds",
-            values={"value": shown},
-        )
+    check_seconds(seconds)
     if threads is not None and (
         not isinstance(threads, int) or isinstance(threads, bool) or threads < 1
     ):

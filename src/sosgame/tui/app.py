@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 
 from sosgame.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from sosgame.levels import HINT_LEVEL
@@ -22,6 +22,7 @@ from sosgame.tui.screens.replay import ReplayScreen
 from sosgame.tui.screens.setup import Settings, SetupScreen
 from sosgame.tui.screens.text import HelpScreen, RulesScreen
 from sosgame.tui.session import Session
+from sosgame.tui.widgets.keybar import hidden_bindings
 
 if TYPE_CHECKING:
     from sosgame.ai import Player
@@ -42,13 +43,13 @@ class SosApp(App[int]):
 
     CSS_PATH = "sosgame.tcss"
     TITLE = "SOS"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", show=False),
-        Binding("f2", "rules", show=False),
-        Binding("L,f3", "language", show=False),
-        Binding("f4", "puzzles", show=False),
-        Binding("q", "quit", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(
+        ("question_mark,f1", "help"),
+        ("f2", "rules"),
+        ("L,f3", "language"),
+        ("f4", "puzzles"),
+        ("q", "quit"),
+    )
 
     def __init__(
         self,

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label
 
 from sosgame.tui.screens.base import TranslatedModal
+from sosgame.tui.widgets.keybar import hidden_bindings
 
 __all__ = ["ConfirmDialog"]
 
@@ -19,7 +20,7 @@ class ConfirmDialog(TranslatedModal):
     ``yes`` (a catalog key) and False for Cancel or Escape. Cancel has the focus, so that a
     stray Enter loses nothing."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer(False)", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(("escape", "answer(False)"))
 
     def __init__(self, question: str, yes: str, **values: object) -> None:
         super().__init__()

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label
 
 from sosgame.tui.screens.base import TranslatedModal
+from sosgame.tui.widgets.keybar import hidden_bindings
 
 __all__ = ["DEFAULT_FILE", "LoadDialog", "SaveDialog"]
 
@@ -19,7 +20,7 @@ DEFAULT_FILE: Final = "sos-game.json"
 class _FileDialog(TranslatedModal):
     """A title, a file name and buttons; Escape cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(("escape", "cancel"))
     TITLE_KEY = ""
     BUTTONS: tuple[tuple[str, str], ...] = ()
 

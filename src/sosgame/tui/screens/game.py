@@ -11,7 +11,7 @@ from typing import ClassVar, Final
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, RichLog, Static
 
@@ -27,7 +27,7 @@ from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key, seat_style
 from sosgame.tui.session import History, Session, Step
 from sosgame.tui.widgets.board import Board
-from sosgame.tui.widgets.keybar import KeyBar
+from sosgame.tui.widgets.keybar import KeyBar, hidden_bindings
 
 __all__ = ["GAME_KEYS", "GameScreen"]
 
@@ -51,19 +51,19 @@ class LetterButton(Button, can_focus=False):
 class GameScreen(TranslatedScreen):
     """One game in play; computer seats move by themselves on a worker thread."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "write('S')", show=False),
-        Binding("o", "write('O')", show=False),
-        Binding("u", "undo", show=False),
-        Binding("r", "redo", show=False),
-        Binding("x", "resign", show=False),
-        Binding("i", "hint", show=False),
-        Binding("ctrl+s", "save", show=False),
-        Binding("ctrl+o", "load", show=False),
-        Binding("p", "replay", show=False),
-        Binding("n", "new_game", show=False),
-        Binding("m", "last_move", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(
+        ("s", "write('S')"),
+        ("o", "write('O')"),
+        ("u", "undo"),
+        ("r", "redo"),
+        ("x", "resign"),
+        ("i", "hint"),
+        ("ctrl+s", "save"),
+        ("ctrl+o", "load"),
+        ("p", "replay"),
+        ("n", "new_game"),
+        ("m", "last_move"),
+    )
 
     def __init__(self, session: Session, message: str = "") -> None:
         super().__init__()

@@ -8,7 +8,7 @@ from typing import ClassVar, Final
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
@@ -18,7 +18,7 @@ from sosgame.notation import Letter, Move
 from sosgame.tui.layout import lay_out
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.widgets.board import Board
-from sosgame.tui.widgets.keybar import KeyBar
+from sosgame.tui.widgets.keybar import KeyBar, hidden_bindings
 
 __all__ = ["PUZZLE_KEYS", "PuzzleScreen"]
 
@@ -35,13 +35,13 @@ class PuzzleScreen(TranslatedScreen):
     """Plays ``puzzle`` (by default one near the middle rating, chosen by ``seed``); ``n``
     brings another one, never one already played here."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "write('S')", show=False),
-        Binding("o", "write('O')", show=False),
-        Binding("n", "next", show=False),
-        Binding("x", "solution", show=False),
-        Binding("escape", "close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(
+        ("s", "write('S')"),
+        ("o", "write('O')"),
+        ("n", "next"),
+        ("x", "solution"),
+        ("escape", "close"),
+    )
 
     def __init__(self, puzzle: Puzzle | None = None, *, seed: int | None = None) -> None:
         super().__init__()

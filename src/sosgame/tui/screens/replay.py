@@ -7,7 +7,7 @@ from typing import ClassVar, Final
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -20,7 +20,7 @@ from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key
 from sosgame.tui.session import Session, history
 from sosgame.tui.widgets.board import Board
-from sosgame.tui.widgets.keybar import KeyBar
+from sosgame.tui.widgets.keybar import KeyBar, hidden_bindings
 
 __all__ = ["REPLAY_KEYS", "ReplayScreen"]
 
@@ -38,14 +38,14 @@ class ReplayScreen(TranslatedScreen):
     """Steps through ``record`` (from its start, or ``at_end``); ``c`` plays on from the position
     shown."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "back", show=False),
-        Binding("right,l", "forward", show=False),
-        Binding("home,g", "to_start", show=False),
-        Binding("end,G", "to_end", show=False),
-        Binding("c", "continue", show=False),
-        Binding("escape,q", "close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(
+        ("left,h", "back"),
+        ("right,l", "forward"),
+        ("home,g", "to_start"),
+        ("end,G", "to_end"),
+        ("c", "continue"),
+        ("escape,q", "close"),
+    )
 
     def __init__(
         self, record: Record, *, at_end: bool = False, saved: list[Action] | None = None

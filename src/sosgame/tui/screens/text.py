@@ -6,12 +6,13 @@ from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from sosgame.tui.screens.base import TranslatedModal
 from sosgame.tui.screens.replay import REPLAY_KEYS
+from sosgame.tui.widgets.keybar import hidden_bindings
 
 __all__ = ["HelpScreen", "RulesScreen"]
 
@@ -35,7 +36,7 @@ _MORE_KEYS: Final = (
 
 
 class _Page(TranslatedModal):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter,space", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(("escape,q,enter,space", "close"))
     TITLE_KEY = ""
 
     def compose(self) -> ComposeResult:

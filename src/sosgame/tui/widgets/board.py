@@ -14,7 +14,7 @@ from typing import ClassVar, Final
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -24,6 +24,7 @@ from textual.strip import Strip
 from sosgame.game import Game
 from sosgame.notation import Cell
 from sosgame.tui.seats import INK, PAPER, line_glyphs, seat_colour
+from sosgame.tui.widgets.keybar import hidden_bindings
 
 __all__ = ["COMPACT", "WIDE", "Board", "board_size"]
 
@@ -72,12 +73,12 @@ class Board(ScrollView, can_focus=True):
     """
 
     # The board's own keys, so that they move the cursor rather than scroll.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1, 0)", show=False),
-        Binding("down,j", "cursor(1, 0)", show=False),
-        Binding("left,h", "cursor(0, -1)", show=False),
-        Binding("right,l", "cursor(0, 1)", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden_bindings(
+        ("up,k", "cursor(-1, 0)"),
+        ("down,j", "cursor(1, 0)"),
+        ("left,h", "cursor(0, -1)"),
+        ("right,l", "cursor(0, 1)"),
+    )
 
     # Their watchers redraw the rows they touch, not the whole board.
     cursor: reactive[Cell] = reactive(Cell(0, 0), repaint=False)

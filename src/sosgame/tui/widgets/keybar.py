@@ -6,11 +6,18 @@ from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
-__all__ = ["KeyBar", "keys_text"]
+__all__ = ["KeyBar", "hidden_bindings", "keys_text"]
 
 _GAP = "  "
+
+
+def hidden_bindings(*pairs: tuple[str, str]) -> list[BindingType]:
+    """Bindings of (keys, action) pairs kept out of Textual's footer, which cannot be
+    translated: a :class:`KeyBar` shows the keys instead."""
+    return [Binding(keys, action, show=False) for keys, action in pairs]
 
 
 def keys_text(
