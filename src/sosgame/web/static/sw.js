@@ -2,7 +2,7 @@
 // and settings) so that the app starts without a network. Each is fetched from the network
 // first and the kept copy answers only when the network does not; games, lists and the
 // analysis are never kept: they need the server.
-const CACHE = "sos-app-v2";
+const CACHE = "sos-app-v3";
 const APP_FILES = [
   "/",
   "/manifest.json",
@@ -13,6 +13,7 @@ const APP_FILES = [
   "/static/analysis.js",
   "/static/announcer.js",
   "/static/board.js",
+  "/static/choices.js",
   "/static/chat.js",
   "/static/coordinates.js",
   "/static/dom.js",
@@ -20,6 +21,7 @@ const APP_FILES = [
   "/static/game.js",
   "/static/i18n.js",
   "/static/lobby.js",
+  "/static/mygames.js",
   "/static/offline.js",
   "/static/players.js",
   "/static/puzzles.js",
