@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,12 +14,24 @@ import pexpect
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
 
+def take_ctrl_c() -> None:
+    """Run in the child before it starts: Ctrl-C interrupts it as in a user's terminal, even
+    when this test run was started in the background, where SIGINT is ignored and inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn_in_terminal(program: str, arguments: Sequence[str], *, cwd: Path) -> pexpect.spawn:
     """Start ``program`` in a 100x32 xterm-like pseudo-terminal."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "32"}
     env.pop("TEXTUAL", None)
     return pexpect.spawn(
-        program, list(arguments), cwd=str(cwd), env=env, dimensions=(32, 100), timeout=60
+        program,
+        list(arguments),
+        cwd=str(cwd),
+        env=env,
+        dimensions=(32, 100),
+        timeout=60,
+        preexec_fn=take_ctrl_c,
     )
 
 

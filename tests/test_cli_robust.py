@@ -477,6 +477,8 @@ def _sosgame_in_a_terminal(*arguments: str, cwd: Path) -> Any:
 
 def test_the_ctrl_c_notice_is_in_the_player_s_language(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
+    from sos_terminal import take_ctrl_c
+
     environment = {
         name: value
         for name, value in os.environ.items()
@@ -490,6 +492,7 @@ def test_the_ctrl_c_notice_is_in_the_player_s_language(tmp_path: Path) -> None:
         dimensions=(24, 100),
         timeout=60,
         encoding="utf-8",
+        preexec_fn=take_ctrl_c,
     )
     try:
         child.expect(r"đang giải [./]+: [\d,]+ nút")
