@@ -105,6 +105,10 @@ BAD_MESSAGES = [
     (json.dumps({"v": 1, "type": "move", "move": "Sz9", "ply": 1}), "illegal_move"),
     (json.dumps({"v": 1, "type": "move", "move": "Sb2", "ply": 3}), "stale"),
     (json.dumps({"v": 1, "type": "hello", "token": None}), "bad_message"),
+    # A null stands for no value, in a required field too: no offer of nothing.
+    (json.dumps({"v": 1, "type": "offer", "offer": None}), "bad_message"),
+    (json.dumps({"v": 1, "type": "answer", "offer": "draw", "accept": None}), "bad_message"),
+    (json.dumps({"v": 1, "type": "move", "move": None, "ply": 1}), "bad_message"),
     (json.dumps({"v": True, "type": "ping"}), "bad_version"),
     (json.dumps({"v": 1.0, "type": "ping"}), "bad_version"),
     ("[" * 1000 + "]" * 1000, "bad_json"),

@@ -380,7 +380,8 @@ def parse_client_message(text: str) -> ClientMessage:
     """Check one WebSocket message from a client (see docs/protocol.md)."""
     kind, data = parse_envelope(text, _FIELDS)
     for key in _REQUIRED.get(kind, ()):
-        if key not in data:
+        # A null is no value: ``"offer": null`` must not become an offer of nothing.
+        if data.get(key) is None:
             raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")
     token = data.get("token")
     if token is not None and (not isinstance(token, str) or len(token) > 100):
