@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import dataclass
 from typing import Any, Final
@@ -269,5 +270,7 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                 await connection.send(error_message(error.code, error.message))
     finally:
         if client is not None:
-            await pools.gone(client)
+            # Shielded: a handler cancelled while its database call still waits in the queue
+            # would leave the client's seeks and pool entry behind until they went stale.
+            await asyncio.shield(pools.gone(client))
         connection.stop()
