@@ -54,9 +54,10 @@ test: lint typecheck unit
 
 # The fast loop: lint, types and the tests that need no browser, database or Redis server, no C
 # compiler and no compiled kernels (they run as plain Python); tests/conftest.py marks the rest
-# "slow". `make test` still runs everything.
+# "slow". It tries fewer examples of each property (the Hypothesis profile "sosgame-fast") and
+# keeps compiled bytecode between runs. `make test` still runs everything, every example.
 fast: $(STAMP)
-	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow" -n 2
+	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=sosgame-fast NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow" -n 2
 
 check: lint typecheck fast
 

@@ -31,7 +31,10 @@ os.environ["LANG"] = "C.UTF-8"
 # Hypothesis times each example (200 ms by default) and flags slow data generation: both
 # fail on a machine busy with other work, so neither is checked. Speed lives in benchmarks.
 settings.register_profile("sosgame", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("sosgame")
+# The fast loop (``make check`` sets HYPOTHESIS_PROFILE) tries fewer examples of each property;
+# the costliest properties take their count from it (``sos_strategies.examples``).
+settings.register_profile("sosgame-fast", settings.get_profile("sosgame"), max_examples=20)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sosgame"))
 
 MARKS = {
     "postgres": "needs a real PostgreSQL server",

@@ -6,12 +6,18 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from sosgame import Game, Move
 from sosgame.game import Mode
 
 AXES = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def examples(wanted: int) -> int:
+    """``wanted`` examples of a costly property, or fewer in the fast loop's profile."""
+    return min(wanted, settings.default.max_examples)
 
 
 def count_sos(position: str) -> int:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sos_strategies import board_settings, random_game
+from sos_strategies import board_settings, examples, random_game
 from sosgame import Game, GameOverError, Move, SosError
 from sosgame.ai import LEVELS, InvalidBudgetError, InvalidLevelError, make_player
 from sosgame.ai.alphabeta import Searcher
@@ -242,7 +242,7 @@ def test_a_resigned_seat_is_skipped_by_the_search() -> None:
     assert move in game.legal_moves
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     board_settings(max_side=5),
     st.integers(0, 10**6),
@@ -348,7 +348,7 @@ def test_a_move_keeps_its_budget_on_a_clock_that_runs_fast(
     assert clock.now - start <= 0.2
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(board_settings(max_side=5), st.integers(0, 10**6), st.integers(0, 30))
 def test_can_score_agrees_with_the_engine(setup: dict[str, object], seed: int, limit: int) -> None:
     from sosgame.ai.heuristics import can_score

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sos_strategies import examples
 from sosgame import Game
 from sosgame.errors import InvalidSettingsError
 from sosgame.notation import Cell, Move
@@ -143,7 +144,7 @@ def test_hard_never_loses_in_the_mirror_seat(rows: int, cols: int, seed: int) ->
     assert game.outcome is not None and game.outcome.winner in (seat, None)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     size=st.sampled_from([(3, 3), (3, 4), (2, 5), (4, 4), (3, 5)]),
     pairs=st.integers(0, 5),

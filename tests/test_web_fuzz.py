@@ -26,6 +26,8 @@ pytest.importorskip("sqlalchemy")
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from sos_strategies import examples
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.routing import Route
@@ -38,7 +40,7 @@ from sosgame.web.protocol import _FIELDS, MAX_MESSAGE_BYTES, ProtocolError, pars
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 FUZZ = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
