@@ -13,11 +13,16 @@ import pytest
 
 from sos_web import app_client, receive_type
 from sosgame.record import Record
-from sosgame.web.chat import CHAT_TAG, keep_message, send_chat
+from sosgame.web.chat import CHAT_TAG, keep_message, record_tag, send_chat
 from sosgame.web.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
 from sosgame.web.ratelimit import RateLimit
+from sosgame.web.rows import SeatRow, StoredGame
+from sosgame.web.store import Store
 from test_web_accounts import claim
 from test_web_hubs import Client, new_game, run, two_hubs
+from test_web_mygames import url
+
+__all__ = ["url"]  # the store tests' fixture: SQLite and PostgreSQL
 
 Message = dict[str, Any]
 
@@ -230,3 +235,25 @@ def test_a_games_players_chat_keeps_so_many_messages(tmp_path: Path) -> None:
             assert receive_type(watcher, "chat")["seat"] is None  # not kept, so never full
         said = _chat_of(client, game, {"Authorization": f"Bearer {ann_token}"})
         assert [item["phrase"] for item in said] == ["hello", "good_luck"]
+
+
+def test_the_store_keeps_a_games_players_chat_in_order_up_to_its_most(url: str) -> None:
+    store = Store(url)
+    try:
+        seats = [SeatRow(0, "Ann", "human"), SeatRow(1, "Bao", "human")]
+        store.create(StoredGame("g1", "online", 3, 3, "general", seats, "playing", 1, 1))
+        said = [
+            {"seat": 1, "name": "Bao", "at": 2_000, "text": "ह ơ"},
+            {"seat": 0, "name": "Ann", "at": 1_000, "phrase": "hello"},
+        ]
+        assert [keep_message(store.engine, "g1", item, most=2) for item in said] == [True, True]
+        assert not keep_message(store.engine, "g1", said[1], most=2)
+        tag = record_tag(store.engine, "g1")
+        assert tag is not None
+        assert json.loads(tag) == [
+            {"seat": 0, "name": "Ann", "at": "1970-01-01T00:00:01+00:00", "phrase": "hello"},
+            {"seat": 1, "name": "Bao", "at": "1970-01-01T00:00:02+00:00", "text": "ह ơ"},
+        ]
+        assert record_tag(store.engine, "g2") is None
+    finally:
+        store.close()
