@@ -7,9 +7,10 @@ import { beep } from "./sound.js";
 
 const PROTOCOL = 1;
 
-// The lobby socket of this page: its secret (from `welcome`), what it waits for, and where
-// the page shows its state.
-const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), status: null, offer: null };
+// The lobby socket of this page: its secret (from `welcome`), what it waits for, the
+// correspondence seeks it joined (whose seat tokens are kept) and where the page shows its state.
+const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), joinedDays: new Set(),
+  status: null, offer: null };
 
 export function closeLobby() {
   if (lobby.socket) lobby.socket.close();
@@ -18,6 +19,7 @@ export function closeLobby() {
   lobby.ready = null;
   lobby.pool = null;
   lobby.seeks.clear();
+  lobby.joinedDays.clear();
 }
 
 window.addEventListener("hashchange", closeLobby);
@@ -54,7 +56,8 @@ function receiveLobby(message) {
   if (message.type === "waiting") say(t("web.pool.waiting"));
   else if (message.type === "left") say("");
   else if (message.type === "joined") {
-    saveSeekToken(message.seek, message.token);
+    // A correspondence seek may fill after this page is gone: its token is kept till then.
+    if (lobby.joinedDays.has(message.seek)) saveSeekToken(message.seek, message.token);
     say(t("web.seek.joined"));
   }
   else if (message.type === "offer_computer") showOffer(message.level);
@@ -147,7 +150,11 @@ export function seeksPanel(loggedIn) {
       el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
       el("span", { text: seek.name }),
       lobby.seeks.has(seek.id) ? null : el("button", { type: "button", class: "join", text: t("web.seek.join"),
-        onclick: async () => { await openLobby(); sendLobby({ type: "join_seek", seek: seek.id }); } }),
+        onclick: async () => {
+          await openLobby();
+          if (seek.days) lobby.joinedDays.add(seek.id);
+          sendLobby({ type: "join_seek", seek: seek.id });
+        } }),
     )) : [el("li", { text: t("web.seek.none") })]));
   };
   const form = el("form", { id: "new-seek" }, rowsField, colsField,
@@ -170,7 +177,8 @@ export function seeksPanel(loggedIn) {
       await openLobby();
       if ("Notification" in window && Notification.permission === "default") Notification.requestPermission();
       const made = await api("POST", "/api/seeks", body, lobby.secret);
-      saveSeekToken(made.id, made.token);
+      // A clock seek dies with this page; a correspondence seek may fill after it is gone.
+      if (body.days) saveSeekToken(made.id, made.token);
       lobby.seeks.add(made.id);
       say(t("web.seek.waiting"));
       await refresh();
