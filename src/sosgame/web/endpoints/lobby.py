@@ -56,8 +56,9 @@ _NEW_SEEK: Final = Model(
     {
         "type": "object",
         "description": "rows, cols, mode, players (2 to 8, default 2), clock (as for a new game,"
-        " or null), rated (default false), rating ({min, max} of shown ratings, either may be"
-        " null, or null) and name (a guest's); see docs/protocol.md, 'Seeks'",
+        " or null), days (days per move, as for a new game, instead of clock), rated (default"
+        " false), rating ({min, max} of shown ratings, either may be null, or null) and name"
+        " (a guest's); see docs/protocol.md, 'Seeks'",
     },
 )
 _SEEK_ID: Final = Model("SeekId", {"type": "object", "properties": {"id": {"type": "string"}}})
