@@ -1,19 +1,28 @@
 """A game's chat: the players' and the spectators' apart, quick phrases for all, free text
-for players with an account, rate limited, and across hubs."""
+for players with an account, rate limited, across hubs, and the players' chat in the record
+only its players download."""
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sos_web import app_client, receive_type
-from sosgame.web.chat import send_chat
+from sosgame.record import Record
+from sosgame.web.chat import CHAT_TAG, keep_message, record_tag, send_chat
 from sosgame.web.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
 from sosgame.web.ratelimit import RateLimit
+from sosgame.web.rows import SeatRow, StoredGame
+from sosgame.web.store import Store
 from test_web_accounts import claim
 from test_web_hubs import Client, new_game, run, two_hubs
+from test_web_mygames import url
+
+__all__ = ["url"]  # the store tests' fixture: SQLite and PostgreSQL
 
 Message = dict[str, Any]
 
@@ -125,6 +134,7 @@ def test_a_chat_message_reaches_the_players_of_another_hub(tmp_path: Path) -> No
                 "hello",
                 account=None,
                 limit=RateLimit(),
+                keep=partial(one.db, keep_message, one.store.engine, game, most=10),
             )
             said = await elsewhere.until(lambda m: m["type"] == "chat")
             assert (said["seat"], said["phrase"]) == (0, "hello")
@@ -133,3 +143,117 @@ def test_a_chat_message_reaches_the_players_of_another_hub(tmp_path: Path) -> No
             assert not [m for m in spectator.messages if m["type"] == "chat"]
 
     run(scenario)
+
+
+def _record(client: Any, game: str, headers: dict[str, str] | None = None) -> Any:
+    answer = client.get(f"/api/games/{game}/record", headers=headers or {})
+    assert answer.status_code == 200, answer.text
+    return answer
+
+
+def _chat_of(client: Any, game: str, headers: dict[str, str] | None = None) -> Any:
+    """The chat in the record of ``game`` as these headers download it, or ``None``."""
+    tags = _record(client, game, headers).json()["meta"]["tags"]
+    return json.loads(tags[CHAT_TAG]) if CHAT_TAG in tags else None
+
+
+def test_the_players_chat_is_in_their_record_and_in_nobody_elses(tmp_path: Path) -> None:
+    with app_client(tmp_path / "games.sqlite3") as client:
+        ann_session = claim(client, "Ann")
+        cay_session = claim(client, "Cay")
+        game, ann_token, bao_token = _game(client, ann_session)
+        _other, other_token, _ = _game(client)
+        url = f"/ws/games/{game}"
+        with (
+            client.websocket_connect(url, headers=ann_session) as ann,
+            client.websocket_connect(url) as bao,
+            client.websocket_connect(url) as watcher,
+        ):
+            for socket, token in ((ann, ann_token), (bao, bao_token), (watcher, None)):
+                _hello(socket, token)
+            ann.send_json({"v": 1, "type": "chat", "text": "<i>gl</i> «hf»"})
+            receive_type(bao, "chat")
+            bao.send_json({"v": 1, "type": "chat", "phrase": "good_luck"})
+            receive_type(ann, "chat")
+            watcher.send_json({"v": 1, "type": "chat", "phrase": "hello"})
+            receive_type(watcher, "chat")
+        said = _chat_of(client, game, {"Authorization": f"Bearer {bao_token}"})
+        assert [{k: v for k, v in item.items() if k != "at"} for item in said] == [
+            {"seat": 0, "name": "Ann", "text": "<i>gl</i> «hf»"},
+            {"seat": 1, "name": "Bao", "phrase": "good_luck"},
+        ]  # the spectator's "hello" is not the players'
+        assert all(item["at"].endswith("+00:00") for item in said)
+        # Ann's account took seat 0: her session is enough, without the token.
+        assert _chat_of(client, game, ann_session) == said
+        private = _record(client, game, {"Authorization": f"Bearer {ann_token}"})
+        assert private.headers["cache-control"] == "no-store"
+        # The public download, a spectator's (with another game's token, or another
+        # account) never carry it.
+        for headers in ({}, {"Authorization": f"Bearer {other_token}"}, cay_session):
+            assert _chat_of(client, game, headers) is None
+        assert "cache-control" not in _record(client, game).headers
+
+
+def test_a_record_with_the_chat_loads_round_trips_and_is_taken_without_it(
+    tmp_path: Path,
+) -> None:
+    with app_client(tmp_path / "games.sqlite3") as client:
+        game, ann_token, _bao_token = _game(client)
+        with client.websocket_connect(f"/ws/games/{game}") as ann:
+            _hello(ann, ann_token)
+            ann.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+            receive_type(ann, "state")
+            ann.send_json({"v": 1, "type": "chat", "phrase": "thanks"})
+            receive_type(ann, "chat")
+        text = _record(client, game, {"Authorization": f"Bearer {ann_token}"}).text
+        record = Record.from_json(text)
+        assert json.loads(record.meta["tags"][CHAT_TAG])[0]["phrase"] == "thanks"
+        assert record.moves == ["Sa1"] and len(record.to_game().actions) == 1
+        again = Record.from_json(record.to_json())
+        assert (again.meta, again.moves, again.players) == (record.meta, ["Sa1"], ["Ann", "Bao"])
+        uploaded = client.post("/api/records", json=json.loads(text))
+        assert uploaded.status_code == 201, uploaded.text
+        copy = uploaded.json()
+        token = {"Authorization": f"Bearer {copy['token']}"}
+        assert _chat_of(client, copy["id"], token) is None
+        assert _chat_of(client, copy["id"]) is None
+
+
+def test_a_games_players_chat_keeps_so_many_messages(tmp_path: Path) -> None:
+    with app_client(tmp_path / "games.sqlite3", chat_per_game=2) as client:
+        game, ann_token, _bao_token = _game(client)
+        url = f"/ws/games/{game}"
+        with client.websocket_connect(url) as ann, client.websocket_connect(url) as watcher:
+            _hello(ann, ann_token)
+            _hello(watcher, None)
+            for phrase in ("hello", "good_luck"):
+                ann.send_json({"v": 1, "type": "chat", "phrase": phrase})
+                receive_type(ann, "chat")
+            ann.send_json({"v": 1, "type": "chat", "phrase": "thanks"})
+            assert receive_type(ann, "error")["code"] == "chat_full"
+            watcher.send_json({"v": 1, "type": "chat", "phrase": "hello"})
+            assert receive_type(watcher, "chat")["seat"] is None  # not kept, so never full
+        said = _chat_of(client, game, {"Authorization": f"Bearer {ann_token}"})
+        assert [item["phrase"] for item in said] == ["hello", "good_luck"]
+
+
+def test_the_store_keeps_a_games_players_chat_in_order_up_to_its_most(url: str) -> None:
+    store = Store(url)
+    try:
+        seats = [SeatRow(0, "Ann", "human"), SeatRow(1, "Bao", "human")]
+        store.create(StoredGame("g1", "online", 3, 3, "general", seats, "playing", 1, 1))
+        said = [
+            {"seat": 1, "name": "Bao", "at": 2_000, "text": "ह ơ"},
+            {"seat": 0, "name": "Ann", "at": 1_000, "phrase": "hello"},
+        ]
+        assert [keep_message(store.engine, "g1", item, most=2) for item in said] == [True, True]
+        assert not keep_message(store.engine, "g1", said[1], most=2)
+        tag = record_tag(store.engine, "g1")
+        assert tag is not None
+        assert json.loads(tag) == [
+            {"seat": 0, "name": "Ann", "at": "1970-01-01T00:00:01+00:00", "phrase": "hello"},
+            {"seat": 1, "name": "Bao", "at": "1970-01-01T00:00:02+00:00", "text": "ह ơ"},
+        ]
+        assert record_tag(store.engine, "g2") is None
+    finally:
+        store.close()

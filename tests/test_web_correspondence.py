@@ -233,6 +233,42 @@ def test_a_seek_with_days_lives_past_its_creators_disconnect_for_a_day(
         assert client.get("/api/seeks").json()["seeks"] == []
 
 
+def test_a_correspondence_seek_filled_after_its_creator_left_is_theirs_in_my_games(
+    tmp_path: Path,
+) -> None:
+    with app_client(tmp_path / "games.sqlite3") as client:
+        with client.websocket_connect("/ws/lobby") as ann:
+            ann.send_json({"v": 1, "type": "hello", "name": "Ann"})
+            headers = {"Authorization": f"Bearer {receive_type(ann, 'welcome')['lobby']}"}
+            body = {"rows": 5, "cols": 5, "days": 3, "name": "Ann"}
+            made = client.post("/api/seeks", json=body, headers=headers).json()
+        token = made["token"]
+        mine = {"Authorization": f"Bearer {token}"}
+        assert client.get("/api/my-games", headers=mine).json()["games"] == []
+        with client.websocket_connect("/ws/lobby") as bao:
+            bao.send_json({"v": 1, "type": "hello", "name": "Bao"})
+            receive_type(bao, "welcome")
+            bao.send_json({"v": 1, "type": "join_seek", "seek": made["id"]})
+            game = receive_type(bao, "paired")["game"]
+        listed = client.get("/api/my-games", headers=mine).json()
+        assert listed["your_turn"] == 1
+        (item,) = listed["games"]
+        assert (item["id"], item["seat"], item["your_turn"], item["tokens"]) == (
+            game,
+            0,
+            True,
+            [token],
+        )
+        with client.websocket_connect(f"/ws/games/{game}") as player:
+            player.send_json({"v": 1, "type": "hello", "token": token})
+            assert receive_type(player, "welcome")["seats"] == [0]
+            player.send_json({"v": 1, "type": "move", "move": "Sa1", "ply": 0})
+            state = receive_type(player, "state")
+            while state["game"]["ply"] == 0:
+                state = receive_type(player, "state")
+        assert state["game"]["turn"] == 1 and state["game"]["days"] == 3
+
+
 def test_a_correspondence_room_nobody_follows_leaves_memory_and_the_sweep_still_ends_it(
     tmp_path: Path, fake_time: FakeTime
 ) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from sos_web import app_client, receive_type
 from sosgame.web.protocol import ProtocolError
-from sosgame.web.seeks import parse_seek
+from sosgame.web.seeks import parse_seek, seat_token
 
 Message = dict[str, Any]
 WAIT_SECONDS = 60
@@ -56,8 +56,8 @@ def test_a_seek_fills_and_the_game_starts_for_all_its_players(tmp_path: Path) ->
         client.websocket_connect("/ws/lobby") as cay,
     ):
         secret = _hello(ann, "Ann")
-        for socket, name in ((bao, "Bao"), (cay, "Cay")):
-            _hello(socket, name)
+        bao_secret = _hello(bao, "Bao")
+        _hello(cay, "Cay")
         body = {"rows": 5, "cols": 6, "mode": "simple", "players": 3, "name": "Ann"}
         body["clock"] = {"initial": 60, "increment": 1}
         refused = client.post("/api/seeks", json=body)
@@ -80,7 +80,8 @@ def test_a_seek_fills_and_the_game_starts_for_all_its_players(tmp_path: Path) ->
             "name": "Ann",
         }
         bao.send_json({"v": 1, "type": "join_seek", "seek": seek})
-        assert receive_type(bao, "joined") == {"v": 1, "type": "joined", "seek": seek}
+        joined = receive_type(bao, "joined")
+        assert (joined["seek"], joined["token"]) == (seek, seat_token(bao_secret, seek))
         bao.send_json({"v": 1, "type": "join_seek", "seek": seek})
         assert receive_type(bao, "error")["code"] == "already_joined"
         assert _seeks(client)[0]["joined"] == 2
@@ -88,6 +89,9 @@ def test_a_seek_fills_and_the_game_starts_for_all_its_players(tmp_path: Path) ->
         paired = [receive_type(socket, "paired") for socket in (ann, bao, cay)]
         assert len({message["game"] for message in paired}) == 1
         assert [message["seat"] for message in paired] == [0, 1, 2]
+        # Each was told their seat's token before: the creator when making the seek.
+        assert paired[0]["token"] == made.json()["token"]
+        assert paired[1]["token"] == joined["token"]
         game = paired[0]["game"]
         state = client.get(f"/api/games/{game}").json()
         assert state["status"] == "playing"

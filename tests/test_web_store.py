@@ -38,11 +38,11 @@ def test_the_migrations_create_the_schema_once(url: str) -> None:
     tables = set(inspect(engine).get_table_names())
     assert {"games", "seats", "actions", "jobs", "alembic_version"} <= tables
     assert {"players", "player_seats", "rated_games", "rating_history", "server_secrets"} <= tables
-    assert {"sessions", "pool_entries"} <= tables
+    assert {"sessions", "pool_entries", "chat_messages"} <= tables
     assert {"puzzle_players", "puzzle_ratings", "puzzle_attempts"} <= tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0010"
+        assert version.scalar_one() == "0011"
     engine.dispose()
 
 

@@ -1,8 +1,13 @@
 """A correspondence game in Debian's chromium: days per move chosen on the new-game form,
-the time left shown by each seat, and a move that reaches the other player."""
+the time left shown by each seat, and a move that reaches the other player; a seek of days
+filled after its creator left the lobby, found in "My games" and played, and the players'
+chat in the record a player downloads."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,3 +41,36 @@ def test_two_players_of_a_correspondence_game_see_the_days_and_a_move(
         expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("S")
         expect(bao.locator("#status")).to_have_text("Bao to move.")
         expect(bao.locator('#seats .clock[data-seat="1"]')).to_have_text("3 d 0:00")
+
+
+def test_a_seek_of_days_filled_after_its_creator_left_is_in_their_games_with_its_chat(
+    browser: Any, server: LiveServer
+) -> None:
+    with pages(browser, 2) as (ann, bao):
+        ann.goto(f"{server.url}/#/lobby")
+        ann.fill("#seek-rows", "4")
+        ann.fill("#seek-cols", "4")
+        ann.select_option("#seek-days", "3")
+        ann.click("#seek-create")
+        expect(ann.locator("#seek-status")).to_contain_text("offered")
+        ann.goto(f"{server.url}/#/players")  # leaving the lobby closes its socket
+        bao.goto(f"{server.url}/#/lobby")
+        bao.locator("#seeks .join").first.click()
+        expect(bao).to_have_url(re.compile(r"#/game/"))
+        game = bao.url.rsplit("/", 1)[1]
+        ann.goto(server.url)
+        mine = ann.locator(f'#my-games [data-game="{game}"]')
+        expect(mine).to_have_class(re.compile("your-turn"))
+        expect(mine).to_contain_text("Your turn")
+        mine.locator("a").first.click()
+        expect(ann.locator("#seats")).to_contain_text("you")
+        click_move(ann, "Sa1")
+        expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("S")
+        ann.locator('[data-phrase="good_game"]').click()
+        expect(bao.locator("#chat-log")).to_contain_text("Good game")
+        expect(ann.locator("#chat-kept")).to_be_visible()
+        with ann.expect_download() as download:
+            ann.click("#download")
+        record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        (said,) = json.loads(record["meta"]["tags"]["sosgame.chat"])
+        assert (said["seat"], said["name"], said["phrase"]) == (0, "Guest", "good_game")

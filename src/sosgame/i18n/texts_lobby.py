@@ -42,6 +42,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.chat.phrase.good_luck", "Good luck"),
     text("web.chat.phrase.good_game", "Good game"),
     text("web.chat.phrase.thanks", "Thanks"),
+    text(
+        "web.chat.kept",
+        "The players' messages are kept with the game: only its players' record downloads"
+        " include them.",
+    ),
+    text("web.error.chat_full", "This game's chat is full: no more messages can be kept."),
     text("web.error.account_needed", "This needs an account: log in first."),
     text("web.error.already_waiting", "You are already looking for a game elsewhere."),
     text("web.error.not_for_you", "This game is offered to other players."),

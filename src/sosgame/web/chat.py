@@ -6,23 +6,35 @@ language) are for everybody; free text (at most
 Each connection's messages are rate limited with a token bucket
 (``chat_per_second``, ``chat_burst``). A message goes to this hub's players (or spectators)
 at once and, on the game's channel of the bus, to those of the other hubs. Clients show the
-text as text (never as HTML); nothing of the chat is stored.
+text as text (never as HTML). The players' chat is stored (``chat_messages``, at most
+``chat_per_game`` messages a game) for the record its players download
+(:func:`record_tag`); the spectators' chat is never stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final
 
+from sqlalchemy import Engine, func, select
+
 from sosgame.web.bus import Bus
-from sosgame.web.clock import now_ms
+from sosgame.web.clock import iso, now_ms
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ProtocolError
 from sosgame.web.ratelimit import RateLimit
+from sosgame.web.schema import chat_messages, player_seats
+from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["deliver", "send_chat"]
+__all__ = ["CHAT_TAG", "deliver", "keep_message", "plays_in", "record_tag", "send_chat"]
 
 SPECTATOR: Final = "Spectator"
+CHAT_TAG: Final = "sosgame.chat"
+"""The record's tag of the players' chat, in the records only the game's players download."""
+
+Keep = Callable[[dict[str, Any]], Awaitable[bool]]
+"""Stores a players' chat message; ``False`` if the game's chat is full."""
 
 
 async def send_chat(
@@ -36,10 +48,12 @@ async def send_chat(
     *,
     account: str | None,
     limit: RateLimit,
+    keep: Keep,
 ) -> None:
     """Send a checked chat message from ``connection`` (``account``: its player's name, if
     logged in) to the players' chat or the spectators' of the game ``game_id`` (whose seats'
-    names are ``names``): to this hub's ``followers`` and, over ``bus``, the others'."""
+    names are ``names``): to this hub's ``followers`` and, over ``bus``, the others'. A
+    player's message is stored first, with ``keep``."""
     if text is not None and account is None:
         raise ProtocolError("account_needed", "free text is for players with an account")
     if not limit.allow():
@@ -54,6 +68,15 @@ async def send_chat(
         "at": now_ms(),
     }
     message["text" if text is not None else "phrase"] = text if text is not None else phrase
+    if seat is not None:
+        try:
+            kept = await keep(message)
+        except StorageUnavailableError:
+            raise ProtocolError(
+                "storage_failed", "the message could not be stored, so it was not sent"
+            ) from None
+        if not kept:
+            raise ProtocolError("chat_full", "this game's chat has all the messages it may keep")
     event = {"chat": message}
     deliver(followers, event)
     bus.publish(game_id, event)
@@ -69,3 +92,60 @@ def deliver(followers: Iterable[Connection], event: dict[str, Any]) -> None:
     for connection in followers:
         if bool(connection.seats) == players:
             connection.deliver(text)
+
+
+def keep_message(engine: Engine, game_id: str, message: dict[str, Any], *, most: int) -> bool:
+    """Store a message of the players' chat of ``game_id`` (as :func:`send_chat` makes it);
+    ``False``, and nothing stored, if the game keeps ``most`` already."""
+    with engine.begin() as db:
+        count = db.execute(
+            select(func.count())
+            .select_from(chat_messages)
+            .where(chat_messages.c.game_id == game_id)
+        ).scalar_one()
+        if count >= most:
+            return False
+        db.execute(
+            chat_messages.insert().values(
+                game_id=game_id,
+                seat=message["seat"],
+                name=message["name"],
+                text=message.get("text"),
+                phrase=message.get("phrase"),
+                at_ms=message["at"],
+            )
+        )
+    return True
+
+
+def plays_in(engine: Engine, game_id: str, player_id: int) -> bool:
+    """Whether the account ``player_id`` took a seat of ``game_id``."""
+    with engine.begin() as db:
+        found = db.execute(
+            select(player_seats.c.seat).where(
+                player_seats.c.game_id == game_id, player_seats.c.player_id == player_id
+            )
+        ).first()
+    return found is not None
+
+
+def record_tag(engine: Engine, game_id: str) -> str | None:
+    """The players' chat of ``game_id`` as its record's :data:`CHAT_TAG` (the tags of a
+    record are text, so a JSON list of ``{"seat", "name", "at", "phrase" or "text"}``, ``at``
+    in ISO 8601), or ``None`` if they said nothing."""
+    with engine.begin() as db:
+        rows = db.execute(
+            select(chat_messages)
+            .where(chat_messages.c.game_id == game_id)
+            .order_by(chat_messages.c.at_ms, chat_messages.c.id)
+        ).mappings()
+        said = [
+            {
+                "seat": row["seat"],
+                "name": row["name"],
+                "at": iso(row["at_ms"]),
+                **({"text": row["text"]} if row["text"] is not None else {"phrase": row["phrase"]}),
+            }
+            for row in rows
+        ]
+    return json.dumps(said, ensure_ascii=False) if said else None

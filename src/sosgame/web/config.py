@@ -86,6 +86,9 @@ class ServerLimits:
     """Chat messages one connection may send a second on average ..."""
     chat_burst: int = 5
     """... and at most this many at once."""
+    chat_per_game: int = 1000
+    """Messages of its players' chat one game keeps for its record; past them the players'
+    chat of that game is refused."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

@@ -100,7 +100,10 @@ class Lobby:
             raise ProtocolError("not_for_you", "this seek is for other players (rating, account)")
         if refused == "already_joined":
             raise ProtocolError("already_joined", "you are in this seek already")
-        await client.connection.send(_message("joined", seek=seek_id))
+        # The seat's token now, as the seek's creator has it: a correspondence seek may
+        # fill after this connection is gone.
+        token = seat_token(client.secret, seek_id)
+        await client.connection.send(_message("joined", seek=seek_id, token=token))
         self.hub.bus.wake()
 
     async def enter(self, client: LobbyClient, pool_id: str) -> None:

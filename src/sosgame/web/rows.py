@@ -153,3 +153,5 @@ class MyGame:
     result: dict[str, Any] | None
     created_ms: int
     updated_ms: int
+    token_hashes: tuple[str, ...]
+    """The hashes of the tokens of the caller's seats."""

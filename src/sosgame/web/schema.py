@@ -23,6 +23,7 @@ from sqlalchemy import (
 __all__ = [
     "METADATA",
     "actions",
+    "chat_messages",
     "games",
     "jobs",
     "login_attempts",
@@ -298,3 +299,17 @@ seek_members: Final = Table(
 )
 """The players in a seek (its creator first): ``member`` is the hash of their lobby
 connection's secret, ``token_hash`` the hash of the seat token derived from that secret."""
+
+chat_messages: Final = Table(
+    "chat_messages",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("text", Text, nullable=True),
+    Column("phrase", String(16), nullable=True),
+    Column("at_ms", BigInteger, nullable=False),
+)
+"""A message of a game's players' chat (``text`` or a quick ``phrase``), kept for the record
+its players download; the spectators' chat is never stored."""

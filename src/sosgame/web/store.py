@@ -514,10 +514,15 @@ class Store:
             )
             mine = or_(mine, tuple_(seats.c.game_id, seats.c.seat).in_(taken))
         with self._transaction() as db:
-            held = db.execute(select(seats.c.game_id, seats.c.seat).where(mine)).all()
+            held = db.execute(
+                select(seats.c.game_id, seats.c.seat, seats.c.token_hash).where(mine)
+            ).all()
             by_game: dict[str, list[int]] = {}
-            for game_id, seat in held:
+            hashes: dict[str, list[str]] = {}
+            for game_id, seat, token_hash in held:
                 by_game.setdefault(game_id, []).append(seat)
+                if token_hash is not None:
+                    hashes.setdefault(game_id, []).append(token_hash)
             rows = (
                 db.execute(
                     select(games)
@@ -541,6 +546,7 @@ class Store:
                 result=_load(row["result"]),
                 created_ms=row["created_ms"],
                 updated_ms=row["updated_ms"],
+                token_hashes=tuple(hashes.get(row["id"], ())),
             )
             for row in rows
         ]

@@ -28,7 +28,7 @@ from sosgame.web.protocol import (
     parse_envelope,
 )
 from sosgame.web.ratings import NEW_PLAYER
-from sosgame.web.seeks import member_of, parse_seek
+from sosgame.web.seeks import member_of, parse_seek, seat_token
 from sosgame.web.tokens import hash_token
 
 __all__ = [
@@ -57,11 +57,20 @@ _NEW_SEEK: Final = Model(
     {
         "type": "object",
         "description": "rows, cols, mode, players (2 to 8, default 2), clock (as for a new game,"
-        " or null), rated (default false), rating ({min, max} of shown ratings, either may be"
-        " null, or null) and name (a guest's); see docs/protocol.md, 'Seeks'",
+        " or null), days (days per move, as for a new game, instead of clock), rated (default"
+        " false), rating ({min, max} of shown ratings, either may be null, or null) and name"
+        " (a guest's); see docs/protocol.md, 'Seeks'",
     },
 )
 _SEEK_ID: Final = Model("SeekId", {"type": "object", "properties": {"id": {"type": "string"}}})
+_SEEK_MADE: Final = Model(
+    "SeekMade",
+    {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "token": {"type": "string"}},
+        "description": "token: the creator's seat token in the game the seek makes, once filled",
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +126,7 @@ async def pools(request: Request) -> Response:
     " dies with that connection",
     body=_NEW_SEEK,
     responses={
-        201: Answer("The seek's id", _SEEK_ID),
+        201: Answer("The seek's id and the creator's seat token in its game", _SEEK_MADE),
         400: refused("A bad field (bad_field)"),
         401: refused("No lobby connection's secret (no_lobby)"),
         403: refused("A rated seek without an account (account_needed)"),
@@ -128,7 +137,9 @@ async def pools(request: Request) -> Response:
 )
 async def new_seek(request: Request) -> Response:
     """``POST /api/seeks``: offer a game in the lobby, for the lobby connection whose secret
-    comes as ``Authorization: Bearer``; 201 ``{"id"}``."""
+    comes as ``Authorization: Bearer``; 201 ``{"id", "token"}``: the creator's seat token in
+    the game it makes, so that a correspondence seek filled after the connection closed is
+    still the creator's to play."""
     secret = bearer(request)
     if secret is None or "." not in secret or len(secret) > 100:
         raise ProtocolError(
@@ -156,7 +167,8 @@ async def new_seek(request: Request) -> Response:
             "too_many_seeks",
             f"this address already has {limit} seeks in the lobby, the most one address may have",
         )
-    return JSONResponse({"id": seek_id}, status_code=201)
+    token = seat_token(secret, seek_id)
+    return JSONResponse({"id": seek_id, "token": token}, status_code=201)
 
 
 @declare(

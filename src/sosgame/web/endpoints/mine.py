@@ -59,8 +59,9 @@ def _page(request: Request) -> int:
     return int(text)
 
 
-async def _listed(request: Request, game: MyGame) -> dict[str, Any]:
-    """One game as listed; an unfinished one's turn and time left come from its room."""
+async def _listed(request: Request, game: MyGame, sent: dict[str, str]) -> dict[str, Any]:
+    """One game as listed (``sent``: the request's tokens by their hashes); an unfinished
+    one's turn and time left come from its room."""
     item: dict[str, Any] = {
         "id": game.id,
         "rows": game.rows,
@@ -76,6 +77,8 @@ async def _listed(request: Request, game: MyGame) -> dict[str, Any]:
         "updated": game.updated_ms,
         "time_left": None,
         "deadline": None,
+        # The tokens sent that open its seats: a token kept for a seek learns its game here.
+        "tokens": [sent[held] for held in game.token_hashes if held in sent],
     }
     room = await hub(request).room(game.id) if game.status in _UNFINISHED else None
     if room is None:
@@ -136,13 +139,14 @@ async def my_games(request: Request) -> Response:
     account = await server(request).accounts.current(request)
     if not tokens and account is None:
         return JSONResponse({"games": [], "page": page, "more": False, "your_turn": 0})
+    sent = {hash_token(token): token for token in tokens}
     found = await hub(request).db(
         hub(request).store.games_of,
-        [hash_token(token) for token in tokens],
+        list(sent),
         None if account is None else account.id,
         limit=MAX_GAMES,
     )
-    listed = sorted([await _listed(request, game) for game in found], key=_order)
+    listed = sorted([await _listed(request, game, sent) for game in found], key=_order)
     start = (page - 1) * PAGE_SIZE
     return JSONResponse(
         {

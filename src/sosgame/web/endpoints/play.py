@@ -4,13 +4,14 @@ to the game's room."""
 
 from __future__ import annotations
 
-from typing import Final
+from functools import partial
+from typing import Any, Final
 
 from starlette.websockets import WebSocket
 
 from sosgame.web import rematches
 from sosgame.web.accounts import COOKIE
-from sosgame.web.chat import send_chat
+from sosgame.web.chat import keep_message, send_chat
 from sosgame.web.clock import now_ms
 from sosgame.web.endpoints.common import hub, server
 from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
@@ -71,6 +72,7 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                         parsed.phrase,
                         account=account[0],
                         limit=chat_limit,
+                        keep=partial(_keep, websocket, room.id),
                     )
                     continue
             except ProtocolError as error:
@@ -104,6 +106,18 @@ async def _rematch(
         )
     except ProtocolError as error:
         await connection.send(error_message(error.code, error.message))
+
+
+async def _keep(websocket: WebSocket, game_id: str, message: dict[str, Any]) -> bool:
+    """Store a message of the game's players' chat (``False`` if its chat is full)."""
+    kept: bool = await hub(websocket).db(
+        keep_message,
+        hub(websocket).store.engine,
+        game_id,
+        message,
+        most=hub(websocket).limits.chat_per_game,
+    )
+    return kept
 
 
 async def _account_name(websocket: WebSocket) -> str | None:

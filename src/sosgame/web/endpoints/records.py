@@ -6,6 +6,7 @@ made once per game version, off the event loop, and kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -19,7 +20,8 @@ from sosgame.record import Record
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import SEATS_TAG
 from sosgame.web.api import Answer, declare, refused
-from sosgame.web.endpoints.common import NO_GAME, READS, address, room_or_404, server
+from sosgame.web.chat import CHAT_TAG, plays_in, record_tag
+from sosgame.web.endpoints.common import NO_GAME, READS, address, bearer, hub, room_or_404, server
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
@@ -54,11 +56,14 @@ async def _made(
 
 
 @declare(
-    "Download the game as a sosgame-record/1 JSON record",
+    "Download the game as a sosgame-record/1 JSON record; for its players (a seat token as"
+    " the bearer, or the session of an account that took a seat) with the players' chat",
+    bearer=True,
     responses={200: Answer("The record"), 404: NO_GAME, 429: READS},
 )
 async def record(request: Request) -> Response:
-    """``GET /api/games/{game_id}/record``: the game as a record file."""
+    """``GET /api/games/{game_id}/record``: the game as a record file, with the players'
+    chat in its tag ``sosgame.chat`` for the game's players only."""
     room = await _costly_room(request)
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
     names = [row.name for row in room.seats]
@@ -80,8 +85,32 @@ async def record(request: Request) -> Response:
         return record.to_json().encode()
 
     response = await _made(request, room, "record", make)
+    if await _plays(request, room):
+        said = await hub(request).db(record_tag, hub(request).store.engine, room.id)
+        if said is not None:
+            response = Response(_tagged(response.body, said), media_type="application/json")
+        response.headers["cache-control"] = "no-store"
     response.headers["content-disposition"] = f'attachment; filename="sos-{room.id}.json"'
     return response
+
+
+async def _plays(request: Request, room: Room) -> bool:
+    """Whether the request is a player's of the room's game: one of its seat tokens as the
+    bearer, or the session of an account that took one of its seats."""
+    if room.controlled(bearer(request)):
+        return True
+    account = await server(request).accounts.current(request)
+    if account is None:
+        return False
+    found: bool = await hub(request).db(plays_in, hub(request).store.engine, room.id, account.id)
+    return found
+
+
+def _tagged(made: bytes | memoryview, said: str) -> bytes:
+    """The record ``made`` (as :meth:`Record.to_json` wrote it) with the chat tag ``said``."""
+    data = json.loads(bytes(made))
+    data.setdefault("meta", {}).setdefault("tags", {})[CHAT_TAG] = said
+    return json.dumps(data, indent=2, ensure_ascii=False).encode()
 
 
 def _made_from_moves(

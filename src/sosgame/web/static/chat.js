@@ -16,8 +16,8 @@ function chatOff() {
 }
 
 // A game on screen: its chat (fresh for a new game), sending with `send`; free text only
-// for a player with an account.
-export function resetChat(game, send) {
+// for a player with an account. A `player` is told that the players' chat is kept.
+export function resetChat(game, send, player) {
   if (chat.game === game && chat.panel) return;
   chat.game = game;
   chat.send = send;
@@ -39,7 +39,8 @@ export function resetChat(game, send) {
     input.value = "";
   });
   const toggle = el("button", { type: "button", id: "chat-toggle", "aria-pressed": String(!chatOff()) });
-  const body = el("div", { class: "chat-body" }, chat.log, phrases, write);
+  const kept = player ? el("p", { class: "meta", id: "chat-kept", text: t("web.chat.kept") }) : null;
+  const body = el("div", { class: "chat-body" }, chat.log, phrases, write, kept);
   const draw = () => {
     toggle.textContent = chatOff() ? t("web.chat.turn_on") : t("web.chat.turn_off");
     toggle.setAttribute("aria-pressed", String(!chatOff()));

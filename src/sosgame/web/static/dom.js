@@ -65,12 +65,26 @@ export function allTokens() {
   return Object.values(tokens()).flat();
 }
 
+// A seek's seat token is kept under "seek:" and the seek's id until its game is known.
+const SEEK = "seek:";
+
 export function saveToken(game, token) {
   const all = tokens();
   const held = tokensFor(game);
   if (!held.includes(token)) held.push(token);
   all[game] = held;
+  if (!game.startsWith(SEEK)) {
+    for (const [key, kept] of Object.entries(all)) {
+      if (key.startsWith(SEEK) && [kept].flat().includes(token)) delete all[key];
+    }
+  }
   localStorage.setItem("sos.tokens", JSON.stringify(all));
+}
+
+// The seat token of a seek this browser made or joined: the game it makes is learnt from
+// `paired` or, if the page was gone by then, from "My games" (which then saves it by game).
+export function saveSeekToken(seek, token) {
+  saveToken(SEEK + seek, token);
 }
 
 export async function api(method, path, body, token) {

@@ -79,7 +79,7 @@ export function showGame(id, attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${id}`);
   connection.socket = socket;
-  resetChat(id, send);
+  resetChat(id, send, tokensFor(id).length > 0);
   socket.addEventListener("open", () => {
     notice("");
     socket.send(JSON.stringify({ v: PROTOCOL, type: "hello", tokens: tokensFor(id) }));
@@ -397,8 +397,24 @@ function gameControls(state) {
     controls.append(el("a", { href: `#/replay/${state.id}`, id: "replay", class: "button-link", text: t("web.replay") }));
   }
   button("new-game", t("web.new_game"), () => go("#/"));
-  controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download") }));
+  controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download"),
+    onclick: mine ? (event) => downloadWithChat(event, state.id) : null }));
   return controls;
+}
+
+// A player's download carries the players' chat: the record is asked for with the seat's
+// token (a link alone would bring the public record).
+async function downloadWithChat(event, id) {
+  event.preventDefault();
+  const response = await fetch(`/api/games/${id}/record`, { headers: { authorization: `Bearer ${tokensFor(id)[0]}` } });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    notice(errorText(data.error && data.error.code, (data.error && data.error.message) || response.statusText));
+    return;
+  }
+  const url = URL.createObjectURL(await response.blob());
+  el("a", { href: url, download: `sos-${id}.json` }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 function playersPanel(state) {

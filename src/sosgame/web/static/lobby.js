@@ -1,15 +1,16 @@
 // Quick pairing and seeks, over the lobby's WebSocket (/ws/lobby): the home page's "Play now"
 // pools, and the lobby page's seeks. Leaving the page closes the socket, which leaves the pool
 // and withdraws this page's seeks.
-import { api, el, go, saveToken } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { api, el, go, saveSeekToken, saveToken } from "./dom.js";
+import { errorText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 
 const PROTOCOL = 1;
 
-// The lobby socket of this page: its secret (from `welcome`), what it waits for, and where
-// the page shows its state.
-const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), status: null, offer: null };
+// The lobby socket of this page: its secret (from `welcome`), what it waits for, the
+// correspondence seeks it joined (whose seat tokens are kept) and where the page shows its state.
+const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), joinedDays: new Set(),
+  status: null, offer: null };
 
 export function closeLobby() {
   if (lobby.socket) lobby.socket.close();
@@ -18,6 +19,7 @@ export function closeLobby() {
   lobby.ready = null;
   lobby.pool = null;
   lobby.seeks.clear();
+  lobby.joinedDays.clear();
 }
 
 window.addEventListener("hashchange", closeLobby);
@@ -53,7 +55,11 @@ function say(text) {
 function receiveLobby(message) {
   if (message.type === "waiting") say(t("web.pool.waiting"));
   else if (message.type === "left") say("");
-  else if (message.type === "joined") say(t("web.seek.joined"));
+  else if (message.type === "joined") {
+    // A correspondence seek may fill after this page is gone: its token is kept till then.
+    if (lobby.joinedDays.has(message.seek)) saveSeekToken(message.seek, message.token);
+    say(t("web.seek.joined"));
+  }
   else if (message.type === "offer_computer") showOffer(message.level);
   else if (message.type === "paired") {
     const mine = lobby.seeks.size > 0;
@@ -131,6 +137,11 @@ export function seeksPanel(loggedIn) {
     el("option", { value: "general", text: t("mode.general") }),
     el("option", { value: "simple", text: t("mode.simple") }));
   const rated = el("input", { type: "checkbox", id: "seek-rated", disabled: !loggedIn });
+  // Correspondence: days per move instead of the clock (such a seek lives a day).
+  const days = el("select", { id: "seek-days" },
+    el("option", { value: "", text: t("web.days_none") }),
+    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { days: n }) })));
+  days.addEventListener("change", () => { minutes.disabled = increment.disabled = Boolean(days.value); });
   const refresh = async () => {
     const data = await api("GET", "/api/seeks");
     list.replaceChildren(...(data.seeks.length ? data.seeks.map((seek) => el("li", { "data-seek": seek.id },
@@ -139,19 +150,26 @@ export function seeksPanel(loggedIn) {
       el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
       el("span", { text: seek.name }),
       lobby.seeks.has(seek.id) ? null : el("button", { type: "button", class: "join", text: t("web.seek.join"),
-        onclick: async () => { await openLobby(); sendLobby({ type: "join_seek", seek: seek.id }); } }),
+        onclick: async () => {
+          await openLobby();
+          if (seek.days) lobby.joinedDays.add(seek.id);
+          sendLobby({ type: "join_seek", seek: seek.id });
+        } }),
     )) : [el("li", { text: t("web.seek.none") })]));
   };
   const form = el("form", { id: "new-seek" }, rowsField, colsField,
     el("label", { class: "field" }, el("span", { text: t("web.mode") }), mode),
-    playersField, minutesField, incrementField, lowField, highField,
+    playersField, minutesField, incrementField,
+    el("label", { class: "field" }, el("span", { text: t("web.days_per_move") }), days),
+    lowField, highField,
     el("label", { class: "field" }, rated, el("span", { text: t("web.pool.rated") })),
     el("button", { type: "submit", class: "primary", id: "seek-create", text: t("web.seek.create") }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = { rows: Number(rows.value), cols: Number(cols.value), mode: mode.value,
       players: Number(players.value), rated: rated.checked,
-      clock: Number(minutes.value) > 0 ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null };
+      clock: Number(minutes.value) > 0 && !days.value ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null };
+    if (days.value) body.days = Number(days.value);
     if (low.value !== "" || high.value !== "") {
       body.rating = { min: low.value === "" ? null : Number(low.value), max: high.value === "" ? null : Number(high.value) };
     }
@@ -159,6 +177,8 @@ export function seeksPanel(loggedIn) {
       await openLobby();
       if ("Notification" in window && Notification.permission === "default") Notification.requestPermission();
       const made = await api("POST", "/api/seeks", body, lobby.secret);
+      // A clock seek dies with this page; a correspondence seek may fill after it is gone.
+      if (body.days) saveSeekToken(made.id, made.token);
       lobby.seeks.add(made.id);
       say(t("web.seek.waiting"));
       await refresh();

@@ -1,6 +1,6 @@
 // "My games": the home page's list of this browser's games (its seat tokens and its account),
 // and the header's badge counting those where it is the player's turn.
-import { allTokens, el, formatClock, router } from "./dom.js";
+import { allTokens, el, formatClock, router, saveToken, tokensFor } from "./dom.js";
 import { resultText, t } from "./i18n.js";
 
 const BADGE_EVERY_MS = 30000;
@@ -16,6 +16,10 @@ async function fetchMine(page) {
   const response = await fetch(`/api/my-games?page=${page}`, { headers });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
+  // A seek's token (kept before its game was made) is kept by its game from now on.
+  for (const game of data.games) {
+    for (const token of game.tokens) if (!tokensFor(game.id).includes(token)) saveToken(game.id, token);
+  }
   return data;
 }
 
