@@ -18,11 +18,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from sosgame.errors import IllegalMoveError, InvalidMoveError, RecordError, SosError
-from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
+from sosgame.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidSettingsError,
+    RecordError,
+    SosError,
+)
+from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game, Mode
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import parse_action
 from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
+from sosgame.settings import check_mode
 
 __all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save", "starting_game"]
 
@@ -221,13 +228,15 @@ class Record:
         rows = _whole(data["rows"], "rows", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
         cols = _whole(data["cols"], "cols", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
         mode = data["mode"]
-        if mode not in MODES:
+        try:
+            check_mode(mode)
+        except InvalidSettingsError:
             raise RecordError(
                 f"field 'mode': must be 'general' or 'simple', not {mode!r}",
                 field="mode",
                 code="record_mode",
                 values={"value": mode},
-            )
+            ) from None
         players = _names(data["players"])
         moves = data["moves"]
         if not isinstance(moves, list):

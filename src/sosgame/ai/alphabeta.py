@@ -16,7 +16,7 @@ from typing import Final
 from sosgame.ai.state import State
 from sosgame.game import MODES
 from sosgame.geometry import Geometry
-from sosgame.kernel import JIT, IntArray, tables, to_array
+from sosgame.kernel import JIT, tables, to_array
 from sosgame.kernel import warm_up as kernel_warm_up
 from sosgame.notation import EMPTY, S
 from sosgame.search.keys import Keys, hashed_keys
@@ -33,6 +33,7 @@ from sosgame.search.negamax import (
     VALUE_OUT,
     WIN,
     BoardArrays,
+    TableArrays,
     Work,
     begin,
     new_work,
@@ -98,7 +99,7 @@ class Searcher:
     def _iterate(
         arrays: BoardArrays,
         keying: Keys,
-        tt: tuple[IntArray, IntArray],
+        tt: TableArrays,
         work: Work,
         depth: int,
         empty: int,

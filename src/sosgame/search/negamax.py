@@ -71,6 +71,7 @@ __all__ = [
     "VALUE_OUT",
     "WIN",
     "BoardArrays",
+    "TableArrays",
     "Work",
     "begin",
     "new_work",
@@ -83,6 +84,8 @@ BoardArrays: TypeAlias = tuple[IntArray, IntArray, IntArray]
 """A board's arrays, ``(board, line table, the order cells are listed in)``."""
 Work: TypeAlias = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 """``(frames, moves, ranks, history, killers, registers)``: see :func:`new_work`."""
+TableArrays: TypeAlias = tuple[IntArray, IntArray]
+"""A transposition table's ``(keys, data)``; a shared table's words twice."""
 
 UNIT: Final = 4
 WIN: Final = 1 << 20
@@ -165,6 +168,27 @@ def begin(work: Work, alpha: int, beta: int, depth: int, empty: int, live: int =
 
 
 @jit_inline
+def _open_bound(live: int, alpha: int, beta: int) -> int:
+    """The node's value if the lines still open settle it against the window, else
+    ``-INFINITY``: no side can score more than those lines, nor lose more."""
+    if live <= alpha or live == 0:
+        return live
+    if -live >= beta:
+        return -live
+    return -INFINITY
+
+
+@jit_inline
+def _narrow(kind: int, stored: int, alpha: int, beta: int) -> tuple[int, int]:
+    """The window ``(alpha, beta)`` narrowed by a stored bound of ``kind``."""
+    if kind == LOWER and stored > alpha:
+        return stored, beta
+    if kind == UPPER and stored < beta:
+        return alpha, stored
+    return alpha, beta
+
+
+@jit_inline
 def _enter(
     board: IntArray,
     table: IntArray,
@@ -206,11 +230,9 @@ def _enter(
             frames[frame + _BEST] = endgame(board, table, size, empty, simple)
             return True
         # The cheap bound first: it needs no memory beyond the stack.
-        if live <= alpha or live == 0:
-            frames[frame + _BEST] = live
-            return True
-        if -live >= beta:
-            frames[frame + _BEST] = -live
+        bound = _open_bound(live, alpha, beta)
+        if bound > -INFINITY:
+            frames[frame + _BEST] = bound
             return True
         keyed = empty >= TABLE_EMPTY
     if keyed:
@@ -223,10 +245,7 @@ def _enter(
         if word:
             stored = word_value(word)
             kind = word_kind(word)
-            if kind == LOWER and stored > alpha:
-                alpha = stored
-            elif kind == UPPER and stored < beta:
-                beta = stored
+            alpha, beta = _narrow(kind, stored, alpha, beta)
             if kind == EXACT or alpha >= beta:
                 frames[frame + _BEST] = stored
                 return True
@@ -239,10 +258,7 @@ def _enter(
         kind = tt_data[4 * slot + KIND]
         if exact:
             # Exact values never depend on depth: a bound narrows the window.
-            if kind == LOWER and stored > alpha:
-                alpha = stored
-            elif kind == UPPER and stored < beta:
-                beta = stored
+            alpha, beta = _narrow(kind, stored, alpha, beta)
             if kind == EXACT or alpha >= beta:
                 frames[frame + _BEST] = stored
                 return True
@@ -261,12 +277,9 @@ def _enter(
         if move >= 0:
             hint = 2 * inverse[sym * size + (move >> 1)] + (move & 1)
     if exact:
-        # No side can score more than the lines still open, nor lose more.
-        if live <= alpha or live == 0:
-            frames[frame + _BEST] = live
-            return True
-        if -live >= beta:
-            frames[frame + _BEST] = -live
+        bound = _open_bound(live, alpha, beta)
+        if bound > -INFINITY:
+            frames[frame + _BEST] = bound
             return True
     if shared and empty >= ETC_EMPTY:
         # Enhanced transposition cut-off: far from the end, a child the table already knows
@@ -461,7 +474,7 @@ def _next_move(
 def _search(
     arrays: BoardArrays,
     keying: Keys,
-    tt: tuple[IntArray, IntArray],
+    tt: TableArrays,
     work: Work,
     exact: bool,
     shared: bool,
@@ -609,12 +622,7 @@ def _save(
 
 
 @jit_borrowed
-def search_exact(
-    arrays: BoardArrays,
-    keying: Keys,
-    tt: tuple[IntArray, IntArray],
-    work: Work,
-) -> int:
+def search_exact(arrays: BoardArrays, keying: Keys, tt: TableArrays, work: Work) -> int:
     """Run the exact search until it is done (:data:`DONE`) or reaches ``LIMIT`` nodes (0).
 
     When done, ``registers[VALUE_OUT]`` is the root's value (fail-soft: a bound if it falls
@@ -624,24 +632,14 @@ def search_exact(
 
 
 @jit_borrowed
-def search_exact_shared(
-    arrays: BoardArrays,
-    keying: Keys,
-    tt: tuple[IntArray, IntArray],
-    work: Work,
-) -> int:
+def search_exact_shared(arrays: BoardArrays, keying: Keys, tt: TableArrays, work: Work) -> int:
     """:func:`search_exact` over a :class:`~sosgame.search.table.SharedTable`, ``tt`` being
     its words twice: other threads may search the same table at the same time."""
     return _search(arrays, keying, tt, work, True, True)
 
 
 @jit_borrowed
-def search_heuristic(
-    arrays: BoardArrays,
-    keying: Keys,
-    tt: tuple[IntArray, IntArray],
-    work: Work,
-) -> int:
+def search_heuristic(arrays: BoardArrays, keying: Keys, tt: TableArrays, work: Work) -> int:
     """Run the depth-limited search, as :func:`search_exact`; the root's best move goes to
     ``registers[BEST]``."""
     return _search(arrays, keying, tt, work, False, False)

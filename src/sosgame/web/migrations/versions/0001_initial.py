@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import board, game_key, times
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -20,21 +22,17 @@ def upgrade() -> None:
         "games",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("kind", sa.String(16), nullable=False),
-        sa.Column("rows", sa.Integer, nullable=False),
-        sa.Column("cols", sa.Integer, nullable=False),
-        sa.Column("mode", sa.String(16), nullable=False),
-        sa.Column("players", sa.Integer, nullable=False),
+        *board(),
         sa.Column("start", sa.Text, nullable=True),
         sa.Column("clock", sa.Text, nullable=True),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("result", sa.Text, nullable=True),
-        sa.Column("created_ms", sa.BigInteger, nullable=False),
-        sa.Column("updated_ms", sa.BigInteger, nullable=False),
+        *times("created_ms", "updated_ms"),
     )
     op.create_index("ix_games_status", "games", ["status"])
     op.create_table(
         "seats",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        game_key(),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("name", sa.String(100), nullable=False),
         sa.Column("player", sa.String(16), nullable=False),
@@ -42,10 +40,10 @@ def upgrade() -> None:
     )
     op.create_table(
         "actions",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        game_key(),
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("action", sa.String(16), nullable=False),
-        sa.Column("created_ms", sa.BigInteger, nullable=False),
+        *times("created_ms"),
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import drop_columns
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -32,8 +34,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_column("invite")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("rematch")
-        batch.drop_column("public")
+    drop_columns("seats", "invite")
+    drop_columns("games", "rematch", "public")

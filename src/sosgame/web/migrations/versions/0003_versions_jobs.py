@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import drop_columns, game_key, times
+
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
@@ -22,11 +24,11 @@ def upgrade() -> None:
     )
     op.create_table(
         "jobs",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        game_key(),
         sa.Column("version", sa.Integer, nullable=False),
-        sa.Column("ready_ms", sa.BigInteger, nullable=False),
+        *times("ready_ms"),
         sa.Column("holder", sa.String(64), nullable=True),
-        sa.Column("lease_ms", sa.BigInteger, nullable=False),
+        *times("lease_ms"),
         sa.Column("watched_ms", sa.BigInteger, nullable=True),
     )
     op.create_index("jobs_lease", "jobs", ["lease_ms"])
@@ -35,5 +37,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("jobs_lease", "jobs")
     op.drop_table("jobs")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("version")
+    drop_columns("games", "version")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import game_key, player_key, times
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -26,28 +28,28 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("games", sa.Integer, nullable=False, server_default=sa.text("0")),
-        sa.Column("created_ms", sa.BigInteger, nullable=False),
+        *times("created_ms"),
     )
     op.create_table(
         "player_seats",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        game_key(),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
     )
     op.create_index("player_seats_player", "player_seats", ["player_id"])
     op.create_table(
         "rated_games",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        game_key(),
         sa.Column("rated", sa.Boolean, nullable=False),
-        sa.Column("rated_ms", sa.BigInteger, nullable=False),
+        *times("rated_ms"),
     )
     op.create_table(
         "rating_history",
-        sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        player_key(),
+        game_key(),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
-        sa.Column("rated_ms", sa.BigInteger, nullable=False),
+        *times("rated_ms"),
     )
     op.create_index("rating_history_time", "rating_history", ["rated_ms"])
     op.create_table(
@@ -59,7 +61,7 @@ def upgrade() -> None:
         "login_attempts",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("address", sa.String(64), nullable=False),
-        sa.Column("at_ms", sa.BigInteger, nullable=False),
+        *times("at_ms"),
     )
     op.create_index("login_attempts_address", "login_attempts", ["address"])
     op.create_index("login_attempts_time", "login_attempts", ["at_ms"])

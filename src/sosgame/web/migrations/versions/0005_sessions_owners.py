@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import add_columns, drop_columns, times
+
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
@@ -21,28 +23,25 @@ def upgrade() -> None:
         "sessions",
         sa.Column("id", sa.String(64), primary_key=True),
         sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("created_ms", sa.BigInteger, nullable=False),
-        sa.Column("expires_ms", sa.BigInteger, nullable=False),
+        *times("created_ms", "expires_ms"),
     )
     op.create_index("sessions_player", "sessions", ["player_id"])
     op.create_index("sessions_expires", "sessions", ["expires_ms"])
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("owner", sa.String(100), nullable=True))
-        batch.add_column(sa.Column("owner_player", sa.Integer, nullable=True))
+    add_columns(
+        "games",
+        sa.Column("owner", sa.String(100), nullable=True),
+        sa.Column("owner_player", sa.Integer, nullable=True),
+    )
     op.create_index("games_owner", "games", ["owner"])
-    with op.batch_alter_table("players") as batch:
-        batch.add_column(sa.Column("skeleton", sa.String(400), nullable=True))
+    add_columns("players", sa.Column("skeleton", sa.String(400), nullable=True))
     op.create_index("players_skeleton", "players", ["skeleton"])
 
 
 def downgrade() -> None:
     op.drop_index("players_skeleton", "players")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("skeleton")
+    drop_columns("players", "skeleton")
     op.drop_index("games_owner", "games")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("owner_player")
-        batch.drop_column("owner")
+    drop_columns("games", "owner_player", "owner")
     op.drop_index("sessions_expires", "sessions")
     op.drop_index("sessions_player", "sessions")
     op.drop_table("sessions")

@@ -7,7 +7,8 @@ Revises: 0005
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from sosgame.web.migrations.columns import add_columns, drop_columns
 
 revision = "0006"
 down_revision = "0005"
@@ -16,12 +17,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("offers", sa.Text, nullable=True))
-        batch.add_column(sa.Column("rated", sa.Boolean, nullable=True))
+    add_columns(
+        "games",
+        sa.Column("offers", sa.Text, nullable=True),
+        sa.Column("rated", sa.Boolean, nullable=True),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("rated")
-        batch.drop_column("offers")
+    drop_columns("games", "rated", "offers")

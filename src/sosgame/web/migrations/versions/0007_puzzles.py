@@ -2,13 +2,15 @@
 player's first attempt at each puzzle.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+
+from sosgame.web.migrations.columns import player_key, times
 
 revision = "0007"
 down_revision = "0006"
@@ -28,17 +30,14 @@ def _ratings(name: str, key: sa.Column[object]) -> None:
 
 
 def upgrade() -> None:
-    _ratings(
-        "puzzle_players",
-        sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
-    )
+    _ratings("puzzle_players", player_key())
     _ratings("puzzle_ratings", sa.Column("puzzle_id", sa.String(16), primary_key=True))
     op.create_table(
         "puzzle_attempts",
-        sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+        player_key(),
         sa.Column("puzzle_id", sa.String(16), primary_key=True),
         sa.Column("solved", sa.Boolean, nullable=False),
-        sa.Column("at_ms", sa.BigInteger, nullable=False),
+        *times("at_ms"),
     )
 
 

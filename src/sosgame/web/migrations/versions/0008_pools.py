@@ -2,13 +2,15 @@
 lobby with their members, shared by every server process.
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+
+from sosgame.web.migrations.columns import board, client, member, times
 
 revision = "0008"
 down_revision = "0007"
@@ -22,14 +24,11 @@ def upgrade() -> None:
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("pool", sa.String(32), nullable=False),
         sa.Column("player", sa.String(64), nullable=False, unique=True),
-        sa.Column("name", sa.String(100), nullable=False),
-        sa.Column("account", sa.Integer, nullable=True),
+        *member(),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("token_hash", sa.String(64), nullable=False),
-        sa.Column("holder", sa.String(64), nullable=False),
-        sa.Column("address", sa.String(64), nullable=False),
-        sa.Column("entered_ms", sa.BigInteger, nullable=False),
-        sa.Column("seen_ms", sa.BigInteger, nullable=False),
+        *client(),
+        *times("entered_ms", "seen_ms"),
         sa.Column("game", sa.String(32), nullable=True),
         sa.Column("seat", sa.Integer, nullable=True),
     )
@@ -40,18 +39,13 @@ def upgrade() -> None:
         "seeks",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("creator", sa.String(64), nullable=False),
-        sa.Column("holder", sa.String(64), nullable=False),
-        sa.Column("address", sa.String(64), nullable=False),
-        sa.Column("rows", sa.Integer, nullable=False),
-        sa.Column("cols", sa.Integer, nullable=False),
-        sa.Column("mode", sa.String(16), nullable=False),
-        sa.Column("players", sa.Integer, nullable=False),
+        *client(),
+        *board(),
         sa.Column("clock", sa.Text, nullable=True),
         sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("min_rating", sa.Float, nullable=True),
         sa.Column("max_rating", sa.Float, nullable=True),
-        sa.Column("created_ms", sa.BigInteger, nullable=False),
-        sa.Column("seen_ms", sa.BigInteger, nullable=False),
+        *times("created_ms", "seen_ms"),
         sa.Column("game", sa.String(32), nullable=True),
     )
     for column in ("creator", "holder", "address"):
@@ -61,10 +55,9 @@ def upgrade() -> None:
         sa.Column("seek_id", sa.String(32), sa.ForeignKey("seeks.id"), primary_key=True),
         sa.Column("member", sa.String(64), primary_key=True),
         sa.Column("holder", sa.String(64), nullable=False),
-        sa.Column("name", sa.String(100), nullable=False),
-        sa.Column("account", sa.Integer, nullable=True),
+        *member(),
         sa.Column("token_hash", sa.String(64), nullable=False),
-        sa.Column("joined_ms", sa.BigInteger, nullable=False),
+        *times("joined_ms"),
         sa.Column("seat", sa.Integer, nullable=True),
     )
     op.create_index("seek_members_holder", "seek_members", ["holder"])

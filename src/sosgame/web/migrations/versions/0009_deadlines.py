@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from sosgame.web.migrations.columns import add_columns, drop_columns
+
 revision = "0009"
 down_revision = "0008"
 branch_labels = None
@@ -17,16 +19,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("deadline_ms", sa.BigInteger, nullable=True))
+    add_columns("games", sa.Column("deadline_ms", sa.BigInteger, nullable=True))
     op.create_index("games_deadline", "games", ["deadline_ms"])
-    with op.batch_alter_table("seeks") as batch:
-        batch.add_column(sa.Column("days", sa.Integer, nullable=True))
+    add_columns("seeks", sa.Column("days", sa.Integer, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("seeks") as batch:
-        batch.drop_column("days")
+    drop_columns("seeks", "days")
     op.drop_index("games_deadline", "games")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("deadline_ms")
+    drop_columns("games", "deadline_ms")
