@@ -8,7 +8,8 @@ Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
+from typing import Final
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -22,7 +23,8 @@ __all__ = ["Entry", "Paired", "PoolStore"]
 
 @dataclass(frozen=True)
 class Entry:
-    """A player waiting in a pool (see :data:`~sosgame.web.schema.pool_entries`)."""
+    """A player waiting in a pool: its fields are the columns of its row (see
+    :data:`~sosgame.web.schema.pool_entries`)."""
 
     id: str
     pool: str
@@ -43,6 +45,10 @@ class Paired:
     id: str
     game: str
     seat: int
+
+
+_ENTRY_COLUMNS: Final = tuple(pool_entries.c[field.name] for field in fields(Entry))
+"""The columns of an entry's row that make an :class:`Entry`, in its fields' order."""
 
 
 class _TakenError(Exception):
@@ -67,21 +73,7 @@ class PoolStore:
                 ).scalar_one()
                 if count >= per_address:
                     return "too_many"
-                db.execute(
-                    pool_entries.insert().values(
-                        id=entry.id,
-                        pool=entry.pool,
-                        player=entry.player,
-                        name=entry.name,
-                        account=entry.account,
-                        rating=entry.rating,
-                        token_hash=entry.token_hash,
-                        holder=entry.holder,
-                        address=entry.address,
-                        entered_ms=entry.entered_ms,
-                        seen_ms=now_ms,
-                    )
-                )
+                db.execute(pool_entries.insert().values(**asdict(entry), seen_ms=now_ms))
         except IntegrityError:
             return "already_waiting"
         return None
@@ -113,25 +105,11 @@ class PoolStore:
         with self._engine.begin() as db:
             db.execute(pool_entries.delete().where(pool_entries.c.seen_ms < now_ms - stale_ms))
             rows = db.execute(
-                select(pool_entries)
+                select(*_ENTRY_COLUMNS)
                 .where(pool_entries.c.pool == pool, pool_entries.c.game.is_(None))
                 .order_by(pool_entries.c.entered_ms, pool_entries.c.id)
-            ).mappings()
-            return [
-                Entry(
-                    row["id"],
-                    row["pool"],
-                    row["player"],
-                    row["name"],
-                    row["account"],
-                    row["rating"],
-                    row["token_hash"],
-                    row["holder"],
-                    row["address"],
-                    row["entered_ms"],
-                )
-                for row in rows
-            ]
+            )
+            return [Entry(*row) for row in rows]
 
     def pair(self, seated: Sequence[Entry], game: StoredGame, *, rated: bool) -> bool:
         """Put these entries (in seat order) in ``game`` and store it, at once: ``False``,

@@ -54,13 +54,9 @@ class Room(FairPlay):
         self.hub = hub
         self.id = stored.id
         self.kind = stored.kind
-        self.seats = stored.seats
         self.start = stored.start
-        self.status = stored.status
         self.created_ms = stored.created_ms
-        self.public = stored.public
-        self.rematch_id = stored.rematch
-        self.version = stored.version
+        self._take(stored)
         # Whose queue the game's computer moves join and whose caps it counts for: its
         # creator's address, stored with the game (older games without one: the game's own).
         self.owner = owner or stored.owner or f"game:{stored.id}"
@@ -495,15 +491,19 @@ class Room(FairPlay):
             self.start = stored.start
             self.table = _table(stored)
         self.table.seats = _seats(stored.seats)
+        self._take(stored)
+        self.clock = stored.clock
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self._state_text = None
+
+    def _take(self, stored: StoredGame) -> None:
+        # What may change while the room is open: opening and refreshing both take it.
         self.seats = stored.seats
         self.status = stored.status
         self.public = stored.public
         self.rematch_id = stored.rematch
-        self.clock = stored.clock
         self.version = stored.version
-        self.offers = list(stored.offers or [])
-        self.ending = ending_of(stored.result) if stored.status == "finished" else None
-        self._state_text = None
 
     def _status(self) -> str:
         return "finished" if self.game.is_over else self.status

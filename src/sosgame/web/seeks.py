@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from sqlalchemy import Engine, and_, func, or_, select
@@ -59,7 +59,8 @@ class SeekSettings:
 
 @dataclass(frozen=True)
 class Member:
-    """A player in a seek: their connection's secret's hash, process, name and account."""
+    """A player in a seek: their connection's secret's hash, process, name and account (the
+    columns of the same names of their ``seek_members`` row)."""
 
     member: str
     holder: str
@@ -408,16 +409,7 @@ class SeekStore:
 
 def _add(db: Any, seek_id: str, member: Member, now_ms: int) -> None:
     db.execute(
-        seek_members.insert().values(
-            seek_id=seek_id,
-            member=member.member,
-            holder=member.holder,
-            name=member.name,
-            account=member.account,
-            token_hash=member.token_hash,
-            joined_ms=now_ms,
-            seat=None,
-        )
+        seek_members.insert().values(seek_id=seek_id, **asdict(member), joined_ms=now_ms, seat=None)
     )
 
 

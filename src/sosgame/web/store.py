@@ -18,6 +18,7 @@ from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
+    RowMapping,
     and_,
     bindparam,
     case,
@@ -59,6 +60,19 @@ def _load_list(text: str | None) -> list[dict[str, Any]] | None:
 
 def _dump_list(value: list[dict[str, Any]]) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _listed(row: RowMapping) -> dict[str, Any]:
+    """What every list of games shows of a game, from its ``games`` row."""
+    return {
+        "id": row["id"],
+        "rows": row["rows"],
+        "cols": row["cols"],
+        "mode": row["mode"],
+        "status": row["status"],
+        "result": _load(row["result"]),
+        "updated_ms": row["updated_ms"],
+    }
 
 
 def _game_values(change: Change) -> dict[str, Any]:
@@ -466,16 +480,10 @@ class Store:
                     free[seat["game_id"]].append(seat["seat"])
             return [
                 GameSummary(
-                    id=row["id"],
+                    **_listed(row),
                     kind=row["kind"],
-                    rows=row["rows"],
-                    cols=row["cols"],
-                    mode=row["mode"],
-                    status=row["status"],
                     names=names[row["id"]],
                     open_seats=free[row["id"]],
-                    result=_load(row["result"]),
-                    updated_ms=row["updated_ms"],
                 )
                 for row in rows
             ]
@@ -536,16 +544,10 @@ class Store:
             names = seat_names(db, [row["id"] for row in rows])
         return [
             MyGame(
-                id=row["id"],
-                rows=row["rows"],
-                cols=row["cols"],
-                mode=row["mode"],
-                status=row["status"],
+                **_listed(row),
                 names=names[row["id"]],
                 seats=sorted(by_game[row["id"]]),
-                result=_load(row["result"]),
                 created_ms=row["created_ms"],
-                updated_ms=row["updated_ms"],
                 token_hashes=tuple(hashes.get(row["id"], ())),
             )
             for row in rows

@@ -20,11 +20,16 @@ __all__ = ["config", "health", "i18n", "index", "manifest", "schema", "service_w
 _STATIC = resources.files("sosgame.web") / "static"
 
 
+def _static(name: str, media_type: str) -> FileResponse:
+    """The app's own file ``name``, served as ``media_type``."""
+    with resources.as_file(_STATIC / name) as path:
+        return FileResponse(path, media_type=media_type)
+
+
 @declare("The page", responses={200: Answer("The browser app (HTML)")})
 async def index(_request: Request) -> Response:
     """``GET /``: the page."""
-    with resources.as_file(_STATIC / "index.html") as path:
-        return FileResponse(path, media_type="text/html; charset=utf-8")
+    return _static("index.html", "text/html; charset=utf-8")
 
 
 @declare(
@@ -33,8 +38,7 @@ async def index(_request: Request) -> Response:
 )
 async def manifest(_request: Request) -> Response:
     """``GET /manifest.json``: the web app manifest (name, icons, colours), for installing."""
-    with resources.as_file(_STATIC / "manifest.json") as path:
-        return FileResponse(path, media_type="application/manifest+json")
+    return _static("manifest.json", "application/manifest+json")
 
 
 @declare(
@@ -43,8 +47,7 @@ async def manifest(_request: Request) -> Response:
 )
 async def service_worker(_request: Request) -> Response:
     """``GET /sw.js``: the service worker, served from the root so that it serves every page."""
-    with resources.as_file(_STATIC / "sw.js") as path:
-        response = FileResponse(path, media_type="text/javascript; charset=utf-8")
+    response = _static("sw.js", "text/javascript; charset=utf-8")
     # A new version of the app reaches the browser at once.
     response.headers["cache-control"] = "no-cache"
     return response
