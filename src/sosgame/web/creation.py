@@ -8,24 +8,30 @@ opens its room.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, TypeAlias
 
 from sosgame.record import Record
 from sosgame.table import seats_from_record
 from sosgame.web import clock as clocks
 from sosgame.web.hub import Hub, TooManyError
-from sosgame.web.protocol import PROTOCOL_VERSION, NewGame, ProtocolError
+from sosgame.web.protocol import PROTOCOL_VERSION, ClockSettings, NewGame, ProtocolError
 from sosgame.web.room import Room
 from sosgame.web.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.writer import StaleWriteError
 
-__all__ = ["create", "create_from_record", "rematch", "stored_game", "take_seat"]
+__all__ = [
+    "ClockSpec",
+    "clock_spec",
+    "create",
+    "create_from_record",
+    "rematch",
+    "stored_game",
+    "take_seat",
+]
 
 
-async def _check_caps(
-    hub: Hub, seats: list[SeatRow], owner: str, player: int | None, *, lobby: bool
-) -> None:
+async def _check_caps(hub: Hub, stored: StoredGame, owner: str, player: int | None) -> None:
     """Refuse a new game (:class:`TooManyError`) past a cap: games with computer seats
     on the server and per address, unfinished games per address and per account, and
     lobby entries (public games waiting for players) per address and per account.
@@ -33,7 +39,8 @@ async def _check_caps(
     The owner's games are counted in the store, so they survive their rooms being
     dropped from memory or the server restarting."""
     limits = hub.limits
-    computer = any(row.player != HUMAN for row in seats)
+    computer = any(row.player != HUMAN for row in stored.seats)
+    lobby = stored.public and stored.status == "open"
     live = [room for room in hub.rooms.values() if room.has_computer and not room.game.is_over]
     if computer and len(live) >= limits.computer_games_total:
         raise TooManyError(
@@ -93,43 +100,23 @@ async def create(
     humans = [seat for seat, row in enumerate(settings.seats) if row.player == HUMAN]
     mine = humans if settings.kind == "local" else humans[:1]
     rows = [
-        SeatRow(
-            seat,
-            row.name,
-            row.player,
-            digest if seat in mine else None,
-            new_invite()
-            if row.player == HUMAN and seat not in mine and not settings.public
-            else None,
-        )
+        SeatRow(seat, row.name, row.player, digest if seat in mine else None)
         for seat, row in enumerate(settings.seats)
     ]
-    status = "playing" if len(mine) == len(humans) else "open"
-    clock = None
-    if settings.days is not None:
-        clock = fresh_clock(0, 0, len(rows), playing=status == "playing", days=settings.days)
-    elif settings.clock is not None:
-        clock = fresh_clock(
-            settings.clock.initial_ms,
-            settings.clock.increment_ms,
-            len(rows),
-            playing=status == "playing",
-        )
     stored = stored_game(
         kind=settings.kind,
         rows=settings.rows,
         cols=settings.cols,
         mode=settings.mode,
         seats=rows,
-        status=status,
-        clock=clock,
+        clock=clock_spec(settings.clock, settings.days),
         public=settings.public,
         owner=owner,
         owner_player=player,
         rated=settings.rated and player is not None,
     )
     async with hub.creating:
-        await _check_caps(hub, rows, owner, player, lobby=settings.public and status == "open")
+        await _check_caps(hub, stored, owner, player)
         room = await hub.open(stored)
     return room, token, mine
 
@@ -166,9 +153,8 @@ async def create_from_record(
         cols=record.cols,
         mode=record.mode,
         seats=rows,
-        status="finished" if over else "playing",
+        finished=over,
         result=result,
-        clock=None,
         start=start,
         actions=list(record.moves),
         owner=owner,
@@ -176,7 +162,7 @@ async def create_from_record(
     )
     async with hub.creating:
         if not over:
-            await _check_caps(hub, rows, owner, player, lobby=False)
+            await _check_caps(hub, stored, owner, player)
         room = await hub.open(stored)
     return room, token, [row.seat for row in rows if row.player == HUMAN]
 
@@ -200,36 +186,19 @@ async def rematch(
             return existing, False
     count = len(room.seats)
     rows = [
-        SeatRow(
-            rotated(count, row.seat),
-            row.name,
-            row.player,
-            row.token_hash,
-            new_invite()
-            if row.player == HUMAN and row.token_hash is None and not room.public
-            else None,
-        )
+        SeatRow(rotated(count, row.seat), row.name, row.player, row.token_hash)
         for row in room.seats
     ]
     rows.sort(key=lambda row: row.seat)
-    humans = [row for row in rows if row.player == HUMAN]
-    status = "playing" if all(row.token_hash for row in humans) else "open"
     clock = None
     if room.clock is not None:
-        clock = fresh_clock(
-            room.clock["initial"],
-            room.clock["increment"],
-            len(rows),
-            playing=status == "playing",
-            days=room.clock.get("days"),
-        )
+        clock = (room.clock["initial"], room.clock["increment"], room.clock.get("days"))
     stored = stored_game(
         kind=room.kind,
         rows=room.game.rows,
         cols=room.game.cols,
         mode=room.game.mode,
         seats=rows,
-        status=status,
         clock=clock,
         public=room.public,
         owner=owner,
@@ -237,7 +206,7 @@ async def rematch(
         rated=room.rated,
     )
     async with hub.creating:
-        await _check_caps(hub, rows, owner, player, lobby=room.public and status == "open")
+        await _check_caps(hub, stored, owner, player)
         new = await hub.open_linked(stored, rematch_of=room.id)
     if new is None:
         # Stored meanwhile by another server process: follow its link.
@@ -267,6 +236,20 @@ def fresh_clock(
     return clock
 
 
+ClockSpec: TypeAlias = tuple[int, int, int | None]
+"""A new game's clock as :func:`fresh_clock` takes it: the initial and added times in
+milliseconds, or the days per move (then the times do not count)."""
+
+
+def clock_spec(clock: ClockSettings | None, days: int | None) -> ClockSpec | None:
+    """The clock of a game asked for with these settings (days per move, if given, rule)."""
+    if days is not None:
+        return (0, 0, days)
+    if clock is not None:
+        return (clock.initial_ms, clock.increment_ms, None)
+    return None
+
+
 def stored_game(
     *,
     kind: str,
@@ -274,9 +257,9 @@ def stored_game(
     cols: int,
     mode: str,
     seats: list[SeatRow],
-    status: str,
-    clock: dict[str, Any] | None,
+    clock: ClockSpec | None = None,
     public: bool = False,
+    finished: bool = False,
     result: dict[str, Any] | None = None,
     start: dict[str, Any] | None = None,
     actions: list[str] | None = None,
@@ -284,7 +267,23 @@ def stored_game(
     owner_player: int | None = None,
     rated: bool = False,
 ) -> StoredGame:
-    """A new game as the store keeps it, with a fresh id, made now."""
+    """A new game as the store keeps it, with a fresh id, made now: every free human seat
+    of a private game gets its invite; unless ``finished``, the game is ``playing`` once
+    every human seat is taken (``open`` until then), with a :func:`fresh_clock`."""
+    for row in seats:
+        if row.player == HUMAN and row.token_hash is None and not public:
+            row.invite = new_invite()
+    status = "open"
+    if finished:
+        status = "finished"
+    elif all(row.token_hash for row in seats if row.player == HUMAN):
+        status = "playing"
+    fresh = None
+    if clock is not None:
+        initial_ms, increment_ms, days = clock
+        fresh = fresh_clock(
+            initial_ms, increment_ms, len(seats), playing=status == "playing", days=days
+        )
     now = clocks.now_ms()
     return StoredGame(
         id=secrets.token_urlsafe(9),
@@ -297,7 +296,7 @@ def stored_game(
         created_ms=now,
         updated_ms=now,
         start=start,
-        clock=clock,
+        clock=fresh,
         result=result,
         actions=list(actions or []),
         public=public,

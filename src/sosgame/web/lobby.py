@@ -245,9 +245,7 @@ class Lobby:
             clock = None
             if pool.clock is not None or pool.days is not None:
                 initial, increment = pool.clock or (0, 0)
-                clock = creation.fresh_clock(
-                    initial * 1000, increment * 1000, 2, playing=True, days=pool.days
-                )
+                clock = (initial * 1000, increment * 1000, pool.days)
             game = creation.stored_game(
                 kind="online",
                 rows=pool.rows,
@@ -257,7 +255,6 @@ class Lobby:
                     SeatRow(seat, entry.name, HUMAN, entry.token_hash)
                     for seat, entry in enumerate(seated)
                 ],
-                status="playing",
                 clock=clock,
                 rated=pool.rated,
             )
@@ -268,18 +265,12 @@ class Lobby:
 
 def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
     """The game of a filled seek (its clock starts once every seat has made its first move)."""
-    clock = None
-    if given.clock is not None or given.days is not None:
-        initial = 0 if given.clock is None else given.clock.initial_ms
-        increment = 0 if given.clock is None else given.clock.increment_ms
-        clock = creation.fresh_clock(initial, increment, len(seated), playing=True, days=given.days)
     return creation.stored_game(
         kind="online",
         rows=given.rows,
         cols=given.cols,
         mode=given.mode,
         seats=[SeatRow(seat, one.name, HUMAN, one.token_hash) for seat, one in enumerate(seated)],
-        status="playing",
-        clock=clock,
+        clock=creation.clock_spec(given.clock, given.days),
         rated=given.rated,
     )

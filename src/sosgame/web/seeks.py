@@ -188,6 +188,26 @@ def _settings(row: Any) -> SeekSettings:
     )
 
 
+def _columns(given: SeekSettings) -> dict[str, Any]:
+    # The settings' columns of a seek's row, as _settings reads them back.
+    clock = None
+    if given.clock is not None:
+        clock = json.dumps(
+            {"initial": given.clock.initial_ms, "increment": given.clock.increment_ms}
+        )
+    return {
+        "rows": given.rows,
+        "cols": given.cols,
+        "mode": given.mode,
+        "players": given.players,
+        "clock": clock,
+        "days": given.days,
+        "rated": given.rated,
+        "min_rating": given.min_rating,
+        "max_rating": given.max_rating,
+    }
+
+
 class SeekStore:
     """The seeks in the database behind ``engine``; every call is one transaction."""
 
@@ -205,11 +225,6 @@ class SeekStore:
         per_address: int,
     ) -> bool:
         """Store a new seek with its creator in it; ``False`` past ``per_address``."""
-        clock = None
-        if given.clock is not None:
-            clock = json.dumps(
-                {"initial": given.clock.initial_ms, "increment": given.clock.increment_ms}
-            )
         with self._engine.begin() as db:
             count = db.execute(
                 select(func.count())
@@ -224,15 +239,7 @@ class SeekStore:
                     creator=creator.member,
                     holder=creator.holder,
                     address=address,
-                    rows=given.rows,
-                    cols=given.cols,
-                    mode=given.mode,
-                    players=given.players,
-                    clock=clock,
-                    days=given.days,
-                    rated=given.rated,
-                    min_rating=given.min_rating,
-                    max_rating=given.max_rating,
+                    **_columns(given),
                     created_ms=now_ms,
                     seen_ms=now_ms,
                     game=None,
