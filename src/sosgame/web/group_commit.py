@@ -16,14 +16,19 @@ from sqlalchemy import Connection, TextClause, text
 from sosgame.web import clock as clocks
 from sosgame.web.rows import Change
 
-__all__ = ["change_deadline", "dump_json", "update_checked_at_once", "write_moves_at_once"]
+__all__ = [
+    "change_values",
+    "dump_json",
+    "update_checked_at_once",
+    "write_moves_at_once",
+]
 
 _CHANGES: Final = """
     change AS (
         SELECT * FROM unnest(
-            CAST(:games AS varchar[]), CAST(:seen AS integer[]), CAST(:statuses AS varchar[]),
-            CAST(:results AS text[]), CAST(:clocks AS text[]), CAST(:now AS bigint[]),
-            CAST(:deadlines AS bigint[])
+            CAST(:game AS varchar[]), CAST(:seen AS integer[]), CAST(:new_status AS varchar[]),
+            CAST(:new_result AS text[]), CAST(:new_clock AS text[]), CAST(:now AS bigint[]),
+            CAST(:new_deadline AS bigint[])
         ) AS change(game, seen, status, result, clock, now, deadline)
     ),
     moved AS (
@@ -53,21 +58,32 @@ def dump_json(value: dict[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
-def change_deadline(change: Change) -> int | None:
-    """The deadline a change stores: a correspondence game's, while it is played."""
+def _deadline(change: Change) -> int | None:
+    # The deadline a change stores: a correspondence game's, while it is played.
     return clocks.deadline_ms(change.clock) if change.status == "playing" else None
 
 
-def _change_arrays(changes: Sequence[Change]) -> dict[str, list[Any]]:
+def change_values(change: Change) -> dict[str, Any]:
+    """What a change writes to its game row, by the names of the parameters of the
+    statements that write it (``seen``: the version the change was made at)."""
     return {
-        "games": [change.game_id for change in changes],
-        "seen": [change.version for change in changes],
-        "statuses": [change.status for change in changes],
-        "results": [dump_json(change.result) for change in changes],
-        "clocks": [dump_json(change.clock) for change in changes],
-        "now": [change.now_ms for change in changes],
-        "deadlines": [change_deadline(change) for change in changes],
+        "game": change.game_id,
+        "seen": change.version,
+        "new_status": change.status,
+        "new_result": dump_json(change.result),
+        "new_clock": dump_json(change.clock),
+        "now": change.now_ms,
+        "new_deadline": _deadline(change),
     }
+
+
+def _change_arrays(changes: Sequence[Change]) -> dict[str, list[Any]]:
+    # Each parameter of change_values as an array, one item per change, for unnest.
+    arrays: dict[str, list[Any]] = {}
+    for change in changes:
+        for key, value in change_values(change).items():
+            arrays.setdefault(key, []).append(value)
+    return arrays
 
 
 def update_checked_at_once(db: Connection, changes: Sequence[Change]) -> set[str]:

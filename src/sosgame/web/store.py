@@ -35,7 +35,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from sosgame.web import clock as clocks
 from sosgame.web.defaults import DEFAULT_DATABASE
-from sosgame.web.group_commit import change_deadline, update_checked_at_once, write_moves_at_once
+from sosgame.web.group_commit import change_values, update_checked_at_once, write_moves_at_once
 from sosgame.web.group_commit import dump_json as _dump
 from sosgame.web.jobqueue import JobQueue, hand_over
 from sosgame.web.rows import HUMAN, Change, GameSummary, MyGame, Owned, SeatRow, StoredGame
@@ -72,17 +72,6 @@ def _listed(row: RowMapping) -> dict[str, Any]:
         "status": row["status"],
         "result": _load(row["result"]),
         "updated_ms": row["updated_ms"],
-    }
-
-
-def _game_values(change: Change) -> dict[str, Any]:
-    return {
-        "game": change.game_id,
-        "new_status": change.status,
-        "new_result": _dump(change.result),
-        "new_clock": _dump(change.clock),
-        "now": change.now_ms,
-        "new_deadline": change_deadline(change),
     }
 
 
@@ -283,6 +272,8 @@ class Store:
         A commit costs far more than a row, so a busy server gathers the moves of many games
         into one call (a group commit); each kind of statement then runs once for them all.
         """
+        if not changes:
+            return set()
         games_seen = {change.game_id for change in changes}
         if len(games_seen) != len(changes):
             refused: set[str] = set()
@@ -337,7 +328,7 @@ class Store:
         if unchecked:
             db.execute(
                 games.update().where(games.c.id == bindparam("game")).values(**values),
-                [_game_values(change) for change in unchecked],
+                [change_values(change) for change in unchecked],
             )
         checked = [change for change in changes if change.version is not None]
         if not checked:
@@ -352,7 +343,7 @@ class Store:
             .values(**values, version=bindparam("seen") + 1)
         )
         for change in checked:
-            moved = db.execute(statement, {**_game_values(change), "seen": change.version})
+            moved = db.execute(statement, change_values(change))
             if moved.rowcount != 1:
                 refused.add(change.game_id)
         return refused
