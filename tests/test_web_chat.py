@@ -174,7 +174,9 @@ def test_the_players_chat_is_in_their_record_and_in_nobody_elses(tmp_path: Path)
             ann.send_json({"v": 1, "type": "chat", "text": "<i>gl</i> «hf»"})
             receive_type(bao, "chat")
             bao.send_json({"v": 1, "type": "chat", "phrase": "good_luck"})
-            receive_type(ann, "chat")
+            # Ann hears her own message too: wait for Bao's, stored before anyone hears it.
+            while receive_type(ann, "chat").get("phrase") != "good_luck":
+                pass
             watcher.send_json({"v": 1, "type": "chat", "phrase": "hello"})
             receive_type(watcher, "chat")
         said = _chat_of(client, game, {"Authorization": f"Bearer {bao_token}"})
