@@ -183,7 +183,7 @@ class Lobby:
             mode="simple" if pool.mode == "simple" else "general",
             kind="online",
             seats=(SeatSettings(client.name, HUMAN), SeatSettings(level.capitalize(), level)),
-            clock=None if pool.clock is None else ClockSettings(*(s * 1000 for s in pool.clock)),
+            clock=_clock_of(pool),
             days=pool.days,
         )
         room, token, _seats = await creation.create(self.hub, settings, owner=client.address)
@@ -242,10 +242,6 @@ class Lobby:
             seated = [by_id[first.id], by_id[second.id]]
             if secrets.randbelow(2):
                 seated.reverse()
-            clock = None
-            if pool.clock is not None or pool.days is not None:
-                initial, increment = pool.clock or (0, 0)
-                clock = (initial * 1000, increment * 1000, pool.days)
             game = creation.stored_game(
                 kind="online",
                 rows=pool.rows,
@@ -255,12 +251,17 @@ class Lobby:
                     SeatRow(seat, entry.name, HUMAN, entry.token_hash)
                     for seat, entry in enumerate(seated)
                 ],
-                clock=clock,
+                clock=creation.clock_spec(_clock_of(pool), pool.days),
                 rated=pool.rated,
             )
             if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated):
                 made += 1
         return made
+
+
+def _clock_of(pool: Pool) -> ClockSettings | None:
+    """The pool's clock (its seconds in milliseconds), if it has one."""
+    return None if pool.clock is None else ClockSettings(*(s * 1000 for s in pool.clock))
 
 
 def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
