@@ -47,8 +47,10 @@ NODE_STAMP := node_modules/.package-lock.json
 $(NODE_STAMP): package-lock.json | system
 	npm ci --no-audit --no-fund
 
+# Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
+# time even on a machine whose cores are busy with other work.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2
 
 test: lint typecheck unit
 
