@@ -15,21 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from sosgame.kernel import (
-    DRAW,
-    EMPTY,
-    GREEDY,
-    IntArray,
-    KernelState,
-    apply_move,
-    count_lines,
-    count_openings,
-    make_rng,
-    next_turn,
-    playout,
-    undo_move,
-    winner,
-)
+from sosgame import kernel
+from sosgame.kernel import DRAW, EMPTY, GREEDY, IntArray, KernelState
 
 __all__ = ["EXPLORATION", "candidate_moves", "mcts", "rank_moves"]
 
@@ -48,10 +35,10 @@ def candidate_moves(board: IntArray, table: IntArray) -> list[tuple[int, int]]:
         if board[cell] != EMPTY:
             continue
         for letter in (1, 2):
-            if count_lines(board, table, cell, letter):
+            if kernel.count_lines(board, table, cell, letter):
                 scoring.append((cell, letter))
             elif not scoring:
-                handed = count_openings(board, table, cell, letter)
+                handed = kernel.count_openings(board, table, cell, letter)
                 if handed:
                     unsafe.append((handed, cell, letter))
                 else:
@@ -137,7 +124,7 @@ def rank_moves(
     board, scores, table = state.board, state.scores, state.tables.table
     next_seat, simple = state.next_seat, state.simple
     players = len(scores)
-    playout_rng = make_rng(rng.getrandbits(31))
+    playout_rng = kernel.make_rng(rng.getrandbits(31))
     untried = candidate_moves(board, table) if moves is None else list(moves)
     root = _Node(state.turn, untried, players)
     rng.shuffle(root.untried)
@@ -168,21 +155,21 @@ def rank_moves(
                     chosen = move
             assert chosen is not None
             cell, letter = chosen
-            done = apply_move(board, scores, table, turn, cell, letter)
+            done = kernel.apply_move(board, scores, table, turn, cell, letter)
             path.append((turn, cell, letter, done))
             empty -= 1
             over = empty == 0 or (simple == 1 and done > 0)
-            turn = next_turn(next_seat, turn, done)
+            turn = kernel.next_turn(next_seat, turn, done)
             node = node.children[chosen]
             visited.append(node)
         # Expansion: one new child.
         if node.untried and not over:
             cell, letter = node.untried.pop()
-            done = apply_move(board, scores, table, turn, cell, letter)
+            done = kernel.apply_move(board, scores, table, turn, cell, letter)
             path.append((turn, cell, letter, done))
             empty -= 1
             over = empty == 0 or (simple == 1 and done > 0)
-            turn = next_turn(next_seat, turn, done)
+            turn = kernel.next_turn(next_seat, turn, done)
             untried = [] if over else candidate_moves(board, table)
             rng.shuffle(untried)
             child = _Node(turn, untried, players)
@@ -194,11 +181,11 @@ def rank_moves(
         result = DRAW
         if over:
             if simple == 0:
-                result = winner(work_scores, next_seat)
+                result = kernel.winner(work_scores, next_seat)
             elif path and path[-1][3] > 0:
                 result = path[-1][0]
         else:
-            result = playout(
+            result = kernel.playout(
                 work_board, work_scores, table, next_seat, turn, simple, GREEDY, playout_rng
             )
         rewards = _rewards(result, work_scores, next_seat, simple)
@@ -208,7 +195,7 @@ def rank_moves(
             for seat in range(players):
                 totals[seat] += rewards[seat]
         for mover, cell, _letter, done in reversed(path):
-            undo_move(board, scores, mover, cell, done)
+            kernel.undo_move(board, scores, mover, cell, done)
         if nodes is not None and simulations >= nodes:
             break
         if seconds is not None and time.perf_counter() - start >= seconds:

@@ -44,18 +44,8 @@ import numpy as np
 from gymnasium import spaces
 
 from sosgame.ai import Player, make_player
-from sosgame.envs.encoding import (
-    DEFAULT_REWARD,
-    Reward,
-    action_count,
-    action_mask,
-    action_to_move,
-    check_reward,
-    observation,
-    observation_space,
-    reward_values,
-    winner_flags,
-)
+from sosgame.envs import encoding
+from sosgame.envs.encoding import DEFAULT_REWARD, Reward
 from sosgame.envs.render import RENDER_MODES, check_render_mode, render
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import Game, Mode
@@ -93,7 +83,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.game = Game(rows, cols, players=players, mode=mode)
-        self.reward = check_reward(reward)
+        self.reward = encoding.check_reward(reward)
         if seat != "random" and (
             not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
         ):
@@ -109,8 +99,8 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = 0 if seat == "random" else seat
         """The agent's seat in the current episode."""
         self.render_mode = check_render_mode(render_mode)
-        self.action_space = spaces.Discrete(action_count(rows, cols))
-        self.observation_space = observation_space(rows, cols, players)
+        self.action_space = spaces.Discrete(encoding.action_count(rows, cols))
+        self.observation_space = encoding.observation_space(rows, cols, players)
         self._paid = 0.0
         self._over = True  # until the first reset
 
@@ -134,10 +124,10 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal actions now (1) and the others (0)."""
-        return action_mask(self.game)
+        return encoding.action_mask(self.game)
 
     def _observation(self, seat: int | None = None) -> Observation:
-        return observation(self.game, self.seat if seat is None else seat)
+        return encoding.observation(self.game, self.seat if seat is None else seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info = {
@@ -147,7 +137,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
             **extra,
         }
         if self.game.is_over:
-            info["winners"] = winner_flags(self.game)
+            info["winners"] = encoding.winner_flags(self.game)
         return info
 
     def _opponents_move(self) -> None:
@@ -161,7 +151,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
                     move = chooser(game)
                 else:
                     choice = player(self._observation(seat))  # type: ignore[operator]
-                    move = action_to_move(choice, game.rows, game.cols)
+                    move = encoding.action_to_move(choice, game.rows, game.cols)
                 game.play(move)
             except ValueError as error:
                 raise type(error)(f"the opponent in seat {seat} chose: {error}") from None
@@ -213,7 +203,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
         game = self.game
-        move = action_to_move(action, game.rows, game.cols)
+        move = encoding.action_to_move(action, game.rows, game.cols)
         if move not in game.legal_moves:
             self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, self._info(illegal_action=True)
@@ -225,7 +215,7 @@ class SOSEnv(gymnasium.Env[Observation, np.int64]):
             while game.ply > ply:
                 game.undo()
             raise
-        value = reward_values(game, self.reward)[self.seat]
+        value = encoding.reward_values(game, self.reward)[self.seat]
         reward, self._paid = value - self._paid, value
         self._over = game.is_over
         if self.render_mode == "human":

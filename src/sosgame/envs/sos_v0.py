@@ -35,17 +35,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from sosgame.envs.encoding import (
-    DEFAULT_REWARD,
-    Reward,
-    action_count,
-    action_to_move,
-    check_reward,
-    observation,
-    observation_space,
-    reward_values,
-    winner_flags,
-)
+from sosgame.envs import encoding
+from sosgame.envs.encoding import DEFAULT_REWARD, Reward
 from sosgame.envs.render import RENDER_MODES, check_render_mode, render
 from sosgame.game import Game, Mode
 
@@ -86,14 +77,14 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
         EzPickle.__init__(self, rows, cols, players, mode, render_mode, reward=reward)
         super().__init__()
         self.game = Game(rows, cols, players=players, mode=mode)
-        self.reward = check_reward(reward)
+        self.reward = encoding.check_reward(reward)
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
-        actions = action_count(rows, cols)
+        actions = encoding.action_count(rows, cols)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.observation_spaces = {
-            agent: observation_space(rows, cols, players) for agent in self.possible_agents
+            agent: encoding.observation_space(rows, cols, players) for agent in self.possible_agents
         }
         self._reset_bookkeeping()
 
@@ -117,7 +108,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now."""
         seat = self.possible_agents.index(agent)
-        return observation(self.game, seat, moving=agent == self.agent_selection)
+        return encoding.observation(self.game, seat, moving=agent == self.agent_selection)
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the selected agent."""
@@ -127,9 +118,9 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
             return
         if action is None:
             raise ValueError(f"{agent} must choose an action; None is only for finished agents")
-        before = reward_values(self.game, self.reward)
-        lines = self.game.play(action_to_move(action, self.game.rows, self.game.cols))
-        after = reward_values(self.game, self.reward)
+        before = encoding.reward_values(self.game, self.reward)
+        lines = self.game.play(encoding.action_to_move(action, self.game.rows, self.game.cols))
+        after = encoding.reward_values(self.game, self.reward)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {
             name: after[seat] - before[seat] for seat, name in enumerate(self.possible_agents)
@@ -140,7 +131,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]  #
         for name in self.agents:
             self.infos[name] = {"extra_turn": self.game.extra_turn, "lines": len(lines)}
             if over:
-                self.infos[name]["winners"] = winner_flags(self.game)
+                self.infos[name]["winners"] = encoding.winner_flags(self.game)
         self.agent_selection = self.possible_agents[self.game.turn]
         self._accumulate_rewards()
         if self.render_mode == "human":

@@ -15,7 +15,7 @@ from functools import partial
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from sosgame.web import correspondence
@@ -104,36 +104,14 @@ def create_app(
             store.close()
 
     routes = [
-        Route("/", site.index),
-        Route("/manifest.json", site.manifest),
-        Route("/sw.js", site.service_worker),
-        Route("/api/health", site.health),
-        Route("/api/i18n", site.i18n),
-        Route("/api/config", site.config),
-        Route("/api/games", games.list_games, methods=["GET"]),
-        Route("/api/my-games", mine.my_games),
-        Route("/api/games", games.new_game, methods=["POST"]),
-        Route("/api/games/{game_id}", games.get_game),
-        Route("/api/games/{game_id}/seats/{seat}", games.take_seat, methods=["POST"]),
-        Route("/api/games/{game_id}/rematch", games.rematch, methods=["POST"]),
-        Route("/api/games/{game_id}/invites", games.invites),
-        Route("/api/games/{game_id}/record", records.record),
-        Route("/api/games/{game_id}/replay", records.replay),
-        Route("/api/games/{game_id}/moves", records.moves),
-        Route("/api/games/{game_id}/analysis", records.analysis),
-        Route("/api/records", games.upload, methods=["POST"]),
-        Route("/api/puzzles/next", puzzles.next_puzzle),
-        Route("/api/puzzles/daily", puzzles.daily),
-        Route("/api/puzzles/{puzzle_id}", puzzles.get_puzzle),
-        Route("/api/puzzles/{puzzle_id}/moves", puzzles.moves, methods=["POST"]),
-        Route("/api/pools", lobby.pools),
-        Route("/api/seeks", lobby.list_seeks, methods=["GET"]),
-        Route("/api/seeks", lobby.new_seek, methods=["POST"]),
-        Route("/api/seeks/{seek_id}", lobby.delete_seek, methods=["DELETE"]),
+        *site.ROUTES,
+        *games.ROUTES,
+        *mine.ROUTES,
+        *records.ROUTES,
+        *puzzles.ROUTES,
+        *lobby.ROUTES,
         *accounts.routes(),
-        Route("/openapi.json", site.schema),
-        WebSocketRoute("/ws/games/{game_id}", play.play),
-        WebSocketRoute("/ws/lobby", lobby.lobby_socket),
+        *play.ROUTES,
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
     ]
     app = Starlette(

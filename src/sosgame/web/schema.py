@@ -50,15 +50,22 @@ def _game_key() -> Column[str]:
     return Column("game_id", String(32), ForeignKey("games.id"), primary_key=True)
 
 
+def _game_settings() -> list[Column[Any]]:
+    # A game's board and rules, in a game's row and in a seek's that makes one.
+    return [
+        Column("rows", Integer, nullable=False),
+        Column("cols", Integer, nullable=False),
+        Column("mode", String(16), nullable=False),
+        Column("players", Integer, nullable=False),
+    ]
+
+
 games: Final = Table(
     "games",
     METADATA,
     Column("id", String(32), primary_key=True),
     Column("kind", String(16), nullable=False),
-    Column("rows", Integer, nullable=False),
-    Column("cols", Integer, nullable=False),
-    Column("mode", String(16), nullable=False),
-    Column("players", Integer, nullable=False),
+    *_game_settings(),
     Column("start", Text, nullable=True),
     Column("clock", Text, nullable=True),
     Column("status", String(16), nullable=False, index=True),
@@ -267,10 +274,7 @@ seeks: Final = Table(
     Column("creator", String(64), nullable=False, index=True),
     Column("holder", String(64), nullable=False, index=True),
     Column("address", String(64), nullable=False, index=True),
-    Column("rows", Integer, nullable=False),
-    Column("cols", Integer, nullable=False),
-    Column("mode", String(16), nullable=False),
-    Column("players", Integer, nullable=False),
+    *_game_settings(),
     Column("clock", Text, nullable=True),
     Column("rated", Boolean, nullable=False),
     Column("min_rating", Float, nullable=True),

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from sosgame.errors import RecordError
 from sosgame.limits import WEB_MAX_NAME
@@ -29,7 +30,16 @@ from sosgame.web.protocol import NEW_GAME, ProtocolError, check_name, parse_new_
 from sosgame.web.room import Room
 from sosgame.web.rows import HUMAN
 
-__all__ = ["get_game", "invites", "list_games", "new_game", "rematch", "take_seat", "upload"]
+__all__ = [
+    "ROUTES",
+    "get_game",
+    "invites",
+    "list_games",
+    "new_game",
+    "rematch",
+    "take_seat",
+    "upload",
+]
 
 MAX_INVITE: Final = 64
 """The longest invite secret a seat's body may bring."""
@@ -346,3 +356,15 @@ def _created(request: Request, room: Room, token: str, seats: list[int]) -> JSON
         },
         status_code=201,
     )
+
+
+ROUTES: Final = [
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games", new_game, methods=["POST"]),
+    Route("/api/games/{game_id}", get_game),
+    Route("/api/games/{game_id}/seats/{seat}", take_seat, methods=["POST"]),
+    Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
+    Route("/api/games/{game_id}/invites", invites),
+    Route("/api/records", upload, methods=["POST"]),
+]
+"""This module's endpoints, for the app's routing table."""

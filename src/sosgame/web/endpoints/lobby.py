@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from sosgame.web import clock as clocks
@@ -33,6 +34,7 @@ from sosgame.web.tokens import hash_token
 
 __all__ = [
     "LOBBY_MESSAGES",
+    "ROUTES",
     "LobbyMessage",
     "delete_seek",
     "list_seeks",
@@ -286,3 +288,13 @@ async def _serve(websocket: WebSocket, address: str) -> None:
             # would leave the client's seeks and pool entry behind until they went stale.
             await asyncio.shield(pools.gone(client))
         connection.stop()
+
+
+ROUTES: Final = [
+    Route("/api/pools", pools),
+    Route("/api/seeks", list_seeks, methods=["GET"]),
+    Route("/api/seeks", new_seek, methods=["POST"]),
+    Route("/api/seeks/{seek_id}", delete_seek, methods=["DELETE"]),
+    WebSocketRoute("/ws/lobby", lobby_socket),
+]
+"""This module's endpoints, for the app's routing table."""

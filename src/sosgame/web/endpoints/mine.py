@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
@@ -17,7 +18,12 @@ from sosgame.web.protocol import ProtocolError
 from sosgame.web.rows import MyGame
 from sosgame.web.tokens import hash_token
 
-__all__ = ["MAX_TOKENS", "PAGE_SIZE", "my_games"]
+__all__ = [
+    "MAX_TOKENS",
+    "PAGE_SIZE",
+    "ROUTES",
+    "my_games",
+]
 
 MAX_TOKENS: Final = 100
 """The most seat tokens one request may bring."""
@@ -156,3 +162,9 @@ async def my_games(request: Request) -> Response:
             "your_turn": sum(item["your_turn"] for item in listed),
         }
     )
+
+
+ROUTES: Final = [
+    Route("/api/my-games", my_games),
+]
+"""This module's endpoints, for the app's routing table."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Final
 
+from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from sosgame.web import rematches
@@ -20,7 +21,11 @@ from sosgame.web.protocol import ClientMessage, ProtocolError, error_message, pa
 from sosgame.web.ratelimit import RateLimit
 from sosgame.web.room import Room
 
-__all__ = ["FLOOD_LIMIT", "play"]
+__all__ = [
+    "FLOOD_LIMIT",
+    "ROUTES",
+    "play",
+]
 
 
 async def play(websocket: WebSocket) -> None:
@@ -128,3 +133,9 @@ async def _account_name(websocket: WebSocket) -> str | None:
     players = server(websocket).accounts.players
     found = await hub(websocket).db(players.session_account, secret, now_ms())
     return None if found is None else str(found.name)
+
+
+ROUTES: Final = [
+    WebSocketRoute("/ws/games/{game_id}", play),
+]
+"""This module's endpoints, for the app's routing table."""

@@ -14,17 +14,10 @@ from typing import Any, Final
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
-from sosgame.ai.puzzles import (
-    Puzzle,
-    PuzzleError,
-    board_after,
-    choose_puzzle,
-    daily_puzzle,
-    find_puzzle,
-    judge,
-    puzzle_set,
-)
+from sosgame.ai import puzzles
+from sosgame.ai.puzzles import Puzzle, PuzzleError
 from sosgame.glicko import NEW_RATING
 from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
@@ -32,7 +25,7 @@ from sosgame.web.endpoints.common import hub, read_json, server
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.puzzles import PuzzleRatings
 
-__all__ = ["daily", "get_puzzle", "moves", "next_puzzle"]
+__all__ = ["ROUTES", "daily", "get_puzzle", "moves", "next_puzzle"]
 
 MAX_MOVE_TEXT: Final = 8
 """The longest text a move may be (``Sa10`` and the like are 4)."""
@@ -78,7 +71,7 @@ _VERDICT: Final = Model(
 
 async def _loaded() -> None:
     """Read the puzzle set once, off the event loop."""
-    await run_in_threadpool(puzzle_set)
+    await run_in_threadpool(puzzles.puzzle_set)
 
 
 def _ratings(request: Request) -> PuzzleRatings:
@@ -87,7 +80,7 @@ def _ratings(request: Request) -> PuzzleRatings:
 
 async def _puzzle_or_404(request: Request) -> Puzzle:
     await _loaded()
-    found = find_puzzle(str(request.path_params["puzzle_id"]))
+    found = puzzles.find_puzzle(str(request.path_params["puzzle_id"]))
     if found is None:
         raise ProtocolError("no_puzzle", "there is no puzzle with this id")
     return found
@@ -112,7 +105,7 @@ async def next_puzzle(request: Request) -> Response:
     rating, tried = NEW_RATING, set[str]()
     if account is not None:
         rating, tried = await hub(request).db(_ratings(request).player, account.id)
-    chosen = choose_puzzle(rating.rating, solved=tried, seed=random.randrange(1 << 30))
+    chosen = puzzles.choose_puzzle(rating.rating, solved=tried, seed=random.randrange(1 << 30))
     if chosen is None:
         raise ProtocolError("no_puzzle", "every puzzle has been tried")
     player = None if account is None else rating.to_json()
@@ -129,7 +122,7 @@ async def get_puzzle(request: Request) -> Response:
 async def daily(request: Request) -> Response:
     """``GET /api/puzzles/daily``: the day's puzzle (UTC), the same for everyone."""
     await _loaded()
-    return JSONResponse(await _json(request, daily_puzzle(clocks.now_ms() // _DAY_MS)))
+    return JSONResponse(await _json(request, puzzles.daily_puzzle(clocks.now_ms() // _DAY_MS)))
 
 
 def _moves(body: object) -> tuple[list[str], bool]:
@@ -163,8 +156,8 @@ async def moves(request: Request) -> Response:
     puzzle = await _puzzle_or_404(request)
     played, give_up = _moves(await read_json(request))
     try:
-        verdict = judge(puzzle, played, reveal=give_up)
-        board = board_after(puzzle, played)
+        verdict = puzzles.judge(puzzle, played, reveal=give_up)
+        board = puzzles.board_after(puzzle, played)
     except PuzzleError as error:
         raise ProtocolError("bad_moves", str(error)) from None
     over = verdict.done or not verdict.correct or give_up
@@ -181,3 +174,12 @@ async def moves(request: Request) -> Response:
         )
         answer["rated"] = None if rated is None else rated.to_json()
     return JSONResponse(answer)
+
+
+ROUTES: Final = [
+    Route("/api/puzzles/next", next_puzzle),
+    Route("/api/puzzles/daily", daily),
+    Route("/api/puzzles/{puzzle_id}", get_puzzle),
+    Route("/api/puzzles/{puzzle_id}/moves", moves, methods=["POST"]),
+]
+"""This module's endpoints, for the app's routing table."""

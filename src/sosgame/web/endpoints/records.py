@@ -14,6 +14,7 @@ from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
 from sosgame.record import Record
@@ -29,7 +30,7 @@ from sosgame.web.room import Room
 DAYS_TAG: Final = "sosgame.days"
 """The record's tag for a correspondence game's days per move (records without it had none)."""
 
-__all__ = ["analysis", "moves", "record", "replay"]
+__all__ = ["ROUTES", "analysis", "moves", "record", "replay"]
 
 
 async def _costly_room(request: Request) -> Room:
@@ -166,3 +167,12 @@ async def analysis(request: Request) -> Response:
             room.id, room.snapshot(), version=room.version, client=address(request)
         )
     )
+
+
+ROUTES: Final = [
+    Route("/api/games/{game_id}/record", record),
+    Route("/api/games/{game_id}/replay", replay),
+    Route("/api/games/{game_id}/moves", moves),
+    Route("/api/games/{game_id}/analysis", analysis),
+]
+"""This module's endpoints, for the app's routing table."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from importlib import resources
+from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
 
 from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.web.api import Answer, declare
@@ -15,7 +17,7 @@ from sosgame.web.openapi import openapi
 from sosgame.web.protocol import PROTOCOL_VERSION
 from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["config", "health", "i18n", "index", "manifest", "schema", "service_worker"]
+__all__ = ["ROUTES", "config", "health", "i18n", "index", "manifest", "schema", "service_worker"]
 
 _STATIC = resources.files("sosgame.web") / "static"
 
@@ -104,3 +106,15 @@ async def health(request: Request) -> Response:
         },
         status_code=200 if database else 503,
     )
+
+
+ROUTES: Final = [
+    Route("/", index),
+    Route("/manifest.json", manifest),
+    Route("/sw.js", service_worker),
+    Route("/api/health", health),
+    Route("/api/i18n", i18n),
+    Route("/api/config", config),
+    Route("/openapi.json", schema),
+]
+"""This module's endpoints, for the app's routing table."""
