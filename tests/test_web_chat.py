@@ -5,6 +5,8 @@ only its players download."""
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -257,5 +259,26 @@ def test_the_store_keeps_a_games_players_chat_in_order_up_to_its_most(url: str) 
             {"seat": 1, "name": "Bao", "at": "1970-01-01T00:00:02+00:00", "text": "ह ơ"},
         ]
         assert record_tag(store.engine, "g2") is None
+    finally:
+        store.close()
+
+
+def test_players_storing_at_once_never_pass_a_games_most(url: str) -> None:
+    store = Store(url)
+    try:
+        seats = [SeatRow(0, "Ann", "human"), SeatRow(1, "Bao", "human")]
+        store.create(StoredGame("g1", "online", 3, 3, "general", seats, "playing", 1, 1))
+        message = {"seat": 0, "name": "Ann", "at": 1_000, "phrase": "hello"}
+        start = threading.Barrier(8)
+
+        def keep_five() -> list[bool]:
+            start.wait()
+            return [keep_message(store.engine, "g1", message, most=10) for _ in range(5)]
+
+        with ThreadPoolExecutor(8) as pool:
+            kept = [done for result in pool.map(lambda _: keep_five(), range(8)) for done in result]
+        tag = record_tag(store.engine, "g1")
+        assert tag is not None
+        assert kept.count(True) == len(json.loads(tag)) == 10
     finally:
         store.close()
