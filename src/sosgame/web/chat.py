@@ -17,14 +17,15 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Engine, func, literal, select
+from sqlalchemy import Engine, func, select
 
 from sosgame.web.bus import Bus
 from sosgame.web.clock import iso, now_ms
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ProtocolError
 from sosgame.web.ratelimit import RateLimit
-from sosgame.web.schema import chat_messages, games, player_seats
+from sosgame.web.schema import chat_messages, player_seats
+from sosgame.web.turns import in_turn
 from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["CHAT_TAG", "deliver", "keep_message", "plays_in", "record_tag", "send_chat"]
@@ -97,32 +98,25 @@ def deliver(followers: Iterable[Connection], event: dict[str, Any]) -> None:
 def keep_message(engine: Engine, game_id: str, message: dict[str, Any], *, most: int) -> bool:
     """Store a message of the players' chat of ``game_id`` (as :func:`send_chat` makes it);
     ``False``, and nothing stored, if the game keeps ``most`` already."""
-    values = {
-        "game_id": game_id,
-        "seat": message["seat"],
-        "name": message["name"],
-        "text": message.get("text"),
-        "phrase": message.get("phrase"),
-        "at_ms": message["at"],
-    }
-    count = (
-        select(func.count())
-        .select_from(chat_messages)
-        .where(chat_messages.c.game_id == game_id)
-        .scalar_subquery()
-    )
-    row = select(*(literal(value, chat_messages.c[key].type) for key, value in values.items()))
-    with engine.begin() as db:
-        # Two processes storing at once must not both count one short of the cap and both
-        # store: PostgreSQL locks the game's row first; SQLite counts and stores in one
-        # statement, which holds its one writer's lock throughout.
-        db.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
-        stored = db.execute(
-            chat_messages.insert()
-            .from_select(list(values), row.where(count < most))
-            .returning(chat_messages.c.id)
-        ).first()
-    return stored is not None
+    with in_turn(engine, f"chat:{game_id}") as db:
+        count = db.execute(
+            select(func.count())
+            .select_from(chat_messages)
+            .where(chat_messages.c.game_id == game_id)
+        ).scalar_one()
+        if count >= most:
+            return False
+        db.execute(
+            chat_messages.insert().values(
+                game_id=game_id,
+                seat=message["seat"],
+                name=message["name"],
+                text=message.get("text"),
+                phrase=message.get("phrase"),
+                at_ms=message["at"],
+            )
+        )
+    return True
 
 
 def plays_in(engine: Engine, game_id: str, player_id: int) -> bool:

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, func, select, text
+from sqlalchemy import Connection, and_, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from sosgame.game import Mode
@@ -44,6 +44,7 @@ from sosgame.web.schema import (
     sessions,
 )
 from sosgame.web.store import Store, seat_names
+from sosgame.web.turns import in_turn
 
 __all__ = [
     "Account",
@@ -55,9 +56,6 @@ __all__ = [
 ]
 
 _TRIES: Final = 5
-# The PostgreSQL advisory lock that claims take, so that two look-alike names claimed at the
-# same moment cannot both pass the check (claims are few: rate limited per address).
-_CLAIM_LOCK: Final = 0x5053_4E41_4D45
 
 
 class NameTakenError(Exception):
@@ -124,9 +122,9 @@ class Players:
         name = normal_name(name)
         shape = skeleton(name)
         try:
-            with self._engine.begin() as db:
-                if self._locks:
-                    db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
+            # One claim at a time: two look-alike names claimed at the same moment must not
+            # both pass the checks below (claims are few, rate limited per address).
+            with in_turn(self._engine, "claim") as db:
                 if db.execute(select(players.c.id).where(players.c.key == name_key(name))).first():
                     raise NameTakenError(name)
                 if db.execute(select(players.c.id).where(players.c.skeleton == shape)).first():
@@ -242,7 +240,7 @@ class Players:
         """Count a login attempt from ``address``; 0 if allowed, else the milliseconds until
         the oldest attempt in the window expires (the attempt is then not counted)."""
         since = now_ms - window_ms
-        with self._engine.begin() as db:
+        with in_turn(self._engine, f"login:{address}") as db:
             db.execute(login_attempts.delete().where(login_attempts.c.at_ms < since))
             times = (
                 db.execute(

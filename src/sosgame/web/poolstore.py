@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sosgame.web.rows import StoredGame
 from sosgame.web.schema import player_seats, pool_entries
 from sosgame.web.store import insert_game
+from sosgame.web.turns import in_turn
 
 __all__ = ["Entry", "Paired", "PoolStore"]
 
@@ -65,7 +66,7 @@ class PoolStore:
         """Store a new entry; ``None``, or why not: ``"already_waiting"`` (the player waits
         already) or ``"too_many"`` (its address has ``per_address`` entries)."""
         try:
-            with self._engine.begin() as db:
+            with in_turn(self._engine, f"pools:{entry.address}") as db:
                 count = db.execute(
                     select(func.count())
                     .select_from(pool_entries)

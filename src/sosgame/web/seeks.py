@@ -26,6 +26,7 @@ from sosgame.web.rows import StoredGame
 from sosgame.web.schema import player_seats, seek_members, seeks
 from sosgame.web.store import insert_game
 from sosgame.web.tokens import hash_token
+from sosgame.web.turns import in_turn
 
 __all__ = [
     "Member",
@@ -225,7 +226,7 @@ class SeekStore:
         per_address: int,
     ) -> bool:
         """Store a new seek with its creator in it; ``False`` past ``per_address``."""
-        with self._engine.begin() as db:
+        with in_turn(self._engine, f"seeks:{address}") as db:
             count = db.execute(
                 select(func.count())
                 .select_from(seeks)
