@@ -49,7 +49,9 @@ TOO_MANY: Final = refused(
     "Too many unfinished games: with a computer seat, over"
     " {limits.computer_games_per_address} from this address or"
     " {limits.computer_games_total} on the server; over {limits.games_per_address} from this"
-    " address or {limits.games_per_player} of this player (too_many_games); or public games"
+    " address or {limits.games_per_player} of this player, or over"
+    " {limits.new_games_per_address} made from this address or {limits.new_games_per_player}"
+    " by this player in {limits.new_games_seconds:g} s (too_many_games); or public games"
     " waiting for players, over {limits.lobby_games_per_address} from this address or"
     " {limits.lobby_games_per_player} of this player (too_many_lobby_games)"
 )
