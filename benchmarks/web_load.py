@@ -616,7 +616,13 @@ def _machine_busy_seconds() -> float:
 
 
 # Every connection of a scenario comes from 127.0.0.1, so its per-address caps are lifted.
-_MANY = {"SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000", "SOSGAME_GAMES_PER_ADDRESS": "100000"}
+_MANY = {
+    "SOSGAME_MAX_CONNECTIONS_PER_ADDRESS": "5000",
+    "SOSGAME_GAMES_PER_ADDRESS": "100000",
+    "SOSGAME_NEW_GAMES_PER_ADDRESS": "100000",
+    "SOSGAME_COLD_LOADS_PER_SECOND": "100000",
+    "SOSGAME_COLD_LOAD_BURST": "100000",
+}
 
 
 CGROUP_ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))

@@ -313,7 +313,9 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
 
 
 def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
-    from sosgame.web.rows import Owned, SeatRow, StoredGame
+    from sosgame.web.config import ServerLimits
+    from sosgame.web.gamecaps import Caps, Party, refusal
+    from sosgame.web.rows import SeatRow, StoredGame
     from sosgame.web.store import Store
 
     store = Store(url)
@@ -337,7 +339,21 @@ def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
         )
     loaded = store.load("g0")
     assert loaded is not None and (loaded.owner, loaded.owner_player) == ("1.2.3.4", 7)
-    assert store.owned(owner="1.2.3.4", player=7, since_ms=1000) == (Owned(2, 2, 1),) * 2
-    assert store.owned(owner="1.2.3.4", player=None, since_ms=1001) == (Owned(), Owned())
-    assert store.owned(owner="5.6.7.8", player=8, since_ms=0) == (Owned(), Owned())
+    two = ServerLimits(
+        computer_games_per_address=2, games_per_address=2, games_per_player=2,
+        lobby_games_per_address=1, lobby_games_per_player=1,
+    )  # fmt: skip
+
+    def passed(caps: Caps, party: Party, **game: bool) -> str | None:
+        with store.engine.begin() as db:
+            return refusal(db, caps, party, **game)
+
+    lately, long_ago = Caps(two, 1000, 1000), Caps(two, 1001, 1001)
+    ann, guest, other = Party("1.2.3.4", 7), Party("1.2.3.4"), Party("5.6.7.8", 8)
+    assert passed(lately, ann, computer=True) == "computer_address"
+    assert passed(lately, ann, lobby=True) == "address"
+    assert passed(lately, other, lobby=True) is None
+    # Changed before the window, the games count no more (the account's neither).
+    assert passed(long_ago, guest, computer=True, lobby=True) is None
+    assert passed(long_ago, Party("9.9.9.9", 7)) is None
     store.close()

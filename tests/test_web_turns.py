@@ -11,8 +11,13 @@ from typing import TypeVar
 import pytest
 
 import test_web_store
+from sosgame.web import clock as clocks
+from sosgame.web.config import ServerLimits
+from sosgame.web.creation import stored_game
+from sosgame.web.gamecaps import CapError, Caps
 from sosgame.web.players import NameConfusableError, NameTakenError, Players
 from sosgame.web.poolstore import Entry, PoolStore
+from sosgame.web.rows import HUMAN, SeatRow
 from sosgame.web.schema import seeks
 from sosgame.web.seeks import SeekStore, member_of, parse_seek
 from sosgame.web.store import Store
@@ -115,3 +120,28 @@ def test_lock_keys_are_postgresqls_bigints_and_differ_by_key() -> None:
     assert len(set(keys)) == 1000
     assert all(-(2**63) <= key < 2**63 for key in keys)
     assert lock_key("ह ơ\udcff") == lock_key("ह ơ\udcff")
+
+
+@pytest.mark.parametrize("computer", [False, True])
+def test_games_made_at_once_pass_the_caps_never(stores: list[Store], computer: bool) -> None:
+    # Of one address; with a computer seat, of six addresses under the server's cap.
+    limits = ServerLimits(games_per_address=2, computer_games_total=2)
+    caps = Caps.now(limits, clocks.now_ms())
+
+    def make(store: Store, number: int) -> bool:
+        second = SeatRow(1, "Bot", "easy") if computer else SeatRow(1, "Bao", HUMAN, "b" * 64)
+        game = stored_game(
+            kind="local",
+            rows=3,
+            cols=3,
+            mode="general",
+            seats=[SeatRow(0, "Ann", HUMAN, "a" * 64), second],
+            owner=f"1.2.3.{number}" if computer else "1.2.3.4",
+        )
+        try:
+            return store.create(game, caps=caps)
+        except CapError:
+            return False
+
+    assert sorted(at_once(stores, make)) == [False] * 4 + [True] * 2
+    assert stores[0].count() == 2

@@ -34,6 +34,7 @@ from sosgame.web.protocol import ProtocolError
 from sosgame.web.ratelimit import ClientRates
 from sosgame.web.replay import Answers
 from sosgame.web.store import Store
+from sosgame.web.unopened import Unopened
 from sosgame.web.writer import StorageUnavailableError
 
 __all__ = ["create_app"]
@@ -86,6 +87,7 @@ def create_app(
         app.state.lobby = Lobby(hub, offered)
         hub.sweep_hooks.append(app.state.lobby.sweep)
         hub.sweep_hooks.append(partial(correspondence.sweep, hub))
+        hub.sweep_hooks.append(Unopened(hub).sweep)
         try:
             await hub.start()
             await accounts.start(hub)
@@ -130,6 +132,7 @@ def create_app(
         analyses=Analyses(queue=caps.analysis_queue),
         answers=Answers(),
         reads=ClientRates(caps.reads_per_second, caps.read_burst),
+        loads=ClientRates(caps.cold_loads_per_second, caps.cold_load_burst),
         allowed_origins=allowed_origins,
     )
     hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))

@@ -41,10 +41,22 @@ class ServerLimits:
     recent_games_seconds: float = 900.0
     """How long an unfinished game nobody changes counts for its owner's caps above (and
     for ``computer_games_per_address``): abandoned games stop counting after it."""
+    new_games_per_address: int = 100
+    """Games one client address may make in ``new_games_seconds``, finished or not, however
+    made: new games, uploaded records, rematches, games of pools and seeks."""
+    new_games_per_player: int = 100
+    """The same for one logged-in player (account)."""
+    new_games_seconds: float = 600.0
+    """The window of the two caps above."""
     reads_per_second: float = 4.0
     """Replays, records, move lists and analysis requests one client address may ask for
     a second on average ..."""
     read_burst: int = 20
+    """... and at most this many at once."""
+    cold_loads_per_second: float = 4.0
+    """Games not in memory one client address may have loaded from the store a second on
+    average (a page, replay, record or WebSocket of such a game) ..."""
+    cold_load_burst: int = 20
     """... and at most this many at once."""
     analysis_queue: int = 8
     """Analyses waiting for their turn on the whole server; past it a new one is refused."""
@@ -68,6 +80,10 @@ class ServerLimits:
     first_move_seconds: float = 30.0
     """In a game with a clock, how long a seat may take over its first move: past it the
     game is aborted (no clock runs until every seat has made its first move)."""
+    first_move_grace_seconds: float = 30.0
+    """A game of people with a clock that nobody has moved in, and nothing has changed for
+    ``first_move_seconds`` and this long, is aborted in the store without being loaded (its
+    players never came: a game paired in a pool and never opened, say)."""
     abandon_seconds: float = 60.0
     """In a game without a clock, how long a seat must have been disconnected before the
     other players may claim the game (or remove the absent seat)."""

@@ -1,8 +1,8 @@
 """Making games: new ones, from records, rematches, and the seats people take in them.
 
-Every new game passes the caps first (games with computer seats on the server and per
-address, unfinished and lobby games per address and per account), then the hub stores it and
-opens its room.
+Every new game passes the caps (:mod:`sosgame.web.gamecaps`: games with computer seats on
+the server and per address, unfinished, lobby and recently made games per address and per
+account) in the transaction that stores it, then the hub opens its room.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Any, TypeAlias
 from sosgame.record import Record
 from sosgame.table import seats_from_record
 from sosgame.web import clock as clocks
+from sosgame.web.config import ServerLimits
+from sosgame.web.gamecaps import CapError, Caps
 from sosgame.web.hub import Hub, TooManyError
 from sosgame.web.protocol import PROTOCOL_VERSION, ClockSettings, NewGame, ProtocolError
 from sosgame.web.room import Room
@@ -22,68 +24,61 @@ from sosgame.web.writer import StaleWriteError
 
 __all__ = [
     "ClockSpec",
+    "caps_now",
     "clock_spec",
     "create",
     "create_from_record",
     "rematch",
     "stored_game",
     "take_seat",
+    "too_many",
 ]
 
 
-async def _check_caps(hub: Hub, stored: StoredGame, owner: str, player: int | None) -> None:
-    """Refuse a new game (:class:`TooManyError`) past a cap: games with computer seats
-    on the server and per address, unfinished games per address and per account, and
-    lobby entries (public games waiting for players) per address and per account.
+def too_many(reason: str, limits: ServerLimits) -> TooManyError:
+    """The error of a cap a new game would pass (a reason of :func:`gamecaps.refusal`)."""
+    if reason in ("lobby_address", "lobby_player"):
+        code = "too_many_lobby_games"
+    else:
+        code = "too_many_games"
+    messages = {
+        "computer_total": f"the server already runs {limits.computer_games_total} games with"
+        " computer players, the most it takes; try again later",
+        "computer_address": f"this address already has {limits.computer_games_per_address}"
+        " unfinished games with computer players, the most one address may have",
+        "address": f"this address already has {limits.games_per_address} unfinished games,"
+        " the most one address may have; finish some or try again later",
+        "player": f"you already have {limits.games_per_player} unfinished games, the most one"
+        " player may have; finish some or try again later",
+        "made_address": f"this address has made {limits.new_games_per_address} games in"
+        f" {limits.new_games_seconds:g} seconds, the most one address may; try again later",
+        "made_player": f"you have made {limits.new_games_per_player} games in"
+        f" {limits.new_games_seconds:g} seconds, the most one player may; try again later",
+        "lobby_address": f"this address already has {limits.lobby_games_per_address} public"
+        " games waiting for players, the most one address may have in the lobby",
+        "lobby_player": f"you already have {limits.lobby_games_per_player} public games"
+        " waiting for players, the most one player may have in the lobby",
+    }
+    return TooManyError(code, messages[reason])
 
-    The owner's games are counted in the store, so they survive their rooms being
-    dropped from memory or the server restarting."""
-    limits = hub.limits
-    computer = any(row.player != HUMAN for row in stored.seats)
-    lobby = stored.public and stored.status == "open"
+
+def caps_now(hub: Hub, owner: str = "") -> Caps:
+    """The caps of a new game of ``owner`` now, with the games with computer seats this
+    hub has in memory as the least the store may count (see :class:`Caps`)."""
     live = [room for room in hub.rooms.values() if room.has_computer and not room.game.is_over]
-    if computer and len(live) >= limits.computer_games_total:
-        raise TooManyError(
-            "too_many_games",
-            f"the server already runs {limits.computer_games_total} games with computer"
-            " players, the most it takes; try again later",
+    mine = sum(1 for room in live if owner and room.owner == owner)
+    return Caps.now(hub.limits, clocks.now_ms(), live_computer=len(live), live_computer_mine=mine)
+
+
+async def _open(hub: Hub, stored: StoredGame, *, rematch_of: str | None = None) -> Room | None:
+    """Store a new game within its owner's caps (:class:`TooManyError` past one) and open
+    its room."""
+    try:
+        return await hub.open_linked(
+            stored, rematch_of=rematch_of, caps=caps_now(hub, stored.owner or "")
         )
-    since = clocks.now_ms() - int(limits.recent_games_seconds * 1000)
-    by_address, by_player = await hub.db(
-        hub.store.owned, owner=owner, player=player, since_ms=since
-    )
-    # Rooms in memory count too (one may be played without a change for a long time).
-    in_memory = sum(1 for room in live if room.owner == owner)
-    if computer and max(by_address.computer, in_memory) >= limits.computer_games_per_address:
-        raise TooManyError(
-            "too_many_games",
-            f"this address already has {limits.computer_games_per_address} unfinished"
-            " games with computer players, the most one address may have",
-        )
-    if by_address.unfinished >= limits.games_per_address:
-        raise TooManyError(
-            "too_many_games",
-            f"this address already has {limits.games_per_address} unfinished games,"
-            " the most one address may have; finish some or try again later",
-        )
-    if player is not None and by_player.unfinished >= limits.games_per_player:
-        raise TooManyError(
-            "too_many_games",
-            f"you already have {limits.games_per_player} unfinished games, the most one"
-            " player may have; finish some or try again later",
-        )
-    if lobby and by_address.lobby >= limits.lobby_games_per_address:
-        raise TooManyError(
-            "too_many_lobby_games",
-            f"this address already has {limits.lobby_games_per_address} public games"
-            " waiting for players, the most one address may have in the lobby",
-        )
-    if lobby and player is not None and by_player.lobby >= limits.lobby_games_per_player:
-        raise TooManyError(
-            "too_many_lobby_games",
-            f"you already have {limits.lobby_games_per_player} public games waiting for"
-            " players, the most one player may have in the lobby",
-        )
+    except CapError as error:
+        raise too_many(error.reason, hub.limits) from None
 
 
 async def create(
@@ -115,9 +110,8 @@ async def create(
         owner_player=player,
         rated=settings.rated and player is not None,
     )
-    async with hub.creating:
-        await _check_caps(hub, stored, owner, player)
-        room = await hub.open(stored)
+    room = await _open(hub, stored)
+    assert room is not None  # only a rematch can find its link taken
     return room, token, mine
 
 
@@ -160,10 +154,8 @@ async def create_from_record(
         owner=owner,
         owner_player=player,
     )
-    async with hub.creating:
-        if not over:
-            await _check_caps(hub, stored, owner, player)
-        room = await hub.open(stored)
+    room = await _open(hub, stored)
+    assert room is not None
     return room, token, [row.seat for row in rows if row.player == HUMAN]
 
 
@@ -205,9 +197,7 @@ async def rematch(
         owner_player=player,
         rated=room.rated,
     )
-    async with hub.creating:
-        await _check_caps(hub, stored, owner, player)
-        new = await hub.open_linked(stored, rematch_of=room.id)
+    new = await _open(hub, stored, rematch_of=room.id)
     if new is None:
         # Stored meanwhile by another server process: follow its link.
         again = await hub.db(hub.store.load, room.id)

@@ -24,6 +24,7 @@ from sosgame.web.chat import deliver as deliver_chat
 from sosgame.web.clock import now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import PRESENCE_TTL, Connection, LocalChannel
+from sosgame.web.gamecaps import Caps
 from sosgame.web.jobs import ComputerJobs
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.room import Room
@@ -97,9 +98,6 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
         self._announced = 0.0
         self._checked = time.monotonic()
-        self.creating = asyncio.Lock()
-        """Held from counting an owner's games to storing the new one (so two requests at
-        once cannot both pass a cap)."""
 
     # ------------------------------------------------------------------------ the seams
 
@@ -345,20 +343,28 @@ class Hub:
             room.computer.start()
         return room
 
-    async def open(self, stored: StoredGame) -> Room:
-        """Store a new game and open its room."""
-        room = await self.open_linked(stored, rematch_of=None)
+    async def open(self, stored: StoredGame, *, caps: Caps | None = None) -> Room:
+        """Store a new game (its owner within ``caps``, if given) and open its room."""
+        room = await self.open_linked(stored, rematch_of=None, caps=caps)
         assert room is not None  # only a rematch can find its link taken
         return room
 
-    async def open_linked(self, stored: StoredGame, *, rematch_of: str | None) -> Room | None:
-        """Store a new game (as ``rematch_of``'s rematch, if given) and open its room;
+    async def open_linked(
+        self, stored: StoredGame, *, rematch_of: str | None, caps: Caps | None = None
+    ) -> Room | None:
+        """Store a new game (as ``rematch_of``'s rematch, if given; its owner within
+        ``caps``, if given, else :class:`~sosgame.web.gamecaps.CapError`) and open its room;
         ``None`` if that game has a rematch already."""
         room = Room(self, stored)
         if room.game.is_over:
             stored.result = room.result()
         await self.bus.follow(stored.id)
-        if not await self.db(self.store.create, stored, rematch_of=rematch_of):
+        try:
+            made = await self.db(self.store.create, stored, rematch_of=rematch_of, caps=caps)
+        except BaseException:
+            await self.bus.unfollow(stored.id)
+            raise
+        if not made:
             await self.bus.unfollow(stored.id)
             return None
         self.rooms[stored.id] = room

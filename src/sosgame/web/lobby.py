@@ -6,7 +6,9 @@ hubs on the bus; at its next sweep each hub with players waiting pairs their poo
 (:func:`sosgame.web.pools.pairings`), stores each new game with its seats taken in the same
 transaction as the entries, wakes the others again, and hands its own paired players their
 game, seat and token. A player alone for ``pool_fallback_seconds`` is offered a computer
-opponent of about their rating, in a casual game.
+opponent of about their rating, in a casual game. Each game passes the caps of games of its
+players (:mod:`sosgame.web.gamecaps`), and a rated pool never pairs a client address with
+itself.
 
 The time comes from ``now`` (milliseconds), which the tests replace.
 """
@@ -19,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sosgame.web import clock as clocks
-from sosgame.web import creation
+from sosgame.web import creation, gamecaps
 from sosgame.web.fanout import Connection
+from sosgame.web.gamecaps import Party
 from sosgame.web.hub import Hub
 from sosgame.web.pools import Pool, Waiting, computer_level, pairings
 from sosgame.web.poolstore import Entry, PoolStore
@@ -92,12 +95,27 @@ class Lobby:
         """Take a seat in a seek; the game starts for all once the last seat is taken."""
         member = member_of(client.secret, seek_id, client.name, client.account)
         refused = await self.hub.db(
-            self.seeks.join, seek_id, member, client.shown, self.now(), _seek_game
+            self.seeks.join,
+            seek_id,
+            member,
+            client.shown,
+            self.now(),
+            _seek_game,
+            address=client.address,
+            caps=creation.caps_now(self.hub),
         )
+        if refused in gamecaps.REASONS:
+            raise ProtocolError(
+                "too_many_games",
+                "the seek's creator has made as many games as one may for now: the seek is"
+                " withdrawn",
+            )
         if refused == "no_seek":
             raise ProtocolError("no_seek", "there is no such seek (filled or withdrawn?)")
         if refused == "not_for_you":
-            raise ProtocolError("not_for_you", "this seek is for other players (rating, account)")
+            raise ProtocolError(
+                "not_for_you", "this seek is for other players (rating, account, address)"
+            )
         if refused == "already_joined":
             raise ProtocolError("already_joined", "you are in this seek already")
         # The seat's token now, as the seek's creator has it: a correspondence seek may
@@ -117,6 +135,11 @@ class Lobby:
             await self.leave(client)
             if client.entry is not None:
                 return  # paired meanwhile: told at the next sweep
+        party = Party(client.address, client.account)
+        engine = self.hub.store.engine
+        reason = await self.hub.db(gamecaps.refused, engine, creation.caps_now(self.hub), party)
+        if reason is not None:
+            raise creation.too_many(reason, self.hub.limits)
         token = new_token()
         entry = Entry(
             id=secrets.token_urlsafe(12),
@@ -186,7 +209,9 @@ class Lobby:
             clock=_clock_of(pool),
             days=pool.days,
         )
-        room, token, _seats = await creation.create(self.hub, settings, owner=client.address)
+        room, token, _seats = await creation.create(
+            self.hub, settings, owner=client.address, player=client.account
+        )
         await client.connection.send(_message("paired", game=room.id, seat=0, token=token))
 
     # -------------------------------------------------------------------------- sweeps
@@ -235,10 +260,20 @@ class Lobby:
 
     async def _pair(self, pool: Pool, now: int) -> int:
         entries = await self.hub.db(self.entries.waiting, pool.id, now, STALE_MS)
-        by_id = {entry.id: entry for entry in entries}
-        waiting = [Waiting(entry.id, entry.rating, entry.entered_ms) for entry in entries]
+        caps = creation.caps_now(self.hub)
+        # Players over a cap of games wait unpaired (rather than fail every pairing).
+        over = await self.hub.db(
+            gamecaps.capped, self.hub.store.engine, caps, [_party(entry) for entry in entries]
+        )
+        by_id = {entry.id: entry for entry in entries if _party(entry) not in over}
+        waiting = [
+            Waiting(entry.id, entry.rating, entry.entered_ms, entry.address if pool.rated else "")
+            for entry in by_id.values()
+        ]
         made = 0
         for first, second in pairings(waiting, now):
+            # The game is the one who waited longer's (for the caps).
+            owner = by_id[first.id]
             seated = [by_id[first.id], by_id[second.id]]
             if secrets.randbelow(2):
                 seated.reverse()
@@ -253,10 +288,16 @@ class Lobby:
                 ],
                 clock=creation.clock_spec(_clock_of(pool), pool.days),
                 rated=pool.rated,
+                owner=owner.address,
+                owner_player=owner.account,
             )
-            if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated):
+            if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated, caps=caps):
                 made += 1
         return made
+
+
+def _party(entry: Entry) -> Party:
+    return Party(entry.address, entry.account)
 
 
 def _clock_of(pool: Pool) -> ClockSettings | None:

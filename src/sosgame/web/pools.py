@@ -170,6 +170,9 @@ class Waiting:
     id: str
     rating: float
     entered_ms: int
+    apart: str = ""
+    """Entries with the same ``apart`` (not empty) are never paired: in a rated pool, their
+    client address, so that one client cannot play itself for a rating."""
 
 
 def search_range(waited_ms: int) -> float:
@@ -178,7 +181,9 @@ def search_range(waited_ms: int) -> float:
 
 
 def compatible(a: Waiting, b: Waiting, now_ms: int) -> bool:
-    """Whether both entries accept each other's rating now."""
+    """Whether both entries accept each other's rating now (and may meet at all)."""
+    if a.apart and a.apart == b.apart:
+        return False
     gap = abs(a.rating - b.rating)
     return gap <= search_range(now_ms - a.entered_ms) and gap <= search_range(now_ms - b.entered_ms)
 

@@ -1,6 +1,7 @@
 """The pools' waiting entries in the database (the ``pool_entries`` table), which every
 server process shares: entering, leaving, and pairing two entries into a new game in one
-transaction, so that an entry is paired at most once however many processes pair at once.
+transaction, so that an entry is paired at most once however many processes pair at once,
+and the game passes its players' caps (:mod:`sosgame.web.gamecaps`).
 
 Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s.
 """
@@ -14,6 +15,7 @@ from typing import Final
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from sosgame.web.gamecaps import Caps, Party, lock_keys, refusal
 from sosgame.web.rows import StoredGame
 from sosgame.web.schema import player_seats, pool_entries
 from sosgame.web.store import insert_game
@@ -112,12 +114,19 @@ class PoolStore:
             )
             return [Entry(*row) for row in rows]
 
-    def pair(self, seated: Sequence[Entry], game: StoredGame, *, rated: bool) -> bool:
+    def pair(
+        self, seated: Sequence[Entry], game: StoredGame, *, rated: bool, caps: Caps | None = None
+    ) -> bool:
         """Put these entries (in seat order) in ``game`` and store it, at once: ``False``,
-        and nothing done, if any of them was paired or gone meanwhile. The accounts are
+        and nothing done, if any of them was paired or gone meanwhile, or (with ``caps``)
+        if the game would take one of their players over a cap of games. The accounts are
         linked to their seats if the game is ``rated``."""
+        parties = [Party(entry.address, entry.account) for entry in seated]
+        keys = [] if caps is None else lock_keys(parties)
         try:
-            with self._engine.begin() as db:
+            with in_turn(self._engine, *keys) if keys else self._engine.begin() as db:
+                if caps is not None and any(refusal(db, caps, party) for party in parties):
+                    raise _TakenError
                 # Rows are taken in the order of their ids, so two processes pairing at
                 # once wait for each other rather than lock each other out.
                 for seat, entry in sorted(enumerate(seated), key=lambda item: item[1].id):

@@ -15,7 +15,6 @@ __all__ = [
     "GameSummary",
     "Job",
     "MyGame",
-    "Owned",
     "SeatRow",
     "StoredGame",
 ]
@@ -73,16 +72,6 @@ class StoredGame:
     rated: bool | None = None
     """Whether the game was asked to be rated (``None`` for games stored before it was
     asked: rated if they qualify)."""
-
-
-@dataclass(frozen=True)
-class Owned:
-    """What one client (an address, or an account) has made lately, for the per-client caps:
-    unfinished games, those with a computer seat, and public games waiting for players."""
-
-    unfinished: int = 0
-    computer: int = 0
-    lobby: int = 0
 
 
 @dataclass(frozen=True)

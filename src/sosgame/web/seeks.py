@@ -21,6 +21,7 @@ from typing import Any, Final
 from sqlalchemy import Engine, and_, func, or_, select
 
 from sosgame.web.clock import DAY_MS
+from sosgame.web.gamecaps import Caps, Party, lock_keys, refusal
 from sosgame.web.protocol import ClockSettings, ProtocolError, check_name, parse_new_game
 from sosgame.web.rows import StoredGame
 from sosgame.web.schema import player_seats, seek_members, seeks
@@ -322,10 +323,20 @@ class SeekStore:
         rating: float,
         now_ms: int,
         make_game: Callable[[SeekSettings, Sequence[Member]], StoredGame],
+        *,
+        address: str = "",
+        caps: Caps | None = None,
     ) -> str | None:
-        """Add a member to a seek; fill it (store its game) once every seat is taken.
-        ``None``, or why not: ``no_seek``, ``not_for_you`` or ``already_joined``."""
-        with self._engine.begin() as db:
+        """Add a member (from the client ``address``) to a seek; fill it (store its game,
+        its creator's) once every seat is taken. ``None``, or why not: ``no_seek``,
+        ``not_for_you`` (a rated seek is not for its creator's address either),
+        ``already_joined``, or a cap of :func:`~sosgame.web.gamecaps.refusal` the game would
+        take its creator past (with ``caps``: the seek is withdrawn)."""
+        owner = self._owner(seek_id)
+        if owner is None:
+            return "no_seek"
+        keys = [] if caps is None else lock_keys([owner])
+        with in_turn(self._engine, *keys) if keys else self._engine.begin() as db:
             # Locks the seek's row first, as every join does: joins of one seek take turns.
             locked = db.execute(
                 seeks.update()
@@ -337,6 +348,8 @@ class SeekStore:
             row = db.execute(select(seeks).where(seeks.c.id == seek_id)).mappings().one()
             given = _settings(row)
             if not Seek(seek_id, given, "", 0).open_to(rating, member.account is not None):
+                return "not_for_you"
+            if given.rated and address and address == owner.address:
                 return "not_for_you"
             members = (
                 db.execute(
@@ -359,6 +372,12 @@ class SeekStore:
             if len(seated) < given.players:
                 return None
             game = make_game(given, seated)
+            game.owner, game.owner_player = owner.address, owner.account
+            reason = None if caps is None else refusal(db, caps, owner)
+            if reason is not None:
+                db.execute(seek_members.delete().where(seek_members.c.seek_id == seek_id))
+                db.execute(seeks.delete().where(seeks.c.id == seek_id))
+                return reason
             insert_game(db, game)
             db.execute(seeks.update().where(seeks.c.id == seek_id).values(game=game.id))
             for seat, one in enumerate(seated):
@@ -375,6 +394,16 @@ class SeekStore:
             if given.rated and links:
                 db.execute(player_seats.insert(), links)
             return None
+
+    def _owner(self, seek_id: str) -> Party | None:
+        """Whose the game of a seek is: its creator's address and account."""
+        with self._engine.begin() as db:
+            found = db.execute(
+                select(seeks.c.address, seek_members.c.account)
+                .join(seek_members, seek_members.c.seek_id == seeks.c.id)
+                .where(seeks.c.id == seek_id, seek_members.c.member == seeks.c.creator)
+            ).first()
+        return None if found is None else Party(found.address, found.account)
 
     def gone(self, member: str) -> None:
         """A lobby connection closed: its seeks not yet filled die, and it leaves the others

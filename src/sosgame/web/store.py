@@ -19,9 +19,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     RowMapping,
-    and_,
     bindparam,
-    case,
     create_engine,
     event,
     func,
@@ -35,11 +33,13 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from sosgame.web import clock as clocks
 from sosgame.web.defaults import DEFAULT_DATABASE
+from sosgame.web.gamecaps import CapError, Caps, Party, lock_keys, refusal
 from sosgame.web.group_commit import change_values, update_checked_at_once, write_moves_at_once
 from sosgame.web.group_commit import dump_json as _dump
 from sosgame.web.jobqueue import JobQueue, hand_over
-from sosgame.web.rows import HUMAN, Change, GameSummary, MyGame, Owned, SeatRow, StoredGame
+from sosgame.web.rows import HUMAN, Change, GameSummary, MyGame, SeatRow, StoredGame
 from sosgame.web.schema import actions, games, player_seats, seats
+from sosgame.web.turns import in_turn
 
 __all__ = ["Store", "insert_game", "migrate", "seat_names"]
 
@@ -246,13 +246,19 @@ class Store:
         with self._engine.begin() as connection:
             yield connection
 
-    def create(self, game: StoredGame, *, rematch_of: str | None = None) -> bool:
+    def create(
+        self, game: StoredGame, *, rematch_of: str | None = None, caps: Caps | None = None
+    ) -> bool:
         """Store a new game with its seats and any actions it starts with.
 
         With ``rematch_of``, the new game is that game's rematch, unless it already has one:
-        then nothing is stored and the answer is ``False``.
+        then nothing is stored and the answer is ``False``. With ``caps``, the game's owner
+        must be within them (:func:`~sosgame.web.gamecaps.refusal`), or :class:`CapError`.
         """
-        with self._transaction() as db:
+        owner = Party(game.owner or "", game.owner_player)
+        computer = any(row.player != HUMAN for row in game.seats)
+        keys = [] if caps is None else lock_keys([owner], computer=computer)
+        with in_turn(self._engine, *keys) if keys else self._transaction() as db:
             if rematch_of is not None:
                 linked = db.execute(
                     games.update()
@@ -261,6 +267,12 @@ class Store:
                 )
                 if linked.rowcount != 1:
                     return False
+            if caps is not None:
+                lobby = game.public and game.status == "open"
+                finished = game.status == "finished"
+                reason = refusal(db, caps, owner, computer=computer, lobby=lobby, finished=finished)
+                if reason is not None:
+                    raise CapError(reason)
             insert_game(db, game)
         return True
 
@@ -478,28 +490,6 @@ class Store:
                 )
                 for row in rows
             ]
-
-    def owned(self, *, owner: str, player: int | None, since_ms: int) -> tuple[Owned, Owned]:
-        """What the client address ``owner`` and the account ``player`` (if any) have made:
-        their unfinished games changed since ``since_ms`` (games abandoned long ago do not
-        count), those with a computer seat, and their public games waiting for players."""
-        computer = (
-            select(seats.c.game_id)
-            .where(seats.c.game_id == games.c.id, seats.c.player != HUMAN)
-            .exists()
-        )
-        lobby = and_(games.c.status == "open", games.c.public.is_(True))
-        counts = select(
-            func.count(),
-            func.coalesce(func.sum(case((computer, 1), else_=0)), 0),
-            func.coalesce(func.sum(case((lobby, 1), else_=0)), 0),
-        ).where(games.c.status != "finished", games.c.updated_ms >= since_ms)
-        with self._transaction() as db:
-            found = [db.execute(counts.where(games.c.owner == owner)).one()]
-            if player is not None:
-                found.append(db.execute(counts.where(games.c.owner_player == player)).one())
-        by = [Owned(int(row[0]), int(row[1]), int(row[2])) for row in found]
-        return by[0], by[1] if len(by) > 1 else Owned()
 
     def games_of(
         self, token_hashes: Sequence[str], player: int | None, *, limit: int

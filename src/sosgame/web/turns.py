@@ -2,8 +2,9 @@
 depends on it (a count under a cap, a name not taken yet), which two processes must not
 make at the same moment, each reading what the other has not written yet.
 
-PostgreSQL takes an advisory lock on the key, held until the transaction ends, so only the
-transactions of the same key wait for each other. SQLite has one writer at a time: the
+PostgreSQL takes an advisory lock on each key, held until the transaction ends, so only the
+transactions of a same key wait for each other (a transaction of several keys takes them in
+one order, so two of them never wait for each other's). SQLite has one writer at a time: the
 transaction takes the write lock before it reads (``BEGIN IMMEDIATE``; Python's sqlite3
 would begin only at the first write, after the check).
 """
@@ -27,12 +28,14 @@ def lock_key(key: str) -> int:
 
 
 @contextmanager
-def in_turn(engine: Engine, key: str) -> Iterator[Connection]:
+def in_turn(engine: Engine, key: str, *more: str) -> Iterator[Connection]:
     """A transaction on ``engine`` (committed at the end, undone on an error) that waits
-    for every other transaction of ``key`` to end before it reads anything."""
+    for every other transaction of ``key`` (and of each key of ``more``) to end before it
+    reads anything."""
     with engine.begin() as db:
         if db.dialect.name == "postgresql":
-            db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock_key(key)})
+            for number in sorted({lock_key(one) for one in (key, *more)}):
+                db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": number})
         elif db.dialect.name == "sqlite":
             db.exec_driver_sql("BEGIN IMMEDIATE")
         yield db

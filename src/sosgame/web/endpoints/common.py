@@ -30,6 +30,7 @@ __all__ = [
     "Server",
     "address",
     "bearer",
+    "cold_load",
     "error_response",
     "hub",
     "read_json",
@@ -48,7 +49,9 @@ TOO_MANY: Final = refused(
     "Too many unfinished games: with a computer seat, over"
     " {limits.computer_games_per_address} from this address or"
     " {limits.computer_games_total} on the server; over {limits.games_per_address} from this"
-    " address or {limits.games_per_player} of this player (too_many_games); or public games"
+    " address or {limits.games_per_player} of this player, or over"
+    " {limits.new_games_per_address} made from this address or {limits.new_games_per_player}"
+    " by this player in {limits.new_games_seconds:g} s (too_many_games); or public games"
     " waiting for players, over {limits.lobby_games_per_address} from this address or"
     " {limits.lobby_games_per_player} of this player (too_many_lobby_games)"
 )
@@ -71,6 +74,8 @@ class Server:
     """The replays, records and move lists made once per game version."""
     reads: ClientRates
     """Each client's rate of replays, records, move lists and analyses."""
+    loads: ClientRates
+    """Each client's rate of games loaded from the store (not in memory)."""
     allowed_origins: tuple[str, ...]
     """The origins besides the app's own whose pages may open WebSockets."""
 
@@ -112,9 +117,25 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def cold_load(connection: HTTPConnection, game_id: str) -> None:
+    """Refuse (``rate_limited``) to load a game that is not in memory past the client's
+    rate of such loads (each reads the whole game from the store)."""
+    if game_id in hub(connection).rooms:
+        return
+    if not server(connection).loads.allow(address(connection)):
+        raise ProtocolError(
+            "rate_limited",
+            "too many games opened that were not in memory: at most"
+            f" {server(connection).limits.cold_loads_per_second:g} a second from one address"
+            " on average",
+        )
+
+
 async def room_or_404(request: Request) -> Room:
     """The room of the game the path names (``no_game``, a 404, if there is none)."""
-    room = await hub(request).room(str(request.path_params["game_id"]))
+    game_id = str(request.path_params["game_id"])
+    cold_load(request, game_id)
+    room = await hub(request).room(game_id)
     if room is None:
         raise ProtocolError("no_game", "there is no game with this id")
     return room

@@ -15,10 +15,12 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from sosgame.web import clock as clocks
+from sosgame.web import creation, gamecaps
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import address, bearer, hub, read_json, server
 from sosgame.web.endpoints.sockets import incoming, serve_socket
 from sosgame.web.fanout import Connection
+from sosgame.web.gamecaps import Party
 from sosgame.web.hub import TooManyError
 from sosgame.web.lobby import STALE_MS, Lobby, LobbyClient
 from sosgame.web.protocol import (
@@ -133,7 +135,8 @@ async def pools(request: Request) -> Response:
         401: refused("No lobby connection's secret (no_lobby)"),
         403: refused("A rated seek without an account (account_needed)"),
         429: refused(
-            "Too many seeks from this address: over {limits.seeks_per_address} (too_many_seeks)"
+            "Too many seeks from this address: over {limits.seeks_per_address} (too_many_seeks);"
+            " or the creator may make no more games now (too_many_games)"
         ),
     },
 )
@@ -152,6 +155,12 @@ async def new_seek(request: Request) -> Response:
     if given.rated and account is None:
         raise ProtocolError("account_needed", "rated seeks are for players with an account")
     name = account.name if account is not None else given.name or GUEST
+    # The game it makes will be the creator's: refused now if they may make none.
+    party = Party(address(request), None if account is None else account.id)
+    caps = creation.caps_now(hub(request))
+    reason = await hub(request).db(gamecaps.refused, hub(request).store.engine, caps, party)
+    if reason is not None:
+        raise creation.too_many(reason, server(request).limits)
     seek_id = secrets.token_urlsafe(9)
     member = member_of(secret, seek_id, name, None if account is None else account.id)
     limit = server(request).limits.seeks_per_address

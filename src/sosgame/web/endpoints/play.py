@@ -14,7 +14,7 @@ from sosgame.web import rematches
 from sosgame.web.accounts import COOKIE
 from sosgame.web.chat import keep_message, send_chat
 from sosgame.web.clock import now_ms
-from sosgame.web.endpoints.common import hub, server
+from sosgame.web.endpoints.common import cold_load, hub, server
 from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
 from sosgame.web.fanout import Connection
 from sosgame.web.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
@@ -43,6 +43,13 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
         await websocket.close(code=code, reason=reason)
 
     connection = hub(websocket).connection(websocket.send_text, close, client)
+    try:
+        cold_load(websocket, game_id)
+    except ProtocolError as error:
+        await connection.send(error_message(error.code, error.message))
+        await connection.flush()
+        await websocket.close(code=1013, reason="too many games opened: try again later")
+        return
     room = await hub(websocket).room(game_id)
     if room is None:
         await connection.send(error_message("no_game", "there is no game with this id"))
