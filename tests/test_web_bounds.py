@@ -1,0 +1,266 @@
+"""Requests bounded before they are parsed: the size of a request's line and headers, the
+time its body may take, on both parsers uvicorn may use (httptools and h11).
+
+Each test runs the real app on a real uvicorn server in a thread, on loopback, with the
+protocol class ``sosgame serve`` hands uvicorn, and talks to it over raw sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("httptools")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import uvicorn
+
+from sos_services import free_port
+from sosgame.web import create_app, deadlines
+from sosgame.web.defaults import LOOPBACK_HOSTS
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PARSERS = ["httptools", "h11"]
+LIMIT = 16384
+WAIT_SECONDS = 30
+"""A generous bound for an answer that should come at once: the machine may be busy."""
+
+
+def _protocol(parser: str) -> type[asyncio.Protocol]:
+    if parser == "h11":
+        return deadlines.H11HeadersDeadline
+    return deadlines.HttpToolsHeadersDeadline  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The server's limits read again from the environment (as each process reads them)."""
+    monkeypatch.setenv("SOSGAME_BODY_TIMEOUT", "1")
+    for cached in (deadlines._limits, deadlines._headers_too_large, deadlines._body_timeout):
+        cached.cache_clear()
+    yield
+    monkeypatch.undo()
+    for cached in (deadlines._limits, deadlines._headers_too_large, deadlines._body_timeout):
+        cached.cache_clear()
+
+
+@pytest.fixture(params=PARSERS)
+def port(request: pytest.FixtureRequest, tmp_path: Path, limits: None) -> Iterator[int]:
+    """A uvicorn server of the app with the protocol class of one parser."""
+    number = free_port()
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=LOOPBACK_HOSTS)
+    config = uvicorn.Config(
+        app, port=number, http=_protocol(request.param), log_level="warning", log_config=None
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling for an event (the server up), not waiting out time
+        assert server.started
+        yield number
+    finally:
+        server.should_exit = True
+        thread.join(60)
+
+
+def _answer(client: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    client.settimeout(WAIT_SECONDS)
+    received = b""
+    while chunk := client.recv(65536):
+        received += chunk
+    return received
+
+
+def _response(client: socket.socket) -> bytes:
+    """One whole answer on a connection kept open: its head and its Content-Length's body."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += client.recv(65536)
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += client.recv(65536)
+    return head
+
+
+def _request_line(port: int) -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS)
+    client.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    return client
+
+
+# ------------------------------------------------------------------------------ headers
+
+
+@pytest.mark.parametrize("pieces", [1, 17], ids=["at once", "in pieces"])
+def test_headers_over_the_limit_are_refused_with_431_and_the_connection_closed(
+    port: int, pieces: int
+) -> None:
+    with _request_line(port) as client:
+        # No end of the headers: the server must not wait for it.
+        for _ in range(pieces):
+            client.sendall(b"X-Big: " + b"a" * (LIMIT // pieces) + b"\r\n")
+        answer = _answer(client)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b'"code": "headers_too_large"' in answer
+
+
+def test_a_long_request_line_counts_too(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as client:
+        client.sendall(b"GET /api/health?" + b"a" * LIMIT)
+        answer = _answer(client)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+
+
+def test_a_websocket_upgrade_with_headers_over_the_limit_is_refused(port: int) -> None:
+    with _request_line(port) as client:
+        client.sendall(
+            b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        )
+        # Lines short enough each: it is their sum that counts, before the headers end.
+        for _ in range(3):
+            client.sendall(b"Cookie: " + b"a" * (LIMIT // 3) + b"\r\n")
+        answer = _answer(client)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b'"code": "headers_too_large"' in answer
+
+
+def test_headers_within_the_limit_are_served_and_the_connection_kept(port: int) -> None:
+    with _request_line(port) as client:
+        header = b"X-Big: " + b"a" * (LIMIT - 200) + b"\r\n\r\n"
+        client.sendall(header)
+        first = _response(client)
+        assert first.startswith(b"HTTP/1.1 200 "), first[:200]
+        # The next request on the same connection has a whole allowance of its own.
+        client.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header)
+        assert _response(client).startswith(b"HTTP/1.1 200 ")
+
+
+class _Transport(asyncio.Transport):
+    """A transport that keeps what the protocol writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.closed = False
+
+    def write(self, data: Any) -> None:
+        self.written += bytes(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 5), "sockname": ("127.0.0.1", 80)}.get(name, default)
+
+
+class _Parser:
+    """httptools' parser, counting the bytes it is handed."""
+
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+        self.fed = 0
+
+    def feed_data(self, data: Any) -> None:
+        self.fed += len(data)
+        self.parser.feed_data(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.parser, name)
+
+
+def test_httptools_is_handed_no_more_than_the_limit_of_a_huge_header(limits: None) -> None:
+    """However much a client sends (64 MiB here, as the server reads it: 256 KiB at a time),
+    the parser sees at most one byte past the limit, so its cost is bounded."""
+    from uvicorn.server import ServerState
+
+    async def run() -> tuple[int, _Transport]:
+        config = uvicorn.Config(create_app("sqlite:///:memory:"), log_config=None)
+        protocol = deadlines.HttpToolsHeadersDeadline(config, ServerState(), {})
+        transport = _Transport()
+        protocol.connection_made(transport)
+        counting = _Parser(protocol.parser)
+        protocol.parser = counting  # type: ignore[assignment]
+        protocol.data_received(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+        chunk = b"a" * 262144
+        for _ in range(256):
+            if transport.closed:
+                break
+            protocol.data_received(chunk)
+        protocol.connection_lost(None)
+        return counting.fed, transport
+
+    fed, transport = asyncio.run(run())
+    assert fed <= LIMIT + 1
+    assert transport.closed
+    assert transport.written.startswith(b"HTTP/1.1 431 ")
+
+
+# ------------------------------------------------------------------------------- bodies
+
+
+def _post_head(length: int) -> bytes:
+    return (
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % length
+    )
+
+
+def test_a_body_that_does_not_come_is_answered_408_and_the_connection_closed(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as client:
+        client.sendall(_post_head(100) + b'{"rows": 3')
+        answer = _answer(client)
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert b'"code": "body_timeout"' in answer
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off_all_the_same(port: int) -> None:
+    """The body's time is counted from its headers on, not from its latest byte."""
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as client:
+        client.sendall(_post_head(1000))
+        client.setblocking(False)
+        answer = b""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                chunk = client.recv(65536)
+            except BlockingIOError:
+                client.send(b" ")
+                time.sleep(0.1)  # a slow client's pace, not waiting for an event
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+
+
+def test_a_body_in_time_is_read(port: int) -> None:
+    body = b'{"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}'
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as client:
+        client.sendall(_post_head(len(body)) + body)
+        assert _response(client).startswith(b"HTTP/1.1 201 ")
