@@ -264,3 +264,40 @@ def test_a_body_in_time_is_read(port: int) -> None:
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as client:
         client.sendall(_post_head(len(body)) + body)
         assert _response(client).startswith(b"HTTP/1.1 201 ")
+
+
+def test_a_client_that_hangs_up_mid_body_leaves_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The ASGI app as uvicorn calls it: the body's first bytes, then the client gone."""
+    app = create_app("sqlite:///:memory:", allowed_hosts=LOOPBACK_HOSTS)
+    arriving: list[dict[str, Any]] = [
+        {"type": "http.request", "body": b'{"rows": 3', "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return arriving.pop(0) if arriving else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/games",
+        "raw_path": b"/api/games",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    with caplog.at_level("WARNING"):
+        asyncio.run(app(scope, receive, send))
+    assert not [message for message in sent if message.get("status") == 500]
+    assert not caplog.records, caplog.text

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -64,7 +64,8 @@ class BodyLimit:
     A declared Content-Length over the limit is answered at once; a body sent in chunks is
     counted as the app reads it, and reading past the limit raises :class:`BodyTooLargeError`
     (answered 413 ``too_large`` by the app's handler, or here if none did). Every 413 says
-    ``Connection: close``, so the server stops reading what the client goes on sending.
+    ``Connection: close``, so the server stops reading what the client goes on sending. A
+    client that hangs up before its body is in is let go without an answer (or a log entry).
     """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
@@ -104,6 +105,10 @@ class BodyLimit:
             if started:
                 raise
             await _refuse(self.limit, scope, receive, send)
+        except ClientDisconnect:
+            # The client hung up before its body was in: there is no one to answer, and
+            # nothing went wrong here worth a traceback in the log.
+            return
 
 
 async def _refuse(limit: int, scope: Scope, receive: Receive, send: Send) -> None:
