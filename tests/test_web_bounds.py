@@ -24,6 +24,7 @@ pytest.importorskip("httptools")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import uvicorn
+    from starlette.testclient import TestClient
 
 from sos_services import free_port
 from sosgame.web import create_app, deadlines
@@ -301,3 +302,39 @@ def test_a_client_that_hangs_up_mid_body_leaves_no_traceback(
         asyncio.run(app(scope, receive, send))
     assert not [message for message in sent if message.get("status") == 500]
     assert not caplog.records, caplog.text
+
+
+# ------------------------------------------------------------------------- JSON parsing
+
+
+def test_long_bodies_are_parsed_off_the_event_loop_short_ones_on_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd of long bodies waits for the parsing thread, never holding the event loop
+    that every game's moves go through."""
+    from sosgame.web import jsonsafe
+
+    parsed_in: list[str] = []
+    loads = jsonsafe.loads
+
+    def watched(data: str | bytes, **options: Any) -> Any:
+        parsed_in.append(threading.current_thread().name)
+        return loads(data, **options)
+
+    monkeypatch.setattr(jsonsafe, "loads", watched)
+    game = '{"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}'
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=LOOPBACK_HOSTS)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+        headers = {"content-type": "application/json"}
+        long_game = game + " " * (100 * 1024)
+        assert client.post("/api/games", content=game, headers=headers).status_code == 201
+        assert client.post("/api/games", content=long_game, headers=headers).status_code == 201
+        # A long body's errors are the same as a short one's.
+        refused = client.post("/api/games", content="[" * 20000, headers=headers)
+        assert refused.status_code == 400
+        assert refused.json()["error"]["code"] == "bad_json"
+    short, long, wrong = parsed_in
+    assert short == loop_thread
+    assert long != loop_thread and long.startswith("sos-parse")
+    assert wrong.startswith("sos-parse")
