@@ -1,0 +1,118 @@
+"""The checks of a request's Host and Origin headers against what a hostile client sends:
+the same header twice, an origin of another scheme; and what the health check says when
+Redis is away.
+
+Everything runs through the real ASGI app, as ``sosgame serve`` sets it up.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytest.importorskip("starlette")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from starlette.websockets import WebSocketDisconnect
+
+from sosgame.web import create_app
+from sosgame.web.defaults import LOOPBACK_HOSTS
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SITE = "http://127.0.0.1:8000"
+EVIL = "http://evil.example"
+GAME = {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[TestClient]:
+    """The app as ``sosgame serve`` sets it up, reached at 127.0.0.1:8000 over plain HTTP."""
+    executor = ThreadPoolExecutor(max_workers=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        computer=executor,
+        computer_pause=0.01,
+        allowed_hosts=LOOPBACK_HOSTS,
+    )
+    with TestClient(app, base_url=SITE) as client:
+        yield client
+    executor.shutdown()
+
+
+def _refused(response: httpx.Response, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+
+
+# ------------------------------------------------------------------- headers given twice
+
+
+@pytest.mark.parametrize("second", ["evil.example", "127.0.0.1:8000"])
+def test_a_request_with_two_host_headers_is_refused(site: TestClient, second: str) -> None:
+    """The allowed host first, then another: the check must not read only the first."""
+    headers = [("host", "127.0.0.1:8000"), ("host", second)]
+    _refused(site.get("/api/health", headers=headers), 400, "bad_host")
+    _refused(site.post("/api/games", json=GAME, headers=headers), 400, "bad_host")
+
+
+@pytest.mark.parametrize("second", [EVIL, SITE])
+def test_a_request_with_two_origin_headers_is_refused(site: TestClient, second: str) -> None:
+    headers = [("origin", SITE), ("origin", second)]
+    _refused(site.post("/api/games", json=GAME, headers=headers), 403, "bad_origin")
+    # Nothing was made.
+    assert site.get("/api/games?list=open").json()["games"] == []
+
+
+def test_a_websocket_with_two_origin_headers_is_refused(site: TestClient) -> None:
+    game = site.post("/api/games", json=GAME).json()["id"]
+    headers = httpx.Headers([("origin", SITE), ("origin", EVIL)])
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        site.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{game}", headers=headers) as ws,
+    ):
+        ws.send_json({"v": 1, "type": "hello", "tokens": []})
+        ws.receive_text()
+    assert closed.value.code == 1008
+
+
+# ---------------------------------------------------------------------- origin's scheme
+
+
+def test_an_origin_of_another_scheme_is_another_site(site: TestClient) -> None:
+    """The https page of the same host and port is not the app's own page over http."""
+    own = site.post("/api/games", json=GAME, headers={"origin": SITE})
+    assert own.status_code == 201, own.text
+    other = site.post("/api/games", json=GAME, headers={"origin": "https://127.0.0.1:8000"})
+    _refused(other, 403, "bad_origin")
+    for scheme in ("ftp", "ws", "file"):
+        forged = site.post(
+            "/api/games", json=GAME, headers={"origin": f"{scheme}://127.0.0.1:8000"}
+        )
+        _refused(forged, 403, "bad_origin")
+
+
+def test_a_websocket_from_a_page_of_another_scheme_is_refused(site: TestClient) -> None:
+    game = site.post("/api/games", json=GAME).json()["id"]
+    with site.websocket_connect(
+        f"ws://127.0.0.1:8000/ws/games/{game}", headers={"origin": SITE}
+    ) as ws:
+        ws.send_json({"v": 1, "type": "hello", "tokens": []})
+        assert ws.receive_json()["type"] == "welcome"
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        site.websocket_connect(
+            f"ws://127.0.0.1:8000/ws/games/{game}", headers={"origin": "https://127.0.0.1:8000"}
+        ) as ws,
+    ):
+        ws.send_json({"v": 1, "type": "hello", "tokens": []})
+        ws.receive_text()
+    assert closed.value.code == 1008
