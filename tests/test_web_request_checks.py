@@ -116,3 +116,36 @@ def test_a_websocket_from_a_page_of_another_scheme_is_refused(site: TestClient) 
         ws.send_json({"v": 1, "type": "hello", "tokens": []})
         ws.receive_text()
     assert closed.value.code == 1008
+
+
+# ---------------------------------------------------------------------- X-Forwarded-For
+
+
+def _wrong_logins(base: str, count: int) -> list[int]:
+    """The statuses of ``count`` wrong logins, each claiming another address."""
+    return [
+        httpx.post(
+            f"{base}/api/session",
+            json={"name": "Nobody", "password": "not the password"},
+            headers={"x-forwarded-for": f"203.0.113.{number}"},
+            timeout=30,
+        ).status_code
+        for number in range(count)
+    ]
+
+
+def test_x_forwarded_for_is_believed_only_from_the_proxies_the_operator_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By default every client is the address it connects from, loopback included: a local
+    client cannot take another address to pass its per-address limits."""
+    from test_web_shared import sosgame
+
+    monkeypatch.setenv("SOSGAME_LOGIN_ATTEMPTS_PER_MINUTE", "3")
+    database = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with sosgame(tmp_path, "serve", "--database", database) as server:
+        assert _wrong_logins(server.http, 4) == [401, 401, 401, 429]
+    # A proxy on 127.0.0.1, named: the addresses it forwards are the clients'.
+    proxied = ("--forwarded-allow-ips", "127.0.0.1")
+    with sosgame(tmp_path, "serve", "--database", database, *proxied) as server:
+        assert _wrong_logins(server.http, 4) == [401, 401, 401, 401]
