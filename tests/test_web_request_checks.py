@@ -1,8 +1,9 @@
-"""The checks of a request's Host and Origin headers against what a hostile client sends:
-the same header twice, an origin of another scheme; and what the health check says when
-Redis is away.
+"""The checks of a request's headers against what a hostile client sends: the same Host or
+Origin twice, an origin of another scheme, X-Forwarded-For from anyone; and what the health
+check says while Redis is away.
 
-Everything runs through the real ASGI app, as ``sosgame serve`` sets it up.
+The checks run through the real ASGI app, as ``sosgame serve`` sets it up; X-Forwarded-For
+and Redis going away through real ``sosgame serve`` processes.
 """
 
 from __future__ import annotations
@@ -149,3 +150,60 @@ def test_x_forwarded_for_is_believed_only_from_the_proxies_the_operator_names(
     proxied = ("--forwarded-allow-ips", "127.0.0.1")
     with sosgame(tmp_path, "serve", "--database", database, *proxied) as server:
         assert _wrong_logins(server.http, 4) == [401, 401, 401, 401]
+
+
+# ------------------------------------------------------------------------------ health
+
+
+def test_health_says_not_ok_while_redis_is_away(
+    site: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without Redis the other processes hear of this one's moves seconds late: the server
+    is not well, and a load balancer or monitor must be told."""
+    bus = site.app.state.hub.bus  # type: ignore[attr-defined]
+
+    async def away() -> bool:
+        return False
+
+    async def answers() -> bool:
+        return True
+
+    monkeypatch.setattr(bus, "reachable", away)
+    down = site.get("/api/health")
+    assert down.status_code == 503
+    assert down.json()["ok"] is False
+    assert down.json()["redis"] == "unavailable"
+    assert down.json()["database"] == "ok"
+    monkeypatch.setattr(bus, "reachable", answers)
+    up = site.get("/api/health")
+    assert up.status_code == 200
+    assert up.json()["ok"] is True
+    assert up.json()["redis"] == "ok"
+
+
+def test_health_says_not_ok_while_a_real_redis_is_down_and_ok_once_it_is_back(
+    tmp_path: Path,
+) -> None:
+    import contextlib
+    import time
+
+    from sos_services import free_port, running_redis
+    from test_web_shared import sosgame
+
+    port = free_port()
+    with contextlib.ExitStack() as redis:
+        url = redis.enter_context(running_redis(port))
+        database = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+        with sosgame(tmp_path, "serve", "--database", database, "--redis", url) as server:
+            health = f"{server.http}/api/health"
+            assert httpx.get(health, timeout=30).json()["redis"] == "ok"
+            redis.close()
+            down = httpx.get(health, timeout=30)
+            assert down.status_code == 503
+            assert down.json()["ok"] is False
+            assert down.json()["redis"] == "unavailable"
+            with running_redis(port):
+                deadline = time.monotonic() + 60
+                while httpx.get(health, timeout=30).status_code != 200:
+                    assert time.monotonic() < deadline, "Redis is back, the server says not"
+                    time.sleep(0.1)  # polling for an event (Redis back)
