@@ -338,3 +338,11 @@ def test_long_bodies_are_parsed_off_the_event_loop_short_ones_on_it(
     assert short == loop_thread
     assert long != loop_thread and long.startswith("sos-parse")
     assert wrong.startswith("sos-parse")
+
+
+def test_the_api_description_says_how_long_a_body_may_take(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    with TestClient(app) as client:
+        paths = client.get("/openapi.json").json()["paths"]
+    late = paths["/api/games"]["post"]["responses"]["408"]["description"]
+    assert "30 s" in late and "body_timeout" in late
