@@ -87,6 +87,8 @@ SLOW_TESTS = {
     "test_the_h11_parser_cuts_slow_clients_off_too",
     "test_while_postgresql_is_down_http_answers_503_and_the_health_check_says_so",
     "test_serve_with_other_hosts_answers_for_them_only",
+    "test_x_forwarded_for_is_believed_only_from_the_proxies_the_operator_names",
+    "test_health_says_not_ok_while_a_real_redis_is_down_and_ok_once_it_is_back",
     "test_processes_started_together_on_a_sqlite_file_all_start",
     "test_serve_processes_started_at_the_same_moment_on_a_new_database_all_serve",
     "test_a_big_board_scrolls_with_its_labels_and_keeps_the_cursor_and_new_line_in_view",

@@ -73,6 +73,12 @@ def register(commands: Any) -> None:
         metavar="HOSTS",
         help=t("cli.serve.allowed_hosts", default=",".join(LOOPBACK_HOSTS)),
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help=t("cli.serve.forwarded_allow_ips"),
+    )
     add_store_options(parser)
     parser.add_argument("--workers", type=int, default=1, metavar="N", help=t("cli.serve.workers"))
     parser.add_argument(
@@ -106,6 +112,9 @@ def run(arguments: argparse.Namespace) -> int:
     hosts = [host.strip() for host in arguments.allowed_hosts.split(",") if host.strip()]
     if not hosts:
         raise SosError(t("cli.serve.no_hosts"))
+    proxies = ",".join(
+        item.strip() for item in arguments.forwarded_allow_ips.split(",") if item.strip()
+    )
     settings = serving_environment(
         arguments.database, arguments.redis, computers=arguments.computers, allowed_hosts=hosts
     )
@@ -118,6 +127,10 @@ def run(arguments: argparse.Namespace) -> int:
         "log_level": "info",
         # Cuts off clients that send their request headers too slowly.
         "http": http_protocol(),
+        # A client's address is the one it connects from, unless it connects from a proxy
+        # the operator named (uvicorn would believe any client on 127.0.0.1).
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or None,
     }
     _check_database(arguments.database)
     if arguments.workers > 1:

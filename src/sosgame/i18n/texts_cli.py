@@ -437,6 +437,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         " *.example.org allows every name under example.org)",
     ),
     text("cli.serve.no_hosts", "--allowed-hosts needs at least one host name"),
+    text(
+        "cli.serve.forwarded_allow_ips",
+        "the addresses of the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto"
+        " headers are believed, comma-separated (default: none, so every client's address is"
+        " the one it connects from)",
+    ),
     text("cli.serve.unreachable", "cannot start: {error}"),
     text("cli.serve.no_redis", "cannot start: cannot reach Redis at {url}: {error}"),
     text(

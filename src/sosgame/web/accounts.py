@@ -23,11 +23,11 @@ from sosgame.limits import WEB_MAX_NAME
 from sosgame.web import clock as clocks
 from sosgame.web import limits
 from sosgame.web.api import JSON, Answer, Model, declare, refused
-from sosgame.web.bodies import read_body
+from sosgame.web.bodies import read_json
 from sosgame.web.hub import Hub
 from sosgame.web.names import normal_name
 from sosgame.web.players import Account, NameConfusableError, NameTakenError, Players
-from sosgame.web.protocol import ProtocolError, parse_json
+from sosgame.web.protocol import ProtocolError
 from sosgame.web.ratings import COMPUTER_RATINGS
 
 __all__ = ["COOKIE", "SESSION_DAYS", "Accounts"]
@@ -203,7 +203,7 @@ class Accounts:
         that must be an object of exactly the fields of ``model``."""
         names = model.fields
         assert model.limit is not None
-        data = parse_json(await read_body(request, model.limit), "the request body")
+        data = await read_json(request, model.limit)
         if not isinstance(data, dict) or set(data) != set(names):
             listed = " and ".join(repr(name) for name in names)
             raise ProtocolError("bad_field", f"the body must be an object with {listed}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import AsyncIterator, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
 
@@ -84,6 +84,8 @@ def create_app(
             computers=computers,
         )
         app.state.hub = hub
+        # Long request bodies are parsed here, one at a time per thread, off the event loop.
+        app.state.parsers = ThreadPoolExecutor(caps.parse_threads, thread_name_prefix="sos-parse")
         app.state.lobby = Lobby(hub, offered)
         hub.sweep_hooks.append(app.state.lobby.sweep)
         hub.sweep_hooks.append(partial(correspondence.sweep, hub))
@@ -104,6 +106,7 @@ def create_app(
             await app.state.server.analyses.close()
             await hub.close()
             store.close()
+            app.state.parsers.shutdown(wait=False, cancel_futures=True)
 
     routes = [
         *site.ROUTES,

@@ -74,6 +74,15 @@ class ServerLimits:
     header_timeout: float = 10.0
     """Seconds a client may take to send a request's headers, from its connection (or the
     request's first byte) on, before ``sosgame serve`` closes the connection."""
+    max_header_bytes: int = 16384
+    """Bytes a request's line and headers may take together; past them ``sosgame serve``
+    answers 431 and closes the connection."""
+    body_timeout: float = 30.0
+    """Seconds a client may take to send a request's body, from its headers on, before
+    ``sosgame serve`` answers 408 and closes the connection."""
+    parse_threads: int = 1
+    """Threads that parse request bodies over 16 KiB, off the event loop (one body each at
+    a time; the others wait their turn)."""
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""

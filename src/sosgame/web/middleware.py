@@ -27,6 +27,8 @@ HEADERS: Final = [
 ]
 """The security headers of every HTTP answer."""
 STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_PAGE_SCHEMES: Final = {"ws": "http", "wss": "https"}
+"""The scheme of the pages that open WebSockets of each scheme."""
 
 
 class SecurityHeaders:
@@ -82,22 +84,29 @@ def _host_allowed(host: str, allowed: frozenset[str]) -> bool:
     return any(pattern.startswith("*.") and name.endswith(pattern[1:]) for pattern in allowed)
 
 
-def origin_allowed(origin: str, host: str, allowed_origins: tuple[str, ...]) -> bool:
-    """Whether a request from a page at ``origin`` may act on the app at ``host``: the
-    app's own pages (the same host and port) and the allowed origins may."""
+def origin_allowed(origin: str, host: str, allowed_origins: tuple[str, ...], scheme: str) -> bool:
+    """Whether a request from a page at ``origin`` may act on the app at ``host``, reached
+    by ``scheme`` (the request's: ``http``, ``https``, ``ws`` or ``wss``): the app's own
+    pages (the same scheme, host and port) and the allowed origins may."""
     if origin in allowed_origins:
         return True
     try:
-        netloc = urlsplit(origin).netloc
+        parts = urlsplit(origin)
     except ValueError:
         return False
-    return bool(netloc) and netloc.lower() == host.strip().lower()
+    # An http page must not act on the https site of the same name (nor the other way).
+    own = _PAGE_SCHEMES.get(scheme, scheme)
+    return (
+        bool(parts.netloc) and parts.scheme == own and parts.netloc.lower() == host.strip().lower()
+    )
 
 
 class RequestChecks:
     """Refuses a request for another host than the allowed ones (a page of another site
     that made its name point at this server: DNS rebinding), and a state-changing HTTP
-    request from another site's page (cross-site request forgery)."""
+    request from another site's page (cross-site request forgery). A request with more
+    than one ``Host`` or ``Origin`` header is refused too: checking the first of them while
+    something else (a proxy, a framework) trusts another would let the check be passed."""
 
     def __init__(
         self,
@@ -116,25 +125,32 @@ class RequestChecks:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
         refusal = None
-        if self.allowed_hosts is not None and not _host_allowed(host, self.allowed_hosts):
+        if len(headers.getlist("host")) > 1:
+            refusal = error_response(400, "bad_host", "a request has one Host header")
+        elif self.allowed_hosts is not None and not _host_allowed(host, self.allowed_hosts):
             refusal = error_response(
                 400,
                 "bad_host",
                 "this server does not answer for that host name"
                 " (sosgame serve --allowed-hosts names the ones it does)",
             )
+        elif len(headers.getlist("origin")) > 1:
+            refusal = error_response(403, "bad_origin", "a request has at most one Origin header")
         elif scope["type"] == "http" and scope["method"] in STATE_CHANGING:
             origin = headers.get("origin")
             cross_site = headers.get("sec-fetch-site") == "cross-site"
-            if (origin is not None and not origin_allowed(origin, host, self.allowed_origins)) or (
-                cross_site and origin not in self.allowed_origins
-            ):
+            scheme = scope["scheme"]
+            if (
+                origin is not None
+                and not origin_allowed(origin, host, self.allowed_origins, scheme)
+            ) or (cross_site and origin not in self.allowed_origins):
                 refusal = error_response(
                     403, "bad_origin", "requests from other sites' pages are refused"
                 )
         if refusal is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+            reason = "host not allowed" if refusal.status_code == 400 else "origin not allowed"
+            await send({"type": "websocket.close", "code": 1008, "reason": reason})
         else:
             await refusal(scope, receive, send)

@@ -109,6 +109,9 @@ class _Generator(BaseSchemaGenerator):
             limit = operation.body.limit or MAX_BODY_BYTES
             answers.setdefault(400, _BAD_BODY)
             answers.setdefault(413, refused(f"The body is over {limit} bytes (too_large)"))
+            answers.setdefault(
+                408, refused("The body took over {limits.body_timeout:g} s to come (body_timeout)")
+            )
         if operation.bearer:
             rendered["security"] = [{"seatToken": []}]
         rendered["responses"] = {

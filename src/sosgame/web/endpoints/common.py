@@ -5,7 +5,7 @@ errors."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
@@ -13,10 +13,10 @@ from starlette.responses import JSONResponse
 from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.api import refused
-from sosgame.web.bodies import read_body
+from sosgame.web.bodies import read_json
 from sosgame.web.config import ServerLimits
 from sosgame.web.hub import Hub
-from sosgame.web.protocol import ProtocolError, parse_json
+from sosgame.web.protocol import ProtocolError
 from sosgame.web.ratelimit import ClientRates
 from sosgame.web.replay import Answers
 from sosgame.web.room import Room
@@ -95,14 +95,6 @@ def server(connection: HTTPConnection) -> Server:
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     """An error as every endpoint answers it: ``{"error": {"code": ..., "message": ...}}``."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-async def read_json(request: Request, *, optional: bool = False) -> Any:
-    """The request's JSON body, checked (``optional``: an empty body is ``{}``)."""
-    body = await read_body(request)
-    if optional and not body.strip():
-        return {}
-    return parse_json(body, "the request body")
 
 
 def address(connection: HTTPConnection) -> str:

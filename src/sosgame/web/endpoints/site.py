@@ -83,11 +83,13 @@ async def schema(request: Request) -> Response:
     "Is the server up, and do its database and Redis answer",
     responses={
         200: Answer("ok, protocol, rooms, connections, database and redis"),
-        503: Answer("The database cannot be reached now (ok: false)"),
+        503: Answer("The database or Redis cannot be reached now (ok: false)"),
     },
 )
 async def health(request: Request) -> Response:
-    """``GET /api/health``: whether the database (and Redis) can be reached."""
+    """``GET /api/health``: whether the database (and Redis) can be reached; either away,
+    the server is not well (``ok: false``, 503): without Redis, moves reach the players on
+    other processes only when their rooms next compare versions with the database."""
     try:
         await hub(request).db(hub(request).store.ping)
     except StorageUnavailableError:
@@ -95,16 +97,17 @@ async def health(request: Request) -> Response:
     else:
         database = True
     redis = await hub(request).bus.reachable()
+    ok = database and redis is not False
     return JSONResponse(
         {
-            "ok": database,
+            "ok": ok,
             "protocol": PROTOCOL_VERSION,
             "rooms": len(hub(request).rooms),
             "connections": hub(request).connections,
             "database": "ok" if database else "unavailable",
             "redis": None if redis is None else "ok" if redis else "unavailable",
         },
-        status_code=200 if database else 503,
+        status_code=200 if ok else 503,
     )
 
 

@@ -33,7 +33,9 @@ async def serve_socket(
     ``place``: a game's id), accept it and run ``serve(client_address)`` on it."""
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host", "")
-    if origin is not None and not origin_allowed(origin, host, server(websocket).allowed_origins):
+    allowed = server(websocket).allowed_origins
+    scheme = websocket.url.scheme
+    if origin is not None and not origin_allowed(origin, host, allowed, scheme):
         await websocket.close(code=1008, reason="origin not allowed")
         return
     client = address(websocket)
