@@ -43,7 +43,8 @@ CACHE_SIZE: Final = 64
 BUDGET_SECONDS: Final = 60.0
 """Search time to spread over a game's estimated positions, so that a 26x26 game ends too."""
 QUEUE: Final = 8
-"""Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)."""
+"""Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)
+unless it may take the place of one (see the module's text)."""
 ABANDON_SECONDS: Final = 8.0
 """An analysis nobody has asked about for this long is cancelled (clients poll far more
 often while they wait)."""

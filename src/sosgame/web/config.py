@@ -47,7 +47,8 @@ class ServerLimits:
     read_burst: int = 20
     """... and at most this many at once."""
     analysis_queue: int = 8
-    """Analyses waiting for their turn on the whole server; past it a new one is refused."""
+    """Analyses waiting for their turn on the whole server; past it a new one is refused,
+    unless its address was served less recently than those of one waiting (it replaces it)."""
     idle_seconds: float = 60.0
     """How long a room nobody is connected to stays in memory."""
     send_backlog: int = 64
