@@ -15,7 +15,8 @@ import pytest
 
 from sos_web import app_client, receive_type
 from sosgame.record import Record
-from sosgame.web.chat import CHAT_TAG, keep_message, record_tag, send_chat
+from sosgame.web.chat import CHAT_TAG, ChatRates, keep_message, record_tag, send_chat
+from sosgame.web.config import ServerLimits
 from sosgame.web.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
 from sosgame.web.ratelimit import RateLimit
 from sosgame.web.rows import SeatRow, StoredGame
@@ -115,6 +116,10 @@ def test_free_text_is_for_account_holders_and_chat_is_rate_limited(tmp_path: Pat
             assert receive_type(ann, "error")["code"] == "rate_limited"
 
 
+async def _guest() -> None:
+    return None
+
+
 def test_a_chat_message_reaches_the_players_of_another_hub(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with two_hubs(tmp_path) as (one, two):
@@ -134,8 +139,9 @@ def test_a_chat_message_reaches_the_players_of_another_hub(tmp_path: Path) -> No
                 player.connection,
                 None,
                 "hello",
-                account=None,
+                account=_guest,
                 limit=RateLimit(),
+                rates=ChatRates(ServerLimits()),
                 keep=partial(one.db, keep_message, one.store.engine, game, most=10),
             )
             said = await elsewhere.until(lambda m: m["type"] == "chat")
@@ -224,7 +230,7 @@ def test_a_record_with_the_chat_loads_round_trips_and_is_taken_without_it(
 
 
 def test_a_games_players_chat_keeps_so_many_messages(tmp_path: Path) -> None:
-    with app_client(tmp_path / "games.sqlite3", chat_per_game=2) as client:
+    with app_client(tmp_path / "games.sqlite3", chat_per_game=4) as client:
         game, ann_token, _bao_token = _game(client)
         url = f"/ws/games/{game}"
         with client.websocket_connect(url) as ann, client.websocket_connect(url) as watcher:
@@ -250,8 +256,8 @@ def test_the_store_keeps_a_games_players_chat_in_order_up_to_its_most(url: str) 
             {"seat": 1, "name": "Bao", "at": 2_000, "text": "ह ơ"},
             {"seat": 0, "name": "Ann", "at": 1_000, "phrase": "hello"},
         ]
-        assert [keep_message(store.engine, "g1", item, most=2) for item in said] == [True, True]
-        assert not keep_message(store.engine, "g1", said[1], most=2)
+        assert [keep_message(store.engine, "g1", item, most=1) for item in said] == [True, True]
+        assert not keep_message(store.engine, "g1", said[1], most=1)
         tag = record_tag(store.engine, "g1")
         assert tag is not None
         assert json.loads(tag) == [

@@ -8,15 +8,20 @@ asks for it, and finished ones are kept, most recent first, for the next visitor
 comes back from the worker after every move.
 
 Clients poll for their analysis (the browser about every 0.7 s). Each client (address) waits
-for one analysis at a time: asking for another while its first is under way is refused
-(``analysis_busy``). An analysis nobody has asked about for ``abandon_seconds`` is cancelled,
-its worker stopped.
+for one analysis at a time: asking for another while its first runs is refused
+(``analysis_busy``), while it still waits replaces it. The queue takes turns by address, so
+that a few addresses asking again and again never keep the others out: the next to run is
+the one whose client was served least recently (never, first), and a client who finds the
+queue full takes the place of one whose clients were all served more recently than it. An
+analysis nobody has asked about for ``abandon_seconds`` is cancelled, its worker stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import math
 import multiprocessing
 import os
 import time
@@ -38,10 +43,14 @@ CACHE_SIZE: Final = 64
 BUDGET_SECONDS: Final = 60.0
 """Search time to spread over a game's estimated positions, so that a 26x26 game ends too."""
 QUEUE: Final = 8
-"""Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)."""
+"""Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)
+unless it may take the place of one (see the module's text)."""
 ABANDON_SECONDS: Final = 8.0
 """An analysis nobody has asked about for this long is cancelled (clients poll far more
 often while they wait)."""
+SERVED_CLIENTS: Final = 10_000
+"""Clients whose last served analysis is remembered (the least recently served forgotten
+first: they count as never served, as is their due by then anyway)."""
 _MOST_SECONDS: Final = 0.5
 _LEAST_SECONDS: Final = 0.02
 
@@ -121,16 +130,21 @@ _Key = tuple[str, int]
 class _Job:
     ply: int
     total: int
+    order: int
+    """Its place in the order of arrival (among clients served alike, the first goes first)."""
     done: int = 0
     status: str = "queued"
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
     asked: dict[str, float] = field(default_factory=dict)
     """Each client waiting for it, and when it last asked."""
+    go: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    """Set when its turn has come (its status is then ``running``)."""
 
-    def awaited(self, now: float, abandon: float) -> bool:
-        """Whether anyone has asked about it within the last ``abandon`` seconds."""
-        return any(now - when < abandon for when in self.asked.values())
+    def awaited(self, now: float, abandon: float, *, besides: str | None = None) -> bool:
+        """Whether anyone (but ``besides``) has asked about it within the last ``abandon``
+        seconds."""
+        return any(now - when < abandon for client, when in self.asked.items() if client != besides)
 
 
 class Analyses:
@@ -146,7 +160,11 @@ class Analyses:
         abandon_seconds: float = ABANDON_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._slots = asyncio.Semaphore(max_running)
+        self._max_running = max_running
+        self._running = 0
+        self._arrivals = itertools.count()
+        self._served: OrderedDict[str, float] = OrderedDict()
+        """When each client's last analysis began to run, least recent first."""
         self._cache: OrderedDict[_Key, dict[str, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._budget = budget
@@ -183,12 +201,13 @@ class Analyses:
                         "error": self._failed.pop(key)}  # fmt: skip
             self._check_room(client, key, now)
             total = sum(not action.startswith("resign") for action in snapshot.actions)
-            job = self._jobs[key] = _Job(ply, total)
+            job = self._jobs[key] = _Job(ply, total, next(self._arrivals))
             job.task = asyncio.get_running_loop().create_task(self._run(key, snapshot, job))
         else:
             self._check_room(client, key, now, queued=False)
         job.asked[client] = now
         self._waiting[client] = key
+        self._start_next()
         return {
             "status": job.status,
             "game": game_id,
@@ -198,21 +217,68 @@ class Analyses:
         }
 
     def _check_room(self, client: str, key: _Key, now: float, *, queued: bool = True) -> None:
-        """Refuse a client a second analysis at once, or a new one past the queue."""
+        """Refuse a client a second analysis while its first runs, or a new one past the
+        queue unless it may take the place of one whose clients were served after it."""
         other = self._waiting.get(client)
         job = None if other is None or other == key else self._jobs.get(other)
         if job is not None and now - job.asked.get(client, -self._abandon) < self._abandon:
-            raise ProtocolError(
-                "analysis_busy",
-                "this address already waits for another analysis: one at a time, so ask"
-                " again once it is done or a few seconds after leaving it",
-            )
-        if queued and sum(job.status == "queued" for job in self._jobs.values()) >= self._queue:
-            raise ProtocolError(
-                "analysis_queue_full",
-                f"{self._queue} analyses already wait for their turn, the most the server"
-                " takes; try again later",
-            )
+            if job.status != "queued" or job.awaited(now, self._abandon, besides=client):
+                raise ProtocolError(
+                    "analysis_busy",
+                    "this address already waits for another analysis: one at a time, so ask"
+                    " again once it is done or a few seconds after leaving it",
+                )
+            assert other is not None
+            self._forget(other, job).cancel()  # its own, which nobody else waits for: replaced
+        if not queued:
+            return
+        waiting = [item for item in self._jobs.items() if item[1].status == "queued"]
+        if len(waiting) < self._queue:
+            return
+        last, latest = max(waiting, key=lambda item: self._turn(item[1]))
+        if self._turn(latest)[0] > self._served.get(client, -math.inf):
+            self._forget(last, latest).cancel()  # its clients were served after this one
+            return
+        raise ProtocolError(
+            "analysis_queue_full",
+            f"{self._queue} analyses already wait for their turn, the most the server"
+            " takes; try again later",
+        )
+
+    def _turn(self, job: _Job) -> tuple[float, int]:
+        """When the least recently served of the job's clients was served (``-inf``:
+        never), then its arrival: the least goes first."""
+        served = min(
+            (self._served.get(client, -math.inf) for client in job.asked), default=math.inf
+        )
+        return served, job.order
+
+    def _forget(self, key: _Key, job: _Job) -> asyncio.Task[None]:
+        """Forget a job (a new one of the same key may follow at once); its task."""
+        if self._jobs.get(key) is job:
+            del self._jobs[key]
+            for client in job.asked:
+                if self._waiting.get(client) == key:
+                    del self._waiting[client]
+        assert job.task is not None
+        return job.task
+
+    def _start_next(self) -> None:
+        """Start the queued analyses whose turn it is, while a slot is free."""
+        while self._running < self._max_running:
+            waiting = [job for job in self._jobs.values() if job.status == "queued"]
+            if not waiting:
+                return
+            job = min(waiting, key=self._turn)
+            job.status = "running"
+            self._running += 1
+            now = self._clock()
+            for client in job.asked:
+                self._served[client] = now
+                self._served.move_to_end(client)
+            while len(self._served) > SERVED_CLIENTS:
+                self._served.popitem(last=False)
+            job.go.set()
 
     async def _run(self, key: _Key, snapshot: Snapshot, job: _Job) -> None:
         """Run the analysis, and cancel it once nobody has asked about it for a while."""
@@ -228,16 +294,16 @@ class Analyses:
                 work.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await work
-            del self._jobs[key]
-            for client in job.asked:
-                if self._waiting.get(client) == key:
-                    del self._waiting[client]
+            self._forget(key, job)
+            if job.status == "running":
+                job.status = "ended"
+                self._running -= 1
+                self._start_next()
 
     async def _work(self, key: _Key, snapshot: Snapshot, job: _Job) -> None:
         try:
-            async with self._slots:
-                job.status = "running"
-                result = await self._in_worker(snapshot, job)
+            await job.go.wait()
+            result = await self._in_worker(snapshot, job)
             self._cache[key] = result
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)

@@ -23,6 +23,7 @@ from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
 from sosgame.web.bus import RedisBus
+from sosgame.web.chat import ChatRates
 from sosgame.web.config import ServerLimits
 from sosgame.web.endpoints import errors, games, lobby, mine, play, puzzles, records, site
 from sosgame.web.endpoints.common import Server
@@ -137,6 +138,7 @@ def create_app(
         reads=ClientRates(caps.reads_per_second, caps.read_burst),
         loads=ClientRates(caps.cold_loads_per_second, caps.cold_load_burst),
         allowed_origins=allowed_origins,
+        chat=ChatRates(caps),
     )
     hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))
     app.add_middleware(RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)

@@ -2,13 +2,16 @@
 
 Quick phrases (:data:`~sosgame.web.protocol.PHRASES`, which each client shows in its own
 language) are for everybody; free text (at most
-:data:`~sosgame.web.protocol.MAX_CHAT_TEXT` characters) only for players with an account.
-Each connection's messages are rate limited with a token bucket
-(``chat_per_second``, ``chat_burst``). A message goes to this hub's players (or spectators)
-at once and, on the game's channel of the bus, to those of the other hubs. Clients show the
-text as text (never as HTML). The players' chat is stored (``chat_messages``, at most
-``chat_per_game`` messages a game) for the record its players download
-(:func:`record_tag`); the spectators' chat is never stored.
+:data:`~sosgame.web.protocol.MAX_CHAT_TEXT` characters) only for players with an account,
+whose session is looked up again for each message (so a logout ends it on sockets already
+open). The messages are rate limited per person, not per socket (:class:`ChatRates`): a
+token bucket per connection and per seat of a game (``chat_per_second``, ``chat_burst``)
+and one per client address (``chat_per_address_per_second``, ``chat_per_address_burst``).
+A message goes to this hub's players (or spectators) at once and, on the game's channel of
+the bus, to those of the other hubs. Clients show the text as text (never as HTML). The
+players' chat is stored (``chat_messages``, ``chat_per_game`` messages a game, shared
+equally by its seats, so that one cannot use another's share) for the record its players
+download (:func:`record_tag`); the spectators' chat is never stored.
 """
 
 from __future__ import annotations
@@ -21,21 +24,57 @@ from sqlalchemy import Engine, func, select
 
 from sosgame.web.bus import Bus
 from sosgame.web.clock import iso, now_ms
+from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ProtocolError
-from sosgame.web.ratelimit import RateLimit
+from sosgame.web.ratelimit import ClientRates, RateLimit, allow_all
 from sosgame.web.schema import chat_messages, player_seats
 from sosgame.web.turns import in_turn
 from sosgame.web.writer import StorageUnavailableError
 
-__all__ = ["CHAT_TAG", "deliver", "keep_message", "plays_in", "record_tag", "send_chat"]
+__all__ = [
+    "CHAT_TAG",
+    "ChatRates",
+    "deliver",
+    "keep_message",
+    "plays_in",
+    "record_tag",
+    "seat_share",
+    "send_chat",
+]
 
 SPECTATOR: Final = "Spectator"
 CHAT_TAG: Final = "sosgame.chat"
 """The record's tag of the players' chat, in the records only the game's players download."""
 
 Keep = Callable[[dict[str, Any]], Awaitable[bool]]
-"""Stores a players' chat message; ``False`` if the game's chat is full."""
+"""Stores a players' chat message; ``False`` if its seat's share of the game's chat is full."""
+Who = Callable[[], Awaitable[str | None]]
+"""The name of the account whose session opened the socket, if that session still lives."""
+
+
+class ChatRates:
+    """The chat's token buckets that the sockets of one person share: one per seat of a game
+    and one per client address (each server process keeps its own)."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self._seats = ClientRates(limits.chat_per_second, limits.chat_burst)
+        self._addresses = ClientRates(
+            limits.chat_per_address_per_second, limits.chat_per_address_burst
+        )
+
+    def allow(self, own: RateLimit, game_id: str, seat: int | None, address: str) -> bool:
+        """Take a token of the connection's bucket ``own``, of its seat's (if a player) and
+        of its address's, if each has one (else none is taken)."""
+        buckets = [own, self._addresses.bucket(address)]
+        if seat is not None:
+            buckets.append(self._seats.bucket(f"{game_id}/{seat}"))
+        return allow_all(*buckets)
+
+
+def seat_share(limits: ServerLimits, seats: int) -> int:
+    """The messages of a game's players' chat each of its ``seats`` seats may have stored."""
+    return max(1, limits.chat_per_game // max(1, seats))
 
 
 async def send_chat(
@@ -47,20 +86,24 @@ async def send_chat(
     text: str | None,
     phrase: str | None,
     *,
-    account: str | None,
+    account: Who,
     limit: RateLimit,
+    rates: ChatRates,
     keep: Keep,
 ) -> None:
     """Send a checked chat message from ``connection`` (``account``: its player's name, if
     logged in) to the players' chat or the spectators' of the game ``game_id`` (whose seats'
-    names are ``names``): to this hub's ``followers`` and, over ``bus``, the others'. A
-    player's message is stored first, with ``keep``."""
-    if text is not None and account is None:
-        raise ProtocolError("account_needed", "free text is for players with an account")
-    if not limit.allow():
-        raise ProtocolError("rate_limited", "too many chat messages: wait a little")
+    names are ``names``): to this hub's ``followers`` and, over ``bus``, the others'. Its
+    rate is taken from ``limit`` (the connection's) and ``rates``. A player's message is
+    stored first, with ``keep``."""
     seat = min(connection.seats) if connection.seats else None
-    name = names[seat] if seat is not None else account or SPECTATOR
+    if not rates.allow(limit, game_id, seat, connection.address):
+        raise ProtocolError("rate_limited", "too many chat messages: wait a little")
+    # Looked up for each message, after the rate: a logout elsewhere ends free text here.
+    who = await account()
+    if text is not None and who is None:
+        raise ProtocolError("account_needed", "free text is for players with an account")
+    name = names[seat] if seat is not None else who or SPECTATOR
     message: dict[str, Any] = {
         "v": PROTOCOL_VERSION,
         "type": "chat",
@@ -77,7 +120,9 @@ async def send_chat(
                 "storage_failed", "the message could not be stored, so it was not sent"
             ) from None
         if not kept:
-            raise ProtocolError("chat_full", "this game's chat has all the messages it may keep")
+            raise ProtocolError(
+                "chat_full", "this seat has said all the messages this game's chat may keep"
+            )
     event = {"chat": message}
     deliver(followers, event)
     bus.publish(game_id, event)
@@ -92,24 +137,25 @@ def deliver(followers: Iterable[Connection], event: dict[str, Any]) -> None:
     text = dumps(message)
     for connection in followers:
         if bool(connection.seats) == players:
-            connection.deliver(text)
+            connection.deliver(text, chat=True)
 
 
 def keep_message(engine: Engine, game_id: str, message: dict[str, Any], *, most: int) -> bool:
     """Store a message of the players' chat of ``game_id`` (as :func:`send_chat` makes it);
-    ``False``, and nothing stored, if the game keeps ``most`` already."""
-    with in_turn(engine, f"chat:{game_id}") as db:
+    ``False``, and nothing stored, if the game keeps ``most`` of its seat's already."""
+    seat = message["seat"]
+    with in_turn(engine, f"chat:{game_id}:{seat}") as db:
         count = db.execute(
             select(func.count())
             .select_from(chat_messages)
-            .where(chat_messages.c.game_id == game_id)
+            .where(chat_messages.c.game_id == game_id, chat_messages.c.seat == seat)
         ).scalar_one()
         if count >= most:
             return False
         db.execute(
             chat_messages.insert().values(
                 game_id=game_id,
-                seat=message["seat"],
+                seat=seat,
                 name=message["name"],
                 text=message.get("text"),
                 phrase=message.get("phrase"),

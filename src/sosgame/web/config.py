@@ -59,11 +59,15 @@ class ServerLimits:
     cold_load_burst: int = 20
     """... and at most this many at once."""
     analysis_queue: int = 8
-    """Analyses waiting for their turn on the whole server; past it a new one is refused."""
+    """Analyses waiting for their turn on the whole server; past it a new one is refused,
+    unless its address was served less recently than those of one waiting (it replaces it)."""
     idle_seconds: float = 60.0
     """How long a room nobody is connected to stays in memory."""
     send_backlog: int = 64
-    """Messages waiting for one slow connection before it is closed."""
+    """Messages waiting for one slow connection before it is closed (chat not counted)."""
+    chat_backlog: int = 16
+    """Chat messages waiting for one connection past which more chat to it is dropped (never
+    a reason to close it)."""
     admissions_per_second: float = 400.0
     """New WebSocket sessions started a second once a burst has been let in; the rest
     wait their turn, round robin by client address (see :mod:`sosgame.web.admission`)."""
@@ -108,12 +112,18 @@ class ServerLimits:
     seeks_per_address: int = 3
     """Seeks waiting in the lobby at once from one client address (over every process)."""
     chat_per_second: float = 0.5
-    """Chat messages one connection may send a second on average ..."""
+    """Chat messages one connection, and all the connections of one seat of a game together,
+    may send a second on average ..."""
     chat_burst: int = 5
     """... and at most this many at once."""
+    chat_per_address_per_second: float = 2.0
+    """Chat messages all the connections of one client address together may send a second
+    on average, over every game ..."""
+    chat_per_address_burst: int = 10
+    """... and at most this many at once."""
     chat_per_game: int = 1000
-    """Messages of its players' chat one game keeps for its record; past them the players'
-    chat of that game is refused."""
+    """Messages of its players' chat one game keeps for its record, shared equally by its
+    seats; past its share a seat's chat in that game is refused."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

@@ -11,7 +11,9 @@ version check as a move.
   move, and in an online game with a clock a seat that does not make it within
   ``ServerLimits.first_move_seconds`` aborts the game.
 * **Abort.** Until every seat has made its first move, any player may abort: the game ends
-  as ``aborted``, with no winner (and is never rated).
+  as ``aborted``, with no winner (and is never rated). Once every seat has moved the game
+  has begun for good: a takeback of a first move opens neither the abort nor the first-move
+  timer again (``games.begun`` remembers it).
 * **Offers.** ``draw`` and ``takeback`` stand while the game does not change (they are
   stamped with the game's version and lapse with it); ``rematch`` stands once the game is
   over, until ``ServerLimits.rematch_offer_seconds`` pass. Every other seat concerned must
@@ -98,6 +100,8 @@ class FairPlay:
     seen_here: set[int]
     """The seats that have been connected since the room was opened."""
     _moved: tuple[int, frozenset[int]]
+    _begun: bool
+    """Every seat had made its first move before a takeback undid one."""
 
     @property
     def game(self) -> Game:
@@ -106,8 +110,7 @@ class FairPlay:
 
     def start_fair(self, stored: StoredGame) -> None:
         """Take the stored game's offers, ending and rating choice; nobody is here yet."""
-        self.offers = list(stored.offers or [])
-        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self.take_fair(stored)
         self.rated = stored.rated is not False and stored.kind == "online"
         self.away_since = {}
         self.came_back = {}
@@ -118,6 +121,20 @@ class FairPlay:
             # memory (a restart); days per move run on.
             self.clock["waiting"] = clocks.now_ms()
         self.note_presence()
+
+    def take_fair(self, stored: StoredGame) -> None:
+        """Take the stored game's offers, ending and whether it has begun for good (when
+        the room opens, and when it reads the game again)."""
+        self.offers = list(stored.offers or [])
+        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self._begun = stored.begun
+
+    def rewind(self, keep: int) -> None:
+        """Take the table back to its first ``keep`` actions (a takeback, here or heard
+        from another process), remembering whether an online game had begun (a local
+        game's undo may go back before it)."""
+        self._begun = self.started and self.kind == "online"
+        self.table.rewind(keep)
 
     @property
     def queues_computer_moves(self) -> bool:
@@ -173,8 +190,10 @@ class FairPlay:
 
     @property
     def started(self) -> bool:
-        """Whether every seat has made its first move (or resigned): the clocks run, and
-        the game can no longer be aborted."""
+        """Whether every seat has made its first move (or resigned), now or before a
+        takeback: the clocks run, and the game can no longer be aborted."""
+        if self._begun:
+            return True
         moved = self.moved_seats()
         active = set(self.game.active_seats)
         return all(seat in moved or seat not in active for seat in range(self.game.players))
@@ -358,8 +377,12 @@ class FairPlay:
     async def _carry_out(self, offer: dict[str, Any]) -> None:
         if offer["offer"] == "draw":
             await self.finish("agreement", list(self.game.active_seats))
-        else:
-            await self.undo_to(self._takeback_point(int(offer["from"])))
+            return
+        point = self._takeback_point(int(offer["from"]))
+        if self.started and not self._begun:
+            # Stored first: the moves kept after the takeback may no longer show it.
+            await self.hub.db(self.hub.store.mark_begun, self.id)
+        await self.undo_to(point)
 
     async def _stale(self) -> NoReturn:
         """Another process changed the game first: read it again and say so."""

@@ -2,9 +2,11 @@
 
 A message is serialised once and the same text is queued for every connection; each
 connection has its own sender task, so one slow client never holds up the others (it is
-closed once too far behind). Joins and leaves change only a small ``presence`` message,
-which is coalesced: a crowd arriving at once costs one presence message per short interval,
-never the full state per arrival.
+closed once too far behind on the messages it must have). Chat is not among those: past a
+few chat messages waiting for a connection, more are dropped for it, so that a burst of
+chat never closes a follower who reads promptly. Joins and leaves change only a small
+``presence`` message, which is coalesced: a crowd arriving at once costs one presence
+message per short interval, never the full state per arrival.
 
 A room publishes to its :class:`LocalChannel` and never touches connections itself. Other
 server processes serving the same game are reached through the bus (:mod:`sosgame.web.bus`),
@@ -60,6 +62,7 @@ class Connection:
         *,
         address: str = "",
         backlog: int = 64,
+        chat_backlog: int = 16,
     ) -> None:
         self._send = send
         self._close = close
@@ -67,20 +70,29 @@ class Connection:
         self.seats: frozenset[int] = frozenset()
         self.greeted = False
         self._backlog = backlog
-        self._queue: deque[str] = deque()
+        self._chat_backlog = chat_backlog
+        self._queue: deque[tuple[str, bool]] = deque()
+        self._chats = 0
+        """Chat messages in the queue: they count for neither backlog of the other."""
         self._ready = asyncio.Event()
         self._drained = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
-    def deliver(self, text: str) -> None:
-        """Queue already encoded JSON; a connection too far behind is closed instead."""
+    def deliver(self, text: str, *, chat: bool = False) -> None:
+        """Queue already encoded JSON; a connection too far behind is closed instead, but
+        ``chat`` past the chat backlog is only dropped (it may be missed, and a burst of it
+        is no sign of a slow reader)."""
         if self.closed:
             return
-        if len(self._queue) >= self._backlog:
+        if chat:
+            if self._chats >= self._chat_backlog:
+                return
+            self._chats += 1
+        elif len(self._queue) - self._chats >= self._backlog:
             self.abort(SLOW_CLOSE_CODE, "too slow: the connection fell too far behind")
             return
-        self._queue.append(text)
+        self._queue.append((text, chat))
         self._ready.set()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._pump())
@@ -93,7 +105,8 @@ class Connection:
         while not self.closed:
             await self._ready.wait()
             while self._queue:
-                text = self._queue.popleft()
+                text, chat = self._queue.popleft()
+                self._chats -= chat
                 try:
                     await self._send(text)
                 except Exception:
@@ -115,6 +128,7 @@ class Connection:
             return
         self.closed = True
         self._queue.clear()
+        self._chats = 0
         self._ready.set()
         self._drained.set()
         if self._close is not None:

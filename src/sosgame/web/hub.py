@@ -154,7 +154,13 @@ class Hub:
 
     def connection(self, send: Any, close: Any, address: str) -> Connection:
         """A connection with this server's send backlog."""
-        return Connection(send, close, address=address, backlog=self.limits.send_backlog)
+        return Connection(
+            send,
+            close,
+            address=address,
+            backlog=self.limits.send_backlog,
+            chat_backlog=self.limits.chat_backlog,
+        )
 
     # ---------------------------------------------------------------------------- rooms
 

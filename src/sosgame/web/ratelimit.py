@@ -1,6 +1,7 @@
 """Token buckets: one per WebSocket connection for its messages, one per client address for
-the requests that cost the server work (replays, records, move lists, analyses), and the one
-that paces new sessions (:mod:`sosgame.web.admission`)."""
+the requests that cost the server work (replays, records, move lists, analyses), those of
+the chat (:class:`sosgame.web.chat.ChatRates`) and the one that paces new sessions
+(:mod:`sosgame.web.admission`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from collections import OrderedDict
 from typing import Final
 
-__all__ = ["BURST", "RATE", "ClientRates", "RateLimit"]
+__all__ = ["BURST", "RATE", "ClientRates", "RateLimit", "allow_all"]
 
 RATE: Final = 10.0
 """Messages per second a connection may send on average ..."""
@@ -35,11 +36,15 @@ class RateLimit:
 
     def allow(self) -> bool:
         """Take one token if there is one."""
-        self._refill()
-        if self._tokens >= 1:
+        if self.ready():
             self._tokens -= 1
             return True
         return False
+
+    def ready(self) -> bool:
+        """Whether a token is there (none is taken)."""
+        self._refill()
+        return self._tokens >= 1
 
     def wait(self) -> float:
         """Seconds until a token is there (0 if one is now)."""
@@ -58,6 +63,10 @@ class ClientRates:
 
     def allow(self, client: str) -> bool:
         """Take one of ``client``'s tokens if it has one."""
+        return self.bucket(client).allow()
+
+    def bucket(self, client: str) -> RateLimit:
+        """``client``'s bucket."""
         bucket = self._buckets.get(client)
         if bucket is None:
             bucket = self._buckets[client] = RateLimit(self.rate, self.burst)
@@ -65,4 +74,13 @@ class ClientRates:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(client)
-        return bucket.allow()
+        return bucket
+
+
+def allow_all(*buckets: RateLimit) -> bool:
+    """Take a token of every bucket if each has one (else none is taken)."""
+    if not all(bucket.ready() for bucket in buckets):
+        return False
+    for bucket in buckets:
+        bucket.allow()
+    return True

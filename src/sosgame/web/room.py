@@ -465,7 +465,7 @@ class Room(FairPlay):
             return False
         try:
             if keep is not None:  # an undo there: what it took back, redo here gives back
-                self.table.rewind(keep)
+                self.rewind(keep)
             for text in texts:
                 self.table.play(str(text))
         except (IllegalMoveError, InvalidMoveError, NothingToUndoError):
@@ -493,8 +493,7 @@ class Room(FairPlay):
         self.table.seats = _seats(stored.seats)
         self._take(stored)
         self.clock = stored.clock
-        self.offers = list(stored.offers or [])
-        self.ending = ending_of(stored.result) if stored.status == "finished" else None
+        self.take_fair(stored)
         self._state_text = None
 
     def _take(self, stored: StoredGame) -> None:
@@ -514,7 +513,7 @@ class Room(FairPlay):
             raise ProtocolError("nothing_to_undo", "there is nothing to undo")
         self.computer.cancel()
         before = len(self.game.actions)
-        self.table.rewind(keep)
+        self.rewind(keep)
 
         def back() -> None:
             while len(self.game.actions) < before:

@@ -72,6 +72,9 @@ class StoredGame:
     rated: bool | None = None
     """Whether the game was asked to be rated (``None`` for games stored before it was
     asked: rated if they qualify)."""
+    begun: bool = False
+    """Whether every seat had made its first move before a takeback undid one (the moves
+    kept no longer show it)."""
 
 
 @dataclass(frozen=True)

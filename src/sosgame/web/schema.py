@@ -80,6 +80,7 @@ games: Final = Table(
     Column("offers", Text, nullable=True),
     Column("rated", Boolean, nullable=True),
     Column("deadline_ms", BigInteger, nullable=True, index=True),
+    Column("begun", Boolean, nullable=True),
 )
 """One row per game: its settings, ``status`` (open, playing, finished) and JSON extras;
 ``public`` games are listed with their free seats; ``rematch`` is the game that followed;
@@ -88,7 +89,9 @@ games: Final = Table(
 any: the per-client caps and the computer players' fair queue count games by them;
 ``offers`` are the offers standing (JSON), ``rated`` whether the game was asked to be rated
 (``NULL`` for games stored before it was asked); ``deadline_ms`` is when the seat to move of a
-correspondence game runs out of days (``NULL`` for other games, and once it ends)."""
+correspondence game runs out of days (``NULL`` for other games, and once it ends); ``begun``
+is set when a takeback is carried out in a game whose every seat has made its first move
+(the moves kept may no longer show it), so that it never becomes abortable again."""
 
 seats: Final = Table(
     "seats",

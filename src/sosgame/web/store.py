@@ -446,7 +446,13 @@ class Store:
                 owner_player=row["owner_player"],
                 offers=_load_list(row["offers"]),
                 rated=row["rated"],
+                begun=bool(row["begun"]),
             )
+
+    def mark_begun(self, game_id: str) -> None:
+        """Note that every seat of the game has made its first move (for good)."""
+        with self._transaction() as db:
+            db.execute(games.update().where(games.c.id == game_id).values(begun=True))
 
     def set_offers(self, game_id: str, seen: int, offers: list[dict[str, Any]]) -> bool:
         """Store the game's standing offers, if it is still at version ``seen`` (it then

@@ -14,6 +14,7 @@ from sosgame.web.accounts import Accounts
 from sosgame.web.analysis import Analyses
 from sosgame.web.api import refused
 from sosgame.web.bodies import read_json
+from sosgame.web.chat import ChatRates
 from sosgame.web.config import ServerLimits
 from sosgame.web.hub import Hub
 from sosgame.web.protocol import ProtocolError
@@ -78,6 +79,8 @@ class Server:
     """Each client's rate of games loaded from the store (not in memory)."""
     allowed_origins: tuple[str, ...]
     """The origins besides the app's own whose pages may open WebSockets."""
+    chat: ChatRates
+    """The chat's rates per seat and per address."""
 
 
 def hub(connection: HTTPConnection) -> Hub:

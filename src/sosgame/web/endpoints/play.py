@@ -12,7 +12,7 @@ from starlette.websockets import WebSocket
 
 from sosgame.web import rematches
 from sosgame.web.accounts import COOKIE
-from sosgame.web.chat import keep_message, send_chat
+from sosgame.web.chat import keep_message, seat_share, send_chat
 from sosgame.web.clock import now_ms
 from sosgame.web.endpoints.common import cold_load, hub, server
 from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
@@ -57,7 +57,6 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
         await websocket.close(code=4404)
         return
     chat_limit = RateLimit(hub(websocket).limits.chat_per_second, hub(websocket).limits.chat_burst)
-    account: list[str | None] = []  # looked up at the first chat message
     try:
         async for text in incoming(websocket, connection):
             try:
@@ -71,8 +70,6 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                     room.join(connection, parsed.all_tokens)
                     continue
                 if parsed.type == "chat":
-                    if not account:
-                        account.append(await _account_name(websocket))
                     names = [row.name for row in room.seats]
                     await send_chat(
                         room.id,
@@ -82,9 +79,10 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                         connection,
                         parsed.text,
                         parsed.phrase,
-                        account=account[0],
+                        account=partial(_account_name, websocket),
                         limit=chat_limit,
-                        keep=partial(_keep, websocket, room.id),
+                        rates=server(websocket).chat,
+                        keep=partial(_keep, websocket, room.id, len(names)),
                     )
                     continue
             except ProtocolError as error:
@@ -120,14 +118,14 @@ async def _rematch(
         await connection.send(error_message(error.code, error.message))
 
 
-async def _keep(websocket: WebSocket, game_id: str, message: dict[str, Any]) -> bool:
-    """Store a message of the game's players' chat (``False`` if its chat is full)."""
+async def _keep(websocket: WebSocket, game_id: str, seats: int, message: dict[str, Any]) -> bool:
+    """Store a message of the game's players' chat (``False`` if its seat's share is full)."""
     kept: bool = await hub(websocket).db(
         keep_message,
         hub(websocket).store.engine,
         game_id,
         message,
-        most=hub(websocket).limits.chat_per_game,
+        most=seat_share(hub(websocket).limits, seats),
     )
     return kept
 
