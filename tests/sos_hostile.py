@@ -45,6 +45,16 @@ WAIT_SECONDS = 60.0
 
 Message = dict[str, Any]
 
+LOWERED_LIMITS = {
+    "SOSGAME_IDLE_SECONDS": "2",
+    "SOSGAME_FIRST_MOVE_SECONDS": "2",
+    "SOSGAME_GAMES_PER_ADDRESS": "10",
+    "SOSGAME_CHAT_PER_GAME": "4",
+}
+"""Limits lowered so that the attacks show in seconds: rooms idle for 2 s are dropped (so a
+stored game is loaded cold), a paired game whose first move does not come in 2 s is aborted,
+an address may have 10 unfinished games, a game keeps 4 messages of its players' chat."""
+
 
 def address(number: int) -> str:
     """The loopback address ``127.0.0.{number}``: a client address of its own."""
@@ -321,15 +331,18 @@ class Probe:
 
     def times(self, start: float, end: float) -> list[float]:
         """The answer times (ms) of the moves waited for between ``start`` and ``end``
-        (``time.time()``); waits for the probe's first move sent after ``end``, so that a
-        move still waiting when the attack ended counts with its whole wait."""
+        (``time.time()``) and of the first move sent after ``end`` (waited for): a move still
+        waiting when the attack ended counts with its whole wait, and the server's answer
+        just after the attack counts too (work it queued may still hold it up)."""
         deadline = time.time() + WAIT_SECONDS
         while time.time() < deadline and not any(sent > end for sent, _ in self.seen):
             if not self.process.is_alive():
                 break
             self._drain(block_until=min(deadline, time.time() + 1))
         self._drain(block_until=None)
-        return [ms for sent, ms in self.seen if sent <= end and sent + ms / 1000 >= start]
+        during = [ms for sent, ms in self.seen if sent <= end and sent + ms / 1000 >= start]
+        after = [ms for sent, ms in self.seen if sent > end][:1]
+        return during + after
 
 
 @contextmanager
