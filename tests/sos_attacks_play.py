@@ -15,7 +15,7 @@ import httpx
 import sqlalchemy
 import websockets
 
-from sos_attacks import claim
+from sos_attacks import answer, claim
 from sos_hostile import (
     HONEST_ADDRESS,
     WAIT_SECONDS,
@@ -93,7 +93,7 @@ async def spectator_burst(site: Site, game_id: str, *, sockets: int = 199) -> di
         await _hello(honest_socket, token=None)
         honest = Listener(honest_socket)
         crowd = await asyncio.gather(
-            *(ws_connect(site.ws(n, path), address(12)).__aenter__() for n in range(sockets))
+            *(ws_connect(site.ws(n, path), address(12)) for n in range(sockets))
         )
         try:
             await asyncio.gather(*(_hello(socket, token=None) for socket in crowd))
@@ -134,7 +134,7 @@ async def seat_chat_flood(site: Site, *, sockets: int = 100, each: int = 5) -> d
         await _hello(opponent_socket, token=opponent_token)
         opponent = Listener(opponent_socket)
         flood = await asyncio.gather(
-            *(ws_connect(site.ws(n, path), attacker).__aenter__() for n in range(sockets))
+            *(ws_connect(site.ws(n, path), attacker) for n in range(sockets))
         )
         refusals: Counter[str] = Counter()
 
@@ -181,7 +181,7 @@ async def _pair_once(site: Site, number: int, source: str, pool: str) -> list[st
     sockets = []
     try:
         for side in (0, 1):
-            socket = await ws_connect(site.ws(number + side, "/ws/lobby"), source).__aenter__()
+            socket = await ws_connect(site.ws(number + side, "/ws/lobby"), source)
             sockets.append(socket)
             await _send(socket, type="hello")
             await until(socket, kind("welcome"))
@@ -273,7 +273,7 @@ async def rated_pool_same_address(site: Site) -> dict[str, Any]:
     paired: dict[str, str] = {}
     try:
         for number, (source, cookie) in enumerate(zip(sources, cookies, strict=True)):
-            socket = await ws_connect(site.ws(number, "/ws/lobby"), source, cookie).__aenter__()
+            socket = await ws_connect(site.ws(number, "/ws/lobby"), source, cookie)
             sockets.append(socket)
             await _send(socket, type="hello")
             await until(socket, kind("welcome"))
@@ -397,3 +397,77 @@ async def confusable_names(site: Site) -> dict[str, Any]:
         answers[first] = (await claim(site, number, address(180 + 2 * number), first))[0]
         answers[second] = (await claim(site, number, address(181 + 2 * number), second))[0]
     return {"answers": answers}
+
+
+async def _said(socket: Listener, text: str) -> str:
+    """Say ``text`` on a spectator's socket: ``"said"`` once it comes back, else the error."""
+    await _send(socket.socket, type="chat", text=text)
+    came = await socket.wait_for(
+        lambda m: (m["type"] == "chat" and m.get("text") == text) or m["type"] == "error", 10
+    )
+    if socket.chats(text=text):
+        return "said"
+    errors = [m["code"] for m in socket.messages if m["type"] == "error"]
+    return errors[-1] if came and errors else "no answer"
+
+
+async def chat_after_logout(site: Site) -> dict[str, Any]:
+    """A logged-in spectator says free text, logs out over HTTP, and says more on the socket
+    it opened before (the issue: free-text chat kept working after logout)."""
+    source = address(26)
+    made, cookie = await claim(site, 0, address(174), "Talker")
+    assert made == "201" and cookie is not None, made
+    async with http_client(site.url(0), source) as client:
+        client.cookies.set("sos_session", cookie)
+        body = {"rows": 3, "cols": 3, "seats": [{"name": "A"}, {"name": "B"}]}
+        game = (await client.post("/api/games", json=body)).json()["id"]
+        async with ws_connect(site.ws(0, f"/ws/games/{game}"), source, cookie) as socket:
+            await _hello(socket, token=None)
+            listener = Listener(socket)
+            before = await _said(listener, "before logging out")
+            logged_out = answer(await client.delete("/api/session"))
+            after = await _said(listener, "after logging out")
+    return {"before": before, "logout": logged_out, "after": after}
+
+
+async def takeback_abort(site: Site) -> dict[str, Any]:
+    """Both seats move once; the second takes its move back by consent; then the first tries
+    to abort (the issue: the takeback re-opened abort after both had moved)."""
+    async with http_client(site.url(0), address(24)) as client:
+        body = {"rows": 5, "cols": 5, "kind": "online", "seats": [{"name": "A"}, {"name": "B"}]}
+        created = (await client.post("/api/games", json=body)).json()
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    path = f"/ws/games/{created['id']}"
+    async with http_client(site.url(1), address(25)) as client:
+        taken = await client.post(f"/api/games/{created['id']}/seats/1", json={"invite": invite})
+    async with (
+        ws_connect(site.ws(0, path), address(24)) as first,
+        ws_connect(site.ws(1, path), address(25)) as second,
+    ):
+        await _hello(first, token=created["token"])
+        await _hello(second, token=taken.json()["token"])
+
+        def at(ply: int) -> Any:
+            return lambda m: m["type"] == "state" and m["game"]["ply"] == ply
+
+        await _send(first, type="move", move="Oa1", ply=0)
+        await until(second, at(1))
+        await _send(second, type="move", move="Oc1", ply=1)
+        await until(first, at(2))
+        await _send(second, type="offer", offer="takeback", ply=2)
+        await until(first, lambda m: m["type"] == "state" and m["game"]["offers"])
+        await _send(first, type="answer", offer="takeback", accept=True, ply=2)
+        state = (await until(first, at(1)))["game"]
+        await _send(first, type="abort", ply=1)
+        outcome = await until(
+            first,
+            lambda m: (
+                m["type"] == "error" or (m["type"] == "state" and m["game"]["result"] is not None)
+            ),
+            10,
+        )
+    aborted = outcome["type"] == "state"
+    return {
+        "can_abort_after_the_takeback": state["can_abort"],
+        "abort": "aborted" if aborted else f"refused {outcome['code']}",
+    }

@@ -52,7 +52,9 @@ class Arena:
         return figures, self.probe.times(began, time.time())
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.redis)]
+)
 def arena(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Arena]:
@@ -162,6 +164,27 @@ def test_sockets_of_one_seat_share_its_chat_rate_and_leave_the_opponent_its_shar
         times,
         one_seat_within_one_rate=figures["past_the_rate"] <= figures["allowed"],
         opponent_can_still_chat=figures["opponent_said"] == "said",
+    )
+
+
+def test_free_text_chat_stops_on_a_socket_opened_before_logout(arena: Arena) -> None:
+    figures, times = arena.attack(play.chat_after_logout(arena.site))
+    held(
+        figures,
+        times,
+        said_while_logged_in=figures["before"] == "said",
+        logged_out=figures["logout"] == "200",
+        refused_after_logout=figures["after"] not in ("said", "no answer"),
+    )
+
+
+def test_a_takeback_after_both_seats_moved_does_not_reopen_abort(arena: Arena) -> None:
+    figures, times = arena.attack(play.takeback_abort(arena.site))
+    held(
+        figures,
+        times,
+        abort_closed=figures["can_abort_after_the_takeback"] is False,
+        abort_refused=figures["abort"].startswith("refused"),
     )
 
 
