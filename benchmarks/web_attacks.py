@@ -25,6 +25,8 @@ quiet spell:
 * ``spectator_burst``: 199 spectators of one address say a phrase at once on the probe's
   game, beside an honest spectator;
 * ``seat_chat_flood``: 100 sockets of one seat say 5 phrases each;
+* ``chat_after_logout``, ``takeback_abort``: free text on a socket opened before logging
+  out; an abort after a takeback of the second seat's first move;
 * ``pool_minting``: pairs of guest sockets of one address pair each other in a casual pool
   for ``--attack-seconds`` (and whether the games nobody opened are aborted);
 * ``rated_pool_same_address``: two accounts of one address in a rated pool, then a third;
@@ -236,6 +238,8 @@ async def attack(
     await window("forwarded_for", attacks.forwarded_for(site))
     await window("spectator_burst", play.spectator_burst(site, probe.game(), sockets=199))
     await window("seat_chat_flood", play.seat_chat_flood(site, sockets=100, each=5))
+    await window("chat_after_logout", play.chat_after_logout(site))
+    await window("takeback_abort", play.takeback_abort(site))
     minted = await window("pool_minting", play.pool_minting(site, pairs=8, seconds=attack_seconds))
     games = minted.pop("games")
     results["pool_minting"].pop("games")
