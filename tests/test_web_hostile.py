@@ -32,6 +32,10 @@ import sos_attacks_play as play
 from sos_hostile import LOWERED_LIMITS, Probe, Site, percentiles, probe_failures, probing, serving
 from sos_services import new_postgres_database, new_redis_database
 
+# On one worker of `pytest -n` (with `--dist loadgroup`, as `make test` runs), one attack at a
+# time: attacks on another server beside these would skew the probe's timings.
+pytestmark = pytest.mark.xdist_group("hostile")
+
 GAMES_PER_ADDRESS = int(LOWERED_LIMITS["SOSGAME_GAMES_PER_ADDRESS"])
 FIRST_MOVE_SECONDS = float(LOWERED_LIMITS["SOSGAME_FIRST_MOVE_SECONDS"])
 
