@@ -293,7 +293,13 @@ def _probe(base: str, source: str, ready: Any, stop: Any, answers: Any) -> None:
         rng = random.Random(7)
         async with http_client(base, source) as client:
             while not stop.is_set():
-                await one_game(client, rng)
+                try:
+                    await one_game(client, rng)
+                except (OSError, TimeoutError, httpx.HTTPError, websockets.WebSocketException):
+                    # Refused or cut off: an answer that never came, then a new game.
+                    answers.put((time.time(), float("inf")))
+                    ready.set()
+                    await asyncio.sleep(PROBE_PAUSE)
 
     asyncio.run(play())
 
