@@ -295,7 +295,7 @@ def _probe(base: str, source: str, ready: Any, stop: Any, answers: Any) -> None:
             while not stop.is_set():
                 try:
                     await one_game(client, rng)
-                except (OSError, TimeoutError, httpx.HTTPError, websockets.WebSocketException):
+                except (OSError, KeyError, httpx.HTTPError, websockets.WebSocketException):
                     # Refused or cut off: an answer that never came, then a new game.
                     answers.put((time.time(), float("inf")))
                     ready.set()
