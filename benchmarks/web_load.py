@@ -24,9 +24,11 @@ caps each server process at SHARE of one core (a CPU cgroup; Linux, as root), so
 small machine shows how the server scales when the server is what runs out of CPU, not the
 load generator, PostgreSQL or Redis, which share its cores.
 
-* ``attack``: one hostile client against a person's game (see ``benchmarks/web_attacks.py``):
-  quadratic JSON, huge bodies, a replay loop, an analysis flood and the computer cap, each for
-  ``--attack-seconds``, while a probe game times its moves.
+* ``attack``: hostile clients against a person's game (see ``benchmarks/web_attacks.py``):
+  the attacks of the hostile-client tests at the sizes of issue #44 (quadratic JSON, huge
+  bodies and headers, slow bodies, chat floods, minting games, uploads, cold loads, logins,
+  ratings farming, ...), while a probe game times its moves; with ``--processes N``, on N
+  processes sharing PostgreSQL + Redis.
 
 * ``pairing``: ``--players`` players (1,000) entering the quick-pairing pools over
   ``--seconds``, through two processes on PostgreSQL + Redis (see
@@ -738,14 +740,21 @@ def run_flood(arguments: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_attack(arguments: argparse.Namespace) -> dict[str, Any]:
-    # Rooms nobody follows are dropped after 2 s, so the computer cap is tried after a reload.
-    with serve({"SOSGAME_IDLE_SECONDS": "2"}, 1) as site:
+    # The hostile-client tests' servers and probe: one process on SQLite, or N separate
+    # processes on PostgreSQL + Redis (the attacks spread their clients over them).
+    from sos_hostile import LOWERED_LIMITS, probing, serving
+
+    with (
+        _store(arguments.processes) as options,
+        tempfile.TemporaryDirectory() as folder,
+        serving(Path(folder), options, options[1], arguments.processes, LOWERED_LIMITS) as site,
+        probing(site) as probe,
+    ):
         result = asyncio.run(
-            web_attacks.attack(
-                site.url, site.pids[0], arguments.attack_seconds, arguments.attack_json_kib
-            )
+            web_attacks.attack(site, probe, arguments.attack_seconds, arguments.attack_json_kib)
         )
-    result["target"] = f"the probe's p99 under {web_attacks.TARGET_PROBE_P99_MS:g} ms in each"
+    result["target"] = web_attacks.TARGET
+    result["processes"] = arguments.processes
     return result
 
 

@@ -78,6 +78,7 @@ MODULE_MARKS = {
     "test_extras": "slow",
     "test_tui_terminal": "slow",
     "test_web_shared": "slow",
+    "test_web_hostile": "slow",
 }
 
 # Single tests of the fast modules that search for many seconds as plain Python, or start

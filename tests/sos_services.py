@@ -212,13 +212,18 @@ def redis_server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def redis_url(redis_server: str) -> str:
-    """A Redis database of the session's server, emptied, for one test."""
+def new_redis_database(server_url: str) -> str:
+    """The next database of a running Redis server, emptied: its URL."""
     import redis
 
-    url = f"{redis_server}/{next(_redis_databases) % REDIS_DATABASES}"
+    url = f"{server_url}/{next(_redis_databases) % REDIS_DATABASES}"
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
     return url
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A Redis database of the session's server, emptied, for one test."""
+    return new_redis_database(redis_server)
