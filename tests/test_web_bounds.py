@@ -164,9 +164,17 @@ class _Transport(asyncio.Transport):
         super().__init__()
         self.written = b""
         self.closed = False
+        self.eof = False
 
     def write(self, data: Any) -> None:
+        assert not self.eof, "written after the writing side was shut"
         self.written += bytes(data)
+
+    def can_write_eof(self) -> bool:
+        return True
+
+    def write_eof(self) -> None:
+        self.eof = True
 
     def close(self) -> None:
         self.closed = True
@@ -216,7 +224,7 @@ def test_httptools_is_handed_no_more_than_the_limit_of_a_huge_header(limits: Non
 
     fed, transport = asyncio.run(run())
     assert fed <= LIMIT + 1
-    assert transport.closed
+    assert transport.eof and transport.closed
     assert transport.written.startswith(b"HTTP/1.1 431 ")
 
 

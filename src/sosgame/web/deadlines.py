@@ -11,8 +11,9 @@ by default). Once the headers are in, a second timer gives the body
 once it is open.
 
 A request line and headers of more than ``ServerLimits.max_header_bytes`` bytes together
-are answered 431 ``headers_too_large`` and the connection closed, having read no more than
-that: httptools keeps a header that arrives in many pieces by joining them again each time
+are answered 431 ``headers_too_large`` and the connection closed, having parsed no more than
+that (what the client still sends is read and dropped for a few seconds, so that it sees the
+answer): httptools keeps a header that arrives in many pieces by joining them again each time
 (time that grows with the square of its length, all of it on the event loop), so it is
 handed the bytes of a request's headers only up to the limit.
 
@@ -69,6 +70,38 @@ def _headers_too_large() -> bytes:
 def _body_timeout() -> bytes:
     seconds = _limits().body_timeout
     return _answer(408, "body_timeout", f"a request body must arrive within {seconds:g} s")
+
+
+LINGER_SECONDS = 5.0
+"""How long a refused connection goes on reading (and dropping) what its client still sends,
+so that the client, still sending, reads the answer rather than a reset."""
+
+
+class _Refusal:
+    """A connection answered and about to close: its answer is written and the writing side
+    shut, and what the client still sends is dropped until it hangs up or
+    :data:`LINGER_SECONDS` pass (closing at once, with the client's bytes unread, makes the
+    kernel reset the connection, and the client would never see the answer)."""
+
+    def __init__(self, transport: asyncio.Transport, answer: bytes) -> None:
+        self.transport = transport
+        transport.write(answer)
+        if transport.can_write_eof():
+            transport.write_eof()
+            self.timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
+                LINGER_SECONDS, self.close
+            )
+        else:
+            self.timer = None
+            transport.close()
+
+    def close(self) -> None:
+        """Stop waiting for the client."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
 
 
 class _Deadline:
@@ -134,6 +167,7 @@ class H11HeadersDeadline(H11Protocol):
     refusing headers over the limit with 431 (h11 counts them itself)."""
 
     _deadline: _Deadline | None = None
+    _refusal: _Refusal | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -148,6 +182,8 @@ class H11HeadersDeadline(H11Protocol):
         return self.cycle is not None and self.cycle.response_started
 
     def data_received(self, data: bytes) -> None:
+        if self._refusal is not None:
+            return  # answered already: the rest is dropped
         super().data_received(data)
         if self._deadline is None:
             return
@@ -159,8 +195,9 @@ class H11HeadersDeadline(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         if isinstance(self.conn, _Connection) and self.conn.refusal == 431:
-            self.transport.write(_headers_too_large())
-            self.transport.close()
+            if self._deadline is not None:
+                self._deadline.disarm()
+            self._refusal = _Refusal(self.transport, _headers_too_large())
             return
         super().send_400_response(msg)
 
@@ -172,6 +209,8 @@ class H11HeadersDeadline(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._deadline is not None:
             self._deadline.disarm()
+        if self._refusal is not None:
+            self._refusal.close()
         super().connection_lost(exc)
 
 
@@ -185,6 +224,7 @@ if find_spec("httptools") is not None:
         bodies, and handing the parser no more than the limit of a request's headers."""
 
         _deadline: _Deadline | None = None
+        _refusal: _Refusal | None = None
         _awaiting = True
         """Whether the bytes that come next are a request's line and headers."""
         _header_bytes = 0
@@ -199,6 +239,8 @@ if find_spec("httptools") is not None:
             return self.cycle is not None and self.cycle.response_started
 
         def data_received(self, data: bytes) -> None:
+            if self._refusal is not None:
+                return  # answered already: the rest is dropped
             most = _limits().max_header_bytes
             rest = memoryview(data)
             while rest and not self._done():
@@ -213,8 +255,7 @@ if find_spec("httptools") is not None:
                 if self._awaiting and self._header_bytes > most and not self._done():
                     if self._deadline is not None:
                         self._deadline.disarm()
-                    self.transport.write(_headers_too_large())
-                    self.transport.close()
+                    self._refusal = _Refusal(self.transport, _headers_too_large())
                     return
 
         def _done(self) -> bool:
@@ -248,6 +289,8 @@ if find_spec("httptools") is not None:
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
                 self._deadline.disarm()
+            if self._refusal is not None:
+                self._refusal.close()
             super().connection_lost(exc)
 
 
