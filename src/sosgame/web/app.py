@@ -100,6 +100,7 @@ def create_app(
             yield
         finally:
             await app.state.server.analyses.close()
+            accounts.close()
             await hub.close()
             store.close()
 

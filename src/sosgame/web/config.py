@@ -65,6 +65,12 @@ class ServerLimits:
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
+    password_threads: int = 2
+    """Threads that hash and check passwords (argon2: logins, name claims and password
+    changes), and nothing else; each takes argon2's 64 MiB while it works."""
+    password_queue: int = 16
+    """Password hashes waiting for one of those threads; past them a login, claim or
+    password change is refused at once (429 ``login_busy``)."""
     first_move_seconds: float = 30.0
     """In a game with a clock, how long a seat may take over its first move: past it the
     game is aborted (no clock runs until every seat has made its first move)."""
