@@ -387,6 +387,15 @@ def test_names_that_look_like_a_claimed_one_are_refused(client: TestClient) -> N
     assert login.status_code == 200 and login.json()["player"]["name"] == "alice"
 
 
+def test_look_alikes_within_one_script_are_refused(client: TestClient) -> None:
+    claim(client, "Alice")
+    claim(client, "bob")
+    for name in ("AIice", "b0b", "B0B"):  # a capital I for the l, a zero for the o
+        body = {"name": name, "password": "another password"}
+        error(client.post("/api/players", json=body), 409, "name_confusable")
+    assert client.get("/api/players/AIice").status_code == 404
+
+
 def test_a_claimed_name_is_stored_in_its_normal_form(client: TestClient) -> None:
     response = client.post(
         "/api/players", json={"name": "\uff22\uff41\uff4f", "password": "a good password"}
