@@ -222,7 +222,7 @@ def test_skeletons_stored_before_the_look_alikes_of_one_script_are_made_anew(
 
 
 def test_a_game_between_named_players_is_rated_once(store: Store) -> None:
-    players = Players(store)
+    players = Players(store, established_opponents=0)  # nobody provisional: full changes
     ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
     game = finished(store, ["human", "human"], winners=[1], actions=(*QUIET[:4], "resign:0"))
     players.link(game, 0, ann.id)

@@ -80,7 +80,16 @@ _RATING: Final[JSON] = {
 }
 _PLAYER: Final[JSON] = {
     "type": "object",
-    "properties": {"name": {"type": "string"}, **_RATING, "rated_games": {"type": "integer"}},
+    "properties": {
+        "name": {"type": "string"},
+        **_RATING,
+        "rated_games": {"type": "integer"},
+        "provisional": {
+            "type": "boolean",
+            "description": "not yet established: off the leaderboard, of little weight on"
+            " others' ratings",
+        },
+    },
 }
 SESSION: Final = Model(
     "Session", {"type": "object", "properties": {"player": {"oneOf": [_PLAYER, {"type": "null"}]}}}
@@ -125,7 +134,12 @@ class Accounts:
         nobody rated (a process stopped before it could)."""
         self._hub = hub
         self._passwords = PasswordLane(hub.limits.password_threads, hub.limits.password_queue)
-        self._players = Players(hub.store, rated_per_pair=hub.limits.rated_games_per_pair_per_day)
+        self._players = Players(
+            hub.store,
+            rated_per_pair=hub.limits.rated_games_per_pair_per_day,
+            established_opponents=hub.limits.established_opponents,
+            provisional_weight=hub.limits.provisional_weight,
+        )
         hub.finished_hooks.append(self._rate)
         await hub.db(self.players.fill_skeletons)
         rated = await hub.db(self.players.catch_up, clocks.now_ms())
@@ -446,7 +460,7 @@ class Accounts:
                         "type": "object",
                         "description": "'games': id, rows, cols, mode, clock (initial,"
                         " increment in seconds, or null), open_seats, created, and seats (seat,"
-                        " name, player, free, named, rating or null)",
+                        " name, player, free, named, provisional, rating or null)",
                     },
                 ),
             )

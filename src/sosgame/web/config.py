@@ -82,6 +82,14 @@ class ServerLimits:
     rated_games_per_pair_per_day: int = 3
     """Rated games two named players may play together in any 24 hours; more are played
     and finished but not rated (so two accounts of one person cannot feed one a rating)."""
+    established_opponents: int = 5
+    """Distinct opponents that count (established named players, and the computer levels,
+    each level one) a named player must have met in rated games to be established: until
+    then the player is provisional, off the leaderboard and of little weight on the others'
+    ratings (0: nobody is provisional)."""
+    provisional_weight: float = 0.1
+    """The share of a rated game's change a player's rating takes from a provisional
+    opponent (the mean over several opponents; an established one brings all of it)."""
     pool_fallback_seconds: float = 20.0
     """Seconds a player waits alone in a pool before a computer opponent is offered."""
     pool_entries_per_address: int = 20
