@@ -90,6 +90,12 @@ class ServerLimits:
     provisional_weight: float = 0.1
     """The share of a rated game's change a player's rating takes from a provisional
     opponent (the mean over several opponents; an established one brings all of it)."""
+    puzzle_unrated_seconds: float = 86400.0
+    """How long after a puzzle's solution was shown to a client address or a named player
+    (a guest who gave up, too) a first attempt at it from either is judged but not rated."""
+    puzzle_rated_per_minute: int = 10
+    """Rated puzzle attempts one named player may make in a minute (over every process);
+    past them an attempt is judged but not rated."""
     pool_fallback_seconds: float = 20.0
     """Seconds a player waits alone in a pool before a computer opponent is offered."""
     pool_entries_per_address: int = 20

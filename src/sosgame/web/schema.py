@@ -34,6 +34,7 @@ __all__ = [
     "puzzle_attempts",
     "puzzle_players",
     "puzzle_ratings",
+    "puzzle_reveals",
     "rated_games",
     "rating_history",
     "seats",
@@ -254,6 +255,17 @@ puzzle_attempts: Final = Table(
 )
 """A named player's first attempt at a puzzle (the one that is rated): inserted with the new
 ratings, so a puzzle is rated once per player."""
+
+puzzle_reveals: Final = Table(
+    "puzzle_reveals",
+    METADATA,
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("viewer", String(80), primary_key=True),
+    Column("at_ms", BigInteger, nullable=False, index=True),
+)
+"""When a puzzle's solution was last shown to a ``viewer``: a client address (``a:`` and
+the address) or a named player (``p:`` and the id). The puzzle is unrated for both for a
+while after."""
 pool_entries: Final = Table(
     "pool_entries",
     METADATA,
