@@ -198,12 +198,13 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
     assert client.get("/api/lobby").json()["games"] == []  # no free seat any more
     bao_token = taken.json()["token"]
     play_to_resignation(client, game, created["token"], bao_token, moves=QUIET_MOVES)  # Ann resigns
-    board = wait_for(client, "/api/players", lambda body: len(body["players"]) == 2)
-    assert [player["name"] for player in board["players"]] == ["Bao", "Ann"]
-    assert all(player["rated_games"] == 1 for player in board["players"])
+    page = wait_for(client, "/api/players/bao", lambda body: body["rated_games"] == 1)
+    # Both new: provisional, so off the leaderboard (the computer levels are on it).
+    board = client.get("/api/players").json()
+    assert board["players"] == []
     assert {computer["level"] for computer in board["computers"]} == set(COMPUTER_RATINGS)
-    page = client.get("/api/players/bao").json()
-    assert page["name"] == "Bao"
+    assert page["name"] == "Bao" and page["provisional"] is True
+    assert client.get("/api/session", headers=ann).json()["player"]["provisional"] is True
     assert [(item["id"], item["rated"]) for item in page["games"]] == [(game, True)]
     assert [point["game"] for point in page["history"]] == [game]
     assert page["history"][0]["rating"] == page["rating"] > 0
@@ -252,7 +253,8 @@ def test_a_private_game_stays_out_of_the_lobby_and_needs_its_invite(client: Test
 
 def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
     executor = ThreadPoolExecutor(max_workers=1)
-    app = create_app(database, computer=executor, computer_pause=0.01)
+    caps = ServerLimits(established_opponents=0)  # nobody provisional: both are listed
+    app = create_app(database, computer=executor, computer_pause=0.01, server_limits=caps)
     with TestClient(app) as client:
         ann, bao = claim(client, "Ann"), claim(client, "Bao")
         created = online_game(client, ann, public=True)
@@ -270,13 +272,17 @@ def test_games_left_unrated_are_rated_at_the_next_start(database: str) -> None:
         db.execute(text("DELETE FROM rating_history"))
         db.execute(text("UPDATE players SET games = 0, mu = 25.0, sigma = 8.333333333333334"))
     engine.dispose()
-    with TestClient(create_app(database, computer=executor, computer_pause=0.01)) as client:
+    with TestClient(
+        create_app(database, computer=executor, computer_pause=0.01, server_limits=caps)
+    ) as client:
         board = client.get("/api/players").json()["players"]
         assert [(player["name"], player["rated_games"]) for player in board] == [
             ("Bao", 1),
             ("Ann", 1),
         ]
-    with TestClient(create_app(database, computer=executor, computer_pause=0.01)) as client:
+    with TestClient(
+        create_app(database, computer=executor, computer_pause=0.01, server_limits=caps)
+    ) as client:
         board = client.get("/api/players").json()["players"]
         assert [player["rated_games"] for player in board] == [1, 1]  # not rated again
     executor.shutdown()
@@ -385,6 +391,15 @@ def test_names_that_look_like_a_claimed_one_are_refused(client: TestClient) -> N
         json={"name": "\uff41\uff4c\uff49\uff43\uff45", "password": "a good password"},
     )
     assert login.status_code == 200 and login.json()["player"]["name"] == "alice"
+
+
+def test_look_alikes_within_one_script_are_refused(client: TestClient) -> None:
+    claim(client, "Alice")
+    claim(client, "bob")
+    for name in ("AIice", "b0b", "B0B"):  # a capital I for the l, a zero for the o
+        body = {"name": name, "password": "another password"}
+        error(client.post("/api/players", json=body), 409, "name_confusable")
+    assert client.get("/api/players/AIice").status_code == 404
 
 
 def test_a_claimed_name_is_stored_in_its_normal_form(client: TestClient) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -144,6 +145,30 @@ def test_a_name_that_looks_like_a_claimed_one_is_refused(store: Store) -> None:
     assert players.count_players() == 2
 
 
+@pytest.mark.parametrize(
+    ("claimed", "look_alike"),
+    [
+        ("Alice", "AIice"),  # a capital I for the l
+        ("Paypal", "PaypaI"),
+        ("Ian", "lan"),  # an l for the capital I
+        ("bob", "b0b"),  # a zero for the o
+        ("Ola", "0la"),
+        ("Mary", "rnary"),  # r and n for the m
+        ("will", "vvill"),  # two v for the w
+        ("Bill", "Bi1|"),  # a one and a bar for the l
+    ],
+)
+def test_look_alikes_within_one_script_are_refused(
+    store: Store, claimed: str, look_alike: str
+) -> None:
+    players = Players(store)
+    players.claim(claimed, "h", 1)
+    with pytest.raises(NameConfusableError):
+        players.claim(look_alike, "h", 2)
+    players.claim("Mila", "h", 3)  # a lower-case i and an l stay two letters
+    assert players.claim("Miia", "h", 4).name == "Miia"
+
+
 def test_the_skeletons_of_names_claimed_before_are_filled_in(store: Store) -> None:
     players = Players(store)
     with store.engine.begin() as db:  # a name claimed before skeletons were kept
@@ -162,8 +187,42 @@ def test_the_skeletons_of_names_claimed_before_are_filled_in(store: Store) -> No
         players.claim("\u03c1aypal", "h", 3)
 
 
+def test_skeletons_stored_before_the_look_alikes_of_one_script_are_made_anew(
+    url: str, tmp_path: Path
+) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    (tmp_path / "new").mkdir(exist_ok=True)
+    engine = create_engine(url)
+    config = Config()
+    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+        config.set_main_option("script_location", str(folder))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0011")
+            connection.execute(  # "Ian" as its skeleton was made then
+                text(
+                    "INSERT INTO players (key, name, password_hash, mu, sigma, games,"
+                    " created_ms, skeleton) VALUES ('ian', 'Ian', 'h', 25.0, 8.3, 0, 1, 'ian')"
+                )
+            )
+    engine.dispose()
+    store = Store(url)
+    try:
+        players = Players(store)
+        players.fill_skeletons()  # as every server does at start
+        with pytest.raises(NameConfusableError):
+            players.claim("lan", "h", 2)
+    finally:
+        store.close()
+
+
 def test_a_game_between_named_players_is_rated_once(store: Store) -> None:
-    players = Players(store)
+    players = Players(store, established_opponents=0)  # nobody provisional: full changes
     ann, bao = players.claim("Ann", "h", 1), players.claim("Bao", "h", 1)
     game = finished(store, ["human", "human"], winners=[1], actions=(*QUIET[:4], "resign:0"))
     players.link(game, 0, ann.id)

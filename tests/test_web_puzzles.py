@@ -54,8 +54,12 @@ def error(response: Any, status: int, code: str) -> None:
     assert response.json()["error"]["code"] == code
 
 
+def one_move_puzzles() -> list[Puzzle]:
+    return [puzzle for puzzle in puzzle_set() if len(puzzle.steps) == 1]
+
+
 def one_move_puzzle() -> Puzzle:
-    return next(puzzle for puzzle in puzzle_set() if len(puzzle.steps) == 1)
+    return one_move_puzzles()[0]
 
 
 def test_a_puzzle_is_sent_with_the_protocols_keys_and_without_its_solution(
@@ -98,6 +102,7 @@ def test_a_wrong_answer_ends_the_puzzle_with_the_solution(client: TestClient) ->
         "done": True,
         "solution": [str(move) for move in puzzle.line()],
         "rated": None,
+        "unrated": None,
     }
 
 
@@ -147,8 +152,9 @@ def test_a_first_attempt_rates_the_player_and_the_puzzle_once(client: TestClient
     again = client.post(f"/api/puzzles/{puzzle.id}/moves", json={"moves": right}, headers=ann)
     assert again.json()["correct"] is True and again.json()["rated"] is None
     bob = claim(client, "Bob")
+    other = one_move_puzzles()[1]  # Ann's was shown here: unrated for this address now
     lost = client.post(
-        f"/api/puzzles/{puzzle.id}/moves", json={"moves": [worse(puzzle)]}, headers=bob
+        f"/api/puzzles/{other.id}/moves", json={"moves": [worse(other)]}, headers=bob
     ).json()["rated"]
     assert lost["change"] < 0
 

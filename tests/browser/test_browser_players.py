@@ -6,6 +6,7 @@ Vietnamese and Hindi."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -97,6 +98,26 @@ def test_claiming_a_name_and_logging_in_with_clear_refusals(
     assert page.errors == []
 
 
+def _establish(server: LiveServer) -> None:
+    """Make every named player so far established (no longer provisional)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(server.database.removeprefix("sqlite:///"))) as db:
+        db.execute("UPDATE players SET opponents = 100")
+        db.commit()
+
+
+def test_a_new_players_page_says_it_is_provisional(context: Any, server: LiveServer) -> None:
+    _claim(context, server, "Chi")
+    page = _page(context)
+    page.goto(f"{server.url}/#/players/Chi")
+    expect(page.locator("#player-provisional")).to_contain_text("Provisional")
+    page.click("#nav-players")
+    expect(page.locator("#provisional-help")).to_be_visible()
+    expect(page.get_by_test_id("leaderboard").locator("tbody")).not_to_contain_text("Chi")
+    assert page.errors == []
+
+
 def test_a_lobby_game_between_named_players_is_rated(
     browser: Any, context: Any, server: LiveServer
 ) -> None:
@@ -121,7 +142,8 @@ def test_a_lobby_game_between_named_players_is_rated(
     lobby = page.get_by_test_id("lobby")
     expect(lobby).to_contain_text("4x5")
     expect(lobby).to_contain_text("5 min + 2 s a move")
-    expect(lobby).to_contain_text("Ann (0.0)")  # a new player's rating
+    expect(lobby).to_contain_text("Ann (0.0, provisional)")  # a new player's rating
+    _establish(server)  # as if both had met enough established players: the game counts
     page.click(".join")
     expect(page.locator("#join-name")).to_have_value("Bao")
     expect(page.locator("#join-name")).to_be_disabled()
@@ -146,6 +168,7 @@ def test_a_lobby_game_between_named_players_is_rated(
     expect(chart).to_be_visible()
     expect(chart.locator(".rating-point")).to_have_count(1)
     expect(page.locator("#player-rating")).to_contain_text("after 1 rated game")
+    expect(page.locator("#player-provisional")).to_have_count(0)
     expect(page.locator("#player-games")).to_contain_text("won")
     box = chart.bounding_box()
     assert box is not None and box["x"] >= 0

@@ -60,6 +60,14 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.puzzle_rating", "Puzzle rated {rating}"),
     text("web.puzzle_yours", "Your puzzle rating: {rating}"),
     text("web.puzzle_change", "Your puzzle rating: {rating} ({change})"),
+    text(
+        "web.puzzle_unrated.solution_seen",
+        "Not rated: this puzzle's solution was shown here lately.",
+    ),
+    text(
+        "web.puzzle_unrated.too_fast",
+        "Not rated: too many rated puzzles in the last minute; the next ones count again soon.",
+    ),
     text("web.puzzle_guest", "You play as a guest, unrated: log in for a puzzle rating."),
     text("web.puzzle_next", "Next puzzle"),
     text("web.puzzle_show", "Show the solution"),

@@ -237,6 +237,17 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "Online games between named players are rated, and so are their games against the"
         " computer, whose ratings are fixed. A new player starts at 0.",
     ),
+    text(
+        "web.provisional_help",
+        "New players are provisional, and left off this list, until they have played rated"
+        " games against enough different established players or computer levels.",
+    ),
+    text(
+        "web.player_provisional",
+        "Provisional: this player is listed on the leaderboard once they have played rated"
+        " games against enough different established players or computer levels.",
+    ),
+    text("web.rating_provisional", "{rating}, provisional"),
     text("web.rating_history", "Rating history"),
     text("web.rating_chart", "Rating after each rated game"),
     text("web.player_games", "Games"),

@@ -9,12 +9,9 @@ good. Passwords are stored only as argon2 hashes.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Final
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -26,6 +23,7 @@ from sosgame.web.api import JSON, Answer, Model, declare, refused
 from sosgame.web.bodies import read_json
 from sosgame.web.hub import Hub
 from sosgame.web.names import normal_name
+from sosgame.web.passwords import PasswordLane
 from sosgame.web.players import Account, NameConfusableError, NameTakenError, Players
 from sosgame.web.protocol import ProtocolError
 from sosgame.web.ratings import COMPUTER_RATINGS
@@ -42,9 +40,6 @@ _LIFETIME_MS: Final = _MAX_AGE * 1000
 _MAX_COOKIE: Final = 100
 _WINDOW_MS: Final = 60_000
 _MAX_BODY: Final = 4096
-_HASHER: Final = PasswordHasher()
-# A hash to check against when the name is unknown, so both answers take as long.
-_NOBODY: Final = _HASHER.hash("no such player here")
 
 _PASSWORD: Final[JSON] = {
     "type": "string",
@@ -85,7 +80,16 @@ _RATING: Final[JSON] = {
 }
 _PLAYER: Final[JSON] = {
     "type": "object",
-    "properties": {"name": {"type": "string"}, **_RATING, "rated_games": {"type": "integer"}},
+    "properties": {
+        "name": {"type": "string"},
+        **_RATING,
+        "rated_games": {"type": "integer"},
+        "provisional": {
+            "type": "boolean",
+            "description": "not yet established: off the leaderboard, of little weight on"
+            " others' ratings",
+        },
+    },
 }
 SESSION: Final = Model(
     "Session", {"type": "object", "properties": {"player": {"oneOf": [_PLAYER, {"type": "null"}]}}}
@@ -94,7 +98,8 @@ _LOGGED_IN: Final = Answer("The player, logged in: the sos_session cookie is set
 _LOGGED_OUT: Final = Answer("player: null", SESSION)
 _ATTEMPTS: Final = refused(
     "Over {limits.login_attempts_per_minute} attempts a minute to log in, claim a name or"
-    " change a password from this address (rate_limited)"
+    " change a password from this address (rate_limited), or too many passwords being"
+    " checked on the server now (login_busy)"
 )
 
 
@@ -104,6 +109,7 @@ class Accounts:
     def __init__(self) -> None:
         self._hub: Hub | None = None
         self._players: Players | None = None
+        self._passwords: PasswordLane | None = None
 
     @property
     def hub(self) -> Hub:
@@ -117,16 +123,33 @@ class Accounts:
         assert self._players is not None
         return self._players
 
+    @property
+    def passwords(self) -> PasswordLane:
+        """Where passwords are hashed and checked (once started)."""
+        assert self._passwords is not None
+        return self._passwords
+
     async def start(self, hub: Hub) -> None:
         """Rate each game this process finishes from now on, and rate the finished games
         nobody rated (a process stopped before it could)."""
         self._hub = hub
-        self._players = Players(hub.store, rated_per_pair=hub.limits.rated_games_per_pair_per_day)
+        self._passwords = PasswordLane(hub.limits.password_threads, hub.limits.password_queue)
+        self._players = Players(
+            hub.store,
+            rated_per_pair=hub.limits.rated_games_per_pair_per_day,
+            established_opponents=hub.limits.established_opponents,
+            provisional_weight=hub.limits.provisional_weight,
+        )
         hub.finished_hooks.append(self._rate)
         await hub.db(self.players.fill_skeletons)
         rated = await hub.db(self.players.catch_up, clocks.now_ms())
         if rated:
             _log.info("rated %d finished games left unrated", rated)
+
+    def close(self) -> None:
+        """Stop the password threads."""
+        if self._passwords is not None:
+            self._passwords.close()
 
     async def _rate(self, game_id: str) -> None:
         try:
@@ -247,7 +270,7 @@ class Accounts:
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
         await self._limit(request)
-        digest = await asyncio.to_thread(_HASHER.hash, password)
+        digest = await self.passwords.hash(password)
         try:
             account = await self.hub.db(self.players.claim, name, digest, clocks.now_ms())
         except NameTakenError:
@@ -274,12 +297,8 @@ class Accounts:
             raise ProtocolError("wrong_password", "wrong name or password")
         await self._limit(request)
         account: Account | None = await self.hub.db(self.players.find, name)
-        digest = _NOBODY if account is None else account.password_hash
-        try:
-            await asyncio.to_thread(_HASHER.verify, digest, password)
-        except (VerificationError, InvalidHashError):
-            account = None
-        if account is None:
+        digest = None if account is None else account.password_hash
+        if not await self.passwords.verify(digest, password) or account is None:
             raise ProtocolError("wrong_password", "wrong name or password")
         return await self._session(request, account, 200)
 
@@ -334,11 +353,9 @@ class Accounts:
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
         await self._limit(request)
-        try:
-            await asyncio.to_thread(_HASHER.verify, account.password_hash, old)
-        except (VerificationError, InvalidHashError):
-            raise ProtocolError("wrong_password", "wrong password") from None
-        digest = await asyncio.to_thread(_HASHER.hash, new)
+        if not await self.passwords.verify(account.password_hash, old):
+            raise ProtocolError("wrong_password", "wrong password")
+        digest = await self.passwords.hash(new)
         secret = await self.hub.db(
             self.players.change_password, account.id, digest, clocks.now_ms(), _LIFETIME_MS
         )
@@ -443,7 +460,7 @@ class Accounts:
                         "type": "object",
                         "description": "'games': id, rows, cols, mode, clock (initial,"
                         " increment in seconds, or null), open_seats, created, and seats (seat,"
-                        " name, player, free, named, rating or null)",
+                        " name, player, free, named, provisional, rating or null)",
                     },
                 ),
             )

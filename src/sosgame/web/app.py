@@ -105,6 +105,7 @@ def create_app(
             yield
         finally:
             await app.state.server.analyses.close()
+            accounts.close()
             await hub.close()
             store.close()
             app.state.parsers.shutdown(wait=False, cancel_futures=True)

@@ -90,6 +90,12 @@ class ServerLimits:
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
+    password_threads: int = 2
+    """Threads that hash and check passwords (argon2: logins, name claims and password
+    changes), and nothing else; each takes argon2's 64 MiB while it works."""
+    password_queue: int = 16
+    """Password hashes waiting for one of those threads; past them a login, claim or
+    password change is refused at once (429 ``login_busy``)."""
     first_move_seconds: float = 30.0
     """In a game with a clock, how long a seat may take over its first move: past it the
     game is aborted (no clock runs until every seat has made its first move)."""
@@ -105,6 +111,20 @@ class ServerLimits:
     rated_games_per_pair_per_day: int = 3
     """Rated games two named players may play together in any 24 hours; more are played
     and finished but not rated (so two accounts of one person cannot feed one a rating)."""
+    established_opponents: int = 5
+    """Distinct opponents that count (established named players, and the computer levels,
+    each level one) a named player must have met in rated games to be established: until
+    then the player is provisional, off the leaderboard and of little weight on the others'
+    ratings (0: nobody is provisional)."""
+    provisional_weight: float = 0.1
+    """The share of a rated game's change a player's rating takes from a provisional
+    opponent (the mean over several opponents; an established one brings all of it)."""
+    puzzle_unrated_seconds: float = 86400.0
+    """How long after a puzzle's solution was shown to a client address or a named player
+    (a guest who gave up, too) a first attempt at it from either is judged but not rated."""
+    puzzle_rated_per_minute: int = 10
+    """Rated puzzle attempts one named player may make in a minute (over every process);
+    past them an attempt is judged but not rated."""
     pool_fallback_seconds: float = 20.0
     """Seconds a player waits alone in a pool before a computer opponent is offered."""
     pool_entries_per_address: int = 20

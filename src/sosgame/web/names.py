@@ -17,6 +17,7 @@ import unicodedata
 from collections import defaultdict
 from functools import cache
 from importlib import resources
+from typing import Final
 
 from sosgame.web.limits import is_filler
 
@@ -64,14 +65,34 @@ def _prototypes() -> dict[str, str]:
 
 
 def skeleton(name: str) -> str:
-    """The name's confusables skeleton, case-insensitive: NFKC, case folded, fillers left out
-    (they show nothing, so "al\u3164ice" reads as "alice"), then UTS #39's skeleton (NFD, each
-    character replaced by its prototype, NFD again). Two names with the same skeleton look
-    alike."""
+    """The name's confusables skeleton, case-insensitive, the one key two names are compared
+    by: NFKC, fillers left out (they show nothing, so "al\u3164ice" reads as "alice"), UTS
+    #39's skeleton (NFD, each character replaced by its prototype, NFD again), then case
+    folded and mapped once more, with the look-alikes of one script that the prototypes miss
+    (:data:`_FOLDS`). Mapped before case folding, so that a capital I is an l ("AIice" is
+    "Alice") and a zero an O ("b0b" is "bob"), as they look; folded after it, so that case
+    never tells two names apart. Two names with the same skeleton look alike.
+
+    >>> skeleton("AIice") == skeleton("alice") and skeleton("b0b") == skeleton("BOB")
+    True
+    >>> skeleton("vvill") == skeleton("will") and skeleton("rnary") == skeleton("Mary")
+    True
+    """
+    shown = "".join(char for char in normal_name(name) if not is_filler(char))
+    folded = _map(_map(shown).casefold())
+    return unicodedata.normalize("NFD", "".join(_FOLDS.get(char, char) for char in folded))
+
+
+_FOLDS: Final = {"w": "vv"}
+"""Look-alikes within one script that ``confusables.txt`` leaves apart ("vv" and "w"); I, l,
+1 and |, O and 0, and "rn" and "m" are in it already."""
+
+
+def _map(text: str) -> str:
+    """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD."""
     prototypes = _prototypes()
-    folded = unicodedata.normalize("NFD", normal_name(name).casefold())
-    mapped = "".join(_expand(char, prototypes) for char in folded if not is_filler(char))
-    return unicodedata.normalize("NFD", mapped)
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(_expand(char, prototypes) for char in decomposed))
 
 
 def _expand(char: str, prototypes: dict[str, str]) -> str:

@@ -2,9 +2,8 @@
 the lobby, their sessions and the login rate limit.
 
 Every call is one transaction and blocks, like :class:`~sosgame.web.store.Store`'s (the
-server makes them from its database thread). Rating is once per game whatever happens: the
-``rated_games`` row goes in with the new ratings, so a second attempt (another process, or the
-catch-up at start) finds it and fails as a whole.
+server makes them from its database thread). Finished games are rated by
+:class:`~sosgame.web.rater.Rater`, once each.
 """
 
 from __future__ import annotations
@@ -13,27 +12,16 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import Connection, and_, func, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
-from sosgame.game import Mode
-from sosgame.snapshot import Snapshot
 from sosgame.web.names import normal_name, skeleton
-from sosgame.web.ratings import (
-    COMPUTER_RATINGS,
-    DAY_MS,
-    MIN_MOVES,
-    NEW_PLAYER,
-    Rating,
-    moves_per_seat,
-    new_ratings,
-    places,
-)
+from sosgame.web.rater import Rater
+from sosgame.web.ratings import COMPUTER_RATINGS, NEW_PLAYER, Rating
 from sosgame.web.rows import HUMAN
 from sosgame.web.schema import (
-    actions,
     games,
     login_attempts,
     player_seats,
@@ -55,8 +43,6 @@ __all__ = [
     "session_id",
 ]
 
-_TRIES: Final = 5
-
 
 class NameTakenError(Exception):
     """Somebody has claimed that name already."""
@@ -68,17 +54,24 @@ class NameConfusableError(Exception):
 
 @dataclass(frozen=True)
 class Account:
-    """A claimed name, its password's hash and its rating."""
+    """A claimed name, its password's hash, its rating and whether it is provisional (see
+    :mod:`sosgame.web.rater`)."""
 
     id: int
     name: str
     password_hash: str
     rating: Rating
     games: int
+    provisional: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """What the API tells about the player (never the hash)."""
-        return {"name": self.name, **self.rating.to_json(), "rated_games": self.games}
+        return {
+            "name": self.name,
+            **self.rating.to_json(),
+            "rated_games": self.games,
+            "provisional": self.provisional,
+        }
 
 
 def name_key(name: str) -> str:
@@ -98,20 +91,40 @@ def session_id(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _account(row: Any) -> Account:
-    return Account(
-        row["id"], row["name"], row["password_hash"], Rating(row["mu"], row["sigma"]), row["games"]
-    )
-
-
 class Players:
     """The players' tables of the store's database."""
 
-    def __init__(self, store: Store, *, rated_per_pair: int = 3) -> None:
-        """``rated_per_pair``: rated games two players may have together in any 24 hours."""
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rated_per_pair: int = 3,
+        established_opponents: int = 5,
+        provisional_weight: float = 0.1,
+    ) -> None:
+        """``rated_per_pair``: rated games two players may have together in any 24 hours;
+        ``established_opponents``: distinct established opponents (or computer levels) a
+        player must have met in rated games to be provisional no more (0: nobody is);
+        ``provisional_weight``: the share of a game's change a provisional opponent brings
+        (:mod:`sosgame.web.rater`)."""
         self._engine = store.engine
-        self._locks = self._engine.dialect.name == "postgresql"
-        self._rated_per_pair = rated_per_pair
+        self._established = established_opponents
+        self._rater = Rater(
+            self._engine,
+            rated_per_pair=rated_per_pair,
+            established=established_opponents,
+            weight=provisional_weight,
+        )
+
+    def _account(self, row: Any) -> Account:
+        return Account(
+            row["id"],
+            row["name"],
+            row["password_hash"],
+            Rating(row["mu"], row["sigma"]),
+            row["games"],
+            row["opponents"] < self._established,
+        )
 
     # ------------------------------------------------------------------------ accounts
 
@@ -139,12 +152,13 @@ class Players:
                         games=0,
                         created_ms=now_ms,
                         skeleton=shape,
+                        opponents=0,
                     )
                 ).inserted_primary_key
         except IntegrityError:
             raise NameTakenError(name) from None
         assert key is not None
-        return Account(int(key[0]), name, password_hash, NEW_PLAYER, 0)
+        return Account(int(key[0]), name, password_hash, NEW_PLAYER, 0, self._established > 0)
 
     def fill_skeletons(self) -> int:
         """Store the skeleton of every name that has none (claimed before they were kept);
@@ -167,14 +181,14 @@ class Players:
             for key in _keys(name):
                 found = db.execute(select(players).where(players.c.key == key)).mappings().first()
                 if found is not None:
-                    return _account(found)
+                    return self._account(found)
         return None
 
     def get(self, player_id: int) -> Account | None:
         """The account with this id."""
         with self._engine.begin() as db:
             found = db.execute(select(players).where(players.c.id == player_id)).mappings().first()
-            return None if found is None else _account(found)
+            return None if found is None else self._account(found)
 
     # ------------------------------------------------------------------------ sessions
 
@@ -207,7 +221,7 @@ class Players:
         )
         with self._engine.begin() as db:
             found = db.execute(query).mappings().first()
-            return None if found is None else _account(found)
+            return None if found is None else self._account(found)
 
     def end_session(self, secret: str) -> None:
         """Log out the session this secret opens (nothing if there is none)."""
@@ -286,167 +300,32 @@ class Players:
     # -------------------------------------------------------------------------- rating
 
     def rate(self, game_id: str, now_ms: int) -> bool:
-        """Rate a finished game if it is a rated one and not yet rated; whether this call
-        rated it. A game is rated when it was played online, every person in it took their
-        seat as a named player (each a different one) and at least one did, every seat made
-        at least :data:`~sosgame.web.ratings.MIN_MOVES` moves, and no two of its players have
-        ``rated_per_pair`` rated games together that ended within 24 hours of it; computer
-        seats count with their fixed ratings, which do not change. A game that is not rated
-        is noted as such (``rated_games.rated`` false)."""
-        for attempt in range(_TRIES):
-            try:
-                with self._engine.begin() as db:
-                    if db.dialect.name == "sqlite":
-                        # Python's sqlite3 begins a transaction only at the first write, so
-                        # the counts read before it would come from no transaction at all:
-                        # take the write lock first, and rating processes take turns.
-                        db.exec_driver_sql("BEGIN IMMEDIATE")
-                    return self._rate(db, game_id, now_ms)
-            except IntegrityError:
-                return False  # rated meanwhile, by another process
-            except OperationalError:
-                # SQLite refuses a transaction that read before another's write; again.
-                if attempt == _TRIES - 1:
-                    raise
-        return False
-
-    def _rate(self, db: Connection, game_id: str, now_ms: int) -> bool:
-        game = db.execute(select(games).where(games.c.id == game_id)).mappings().first()
-        if game is None or game["status"] != "finished" or game["result"] is None:
-            return False
-        done = db.execute(select(rated_games.c.game_id).where(rated_games.c.game_id == game_id))
-        if done.first() is not None:
-            return False
-        seat_rows = db.execute(
-            select(seats.c.seat, seats.c.player).where(seats.c.game_id == game_id).order_by("seat")
-        ).all()
-        linked = dict(
-            db.execute(
-                select(player_seats.c.seat, player_seats.c.player_id).where(
-                    player_seats.c.game_id == game_id
-                )
-            ).all()
-        )
-        texts = list(
-            db.execute(
-                select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
-            ).scalars()
-        )
-        people = [row.seat for row in seat_rows if row.player == HUMAN]
-        ids = [linked.get(seat) for seat in people]
-        ending = json.loads(game["result"]).get("termination")
-        rated = (
-            game["kind"] == "online"
-            and game["rated"] is not False
-            and ending != "aborted"
-            and bool(people)
-            and None not in ids
-            and len(set(ids)) == len(ids)
-            and len(seat_rows) >= 2
-            and min(_moves(game, texts)) >= MIN_MOVES
-        )
-        accounts: dict[int, Account] = {}
-        if rated:
-            query = select(players).where(players.c.id.in_(linked.values())).order_by(players.c.id)
-            if self._locks:
-                # Two games of one player rated at once: one waits, then counts the other.
-                query = query.with_for_update()
-            accounts = {row["id"]: _account(row) for row in db.execute(query).mappings()}
-            rated = self._pair_games(db, game_id, sorted(accounts), game["updated_ms"]) < (
-                self._rated_per_pair
-            )
-        # The row that says it is done, before any rating: a second attempt stops here (on
-        # PostgreSQL it waits for this transaction, then fails on the key).
-        db.execute(rated_games.insert().values(game_id=game_id, rated=rated, rated_ms=now_ms))
-        if not rated:
-            return False
-        before = [
-            accounts[linked[row.seat]].rating
-            if row.player == HUMAN
-            else COMPUTER_RATINGS.get(row.player, NEW_PLAYER)
-            for row in seat_rows
-        ]
-        resigned = [int(text.split(":")[1]) for text in texts if text.startswith("resign:")]
-        after = new_ratings(before, places(json.loads(game["result"]), resigned))
-        for seat in people:
-            rating = after[seat]
-            player_id = linked[seat]
-            db.execute(
-                players.update()
-                .where(players.c.id == player_id)
-                .values(mu=rating.mu, sigma=rating.sigma, games=players.c.games + 1)
-            )
-            db.execute(
-                rating_history.insert().values(
-                    player_id=player_id,
-                    game_id=game_id,
-                    mu=rating.mu,
-                    sigma=rating.sigma,
-                    rated_ms=now_ms,
-                )
-            )
-        return True
-
-    @staticmethod
-    def _pair_games(db: Connection, game_id: str, ids: list[int], ended_ms: int) -> int:
-        """The most rated games any two of these players had together that ended less than
-        24 hours before or after ``ended_ms`` (other than ``game_id``). Both sides, so that
-        games rated out of order (a catch-up, two processes) still keep every 24 hours to
-        the limit."""
-        most = 0
-        one, other = rating_history.alias("one"), rating_history.alias("other")
-        for index, first in enumerate(ids):
-            for second in ids[index + 1 :]:
-                count = db.execute(
-                    select(func.count())
-                    .select_from(
-                        one.join(other, other.c.game_id == one.c.game_id).join(
-                            games, games.c.id == one.c.game_id
-                        )
-                    )
-                    .where(
-                        one.c.player_id == first,
-                        other.c.player_id == second,
-                        one.c.game_id != game_id,
-                        games.c.updated_ms > ended_ms - DAY_MS,
-                        games.c.updated_ms < ended_ms + DAY_MS,
-                    )
-                ).scalar_one()
-                most = max(most, int(count))
-        return most
+        """Rate a finished game if it is a rated one and not yet rated
+        (:meth:`~sosgame.web.rater.Rater.rate`); whether this call rated it."""
+        return self._rater.rate(game_id, now_ms)
 
     def unrated(self, limit: int = 1000) -> list[str]:
         """Finished games with a named player that are not rated yet (oldest first)."""
-        query = (
-            select(games.c.id)
-            .where(
-                games.c.status == "finished",
-                games.c.id.in_(select(player_seats.c.game_id)),
-                ~games.c.id.in_(select(rated_games.c.game_id)),
-            )
-            .order_by(games.c.updated_ms)
-            .limit(limit)
-        )
-        with self._engine.begin() as db:
-            return list(db.execute(query).scalars())
+        return self._rater.unrated(limit)
 
     def catch_up(self, now_ms: int) -> int:
         """Rate every finished game left unrated (a process stopped before it did); how
         many were rated."""
-        return sum(self.rate(game_id, now_ms) for game_id in self.unrated())
+        return self._rater.catch_up(now_ms)
 
     # ------------------------------------------------------------------------- reading
 
     def leaderboard(self, limit: int = 100) -> list[Account]:
-        """Players with rated games, best rating (``mu - 3 sigma``) first."""
+        """Established players with rated games (provisional ones are left off), best
+        rating (``mu - 3 sigma``) first."""
         query = (
             select(players)
-            .where(players.c.games > 0)
+            .where(players.c.games > 0, players.c.opponents >= self._established)
             .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.key)
             .limit(limit)
         )
         with self._engine.begin() as db:
-            return [_account(row) for row in db.execute(query).mappings()]
+            return [self._account(row) for row in db.execute(query).mappings()]
 
     def history(
         self, player_id: int, limit: int = 200, *, private_ids: bool = True
@@ -546,7 +425,7 @@ class Players:
             )
             ids = [row["id"] for row in rows]
             seat_rows = db.execute(
-                select(seats, players.c.mu, players.c.sigma, players.c.games)
+                select(seats, players.c.mu, players.c.sigma, players.c.opponents)
                 .select_from(
                     seats.outerjoin(
                         player_seats,
@@ -561,7 +440,7 @@ class Players:
             ).mappings()
             listed: dict[str, list[dict[str, Any]]] = {game_id: [] for game_id in ids}
             for seat in seat_rows:
-                listed[seat["game_id"]].append(_lobby_seat(seat))
+                listed[seat["game_id"]].append(_lobby_seat(seat, self._established))
         return [
             {
                 "id": row["id"],
@@ -583,19 +462,7 @@ class Players:
             return int(db.execute(select(func.count()).select_from(players)).scalar_one())
 
 
-def _moves(game: Any, texts: list[str]) -> list[int]:
-    """How many moves each seat of a stored game made (none, for a game the engine cannot
-    replay: it is then not rated, rather than tried again at every start)."""
-    start = None if game["start"] is None else json.loads(game["start"])
-    mode: Mode = "simple" if game["mode"] == "simple" else "general"
-    snapshot = Snapshot(game["rows"], game["cols"], game["players"], mode, start, tuple(texts))
-    try:
-        return moves_per_seat(snapshot)
-    except (KeyError, TypeError, ValueError):  # the engine's errors are ValueErrors
-        return [0]
-
-
-def _lobby_seat(seat: Any) -> dict[str, Any]:
+def _lobby_seat(seat: Any, established: int) -> dict[str, Any]:
     rating: Rating | None = None
     if seat["player"] != HUMAN:
         rating = COMPUTER_RATINGS.get(seat["player"])
@@ -607,6 +474,7 @@ def _lobby_seat(seat: Any) -> dict[str, Any]:
         "player": seat["player"],
         "free": seat["player"] == HUMAN and seat["token_hash"] is None,
         "named": seat["mu"] is not None,
+        "provisional": seat["mu"] is not None and seat["opponents"] < established,
         "rating": None if rating is None else rating.to_json(),
     }
 

@@ -27,6 +27,7 @@ __all__ = [
     "moves_per_seat",
     "new_ratings",
     "places",
+    "weighted",
 ]
 
 MIN_MOVES: Final = 2
@@ -49,6 +50,15 @@ def moves_per_seat(snapshot: Snapshot) -> list[int]:
             counts[game.turn] += 1
         game.apply(action)
     return counts
+
+
+def weighted(before: Rating, after: Rating, share: float) -> Rating:
+    """A rating that takes only ``share`` (0 to 1) of the change from ``before`` to ``after``:
+    ``mu`` and ``sigma`` each moved that part of the way."""
+    return Rating(
+        before.mu + share * (after.mu - before.mu),
+        before.sigma + share * (after.sigma - before.sigma),
+    )
 
 
 # ------------------------------------------------------------------- the computer levels

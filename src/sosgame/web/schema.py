@@ -27,12 +27,14 @@ __all__ = [
     "games",
     "jobs",
     "login_attempts",
+    "player_opponents",
     "player_seats",
     "players",
     "pool_entries",
     "puzzle_attempts",
     "puzzle_players",
     "puzzle_ratings",
+    "puzzle_reveals",
     "rated_games",
     "rating_history",
     "seats",
@@ -144,11 +146,22 @@ players: Final = Table(
     Column("games", Integer, nullable=False, default=0),
     Column("created_ms", BigInteger, nullable=False),
     Column("skeleton", String(400), nullable=True, index=True),
+    Column("opponents", Integer, nullable=False, default=0, server_default="0"),
 )
 """A claimed name: ``key`` is the name case-folded (so "Ann" and "ANN" are one name), the
 password's argon2 hash, and the OpenSkill rating (``mu``, ``sigma``) after ``games`` rated
 games; ``skeleton`` is the name's Unicode confusables skeleton, so a name that only looks
-like a claimed one is refused."""
+like a claimed one is refused; ``opponents`` counts the rows of ``player_opponents`` (the
+player is provisional below ``established_opponents``)."""
+
+player_opponents: Final = Table(
+    "player_opponents",
+    METADATA,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("opponent", String(32), primary_key=True),
+)
+"""The distinct opponents that count which a named player has met in rated games: an
+established player (``#`` and their id) or a computer level (its name)."""
 
 player_seats: Final = Table(
     "player_seats",
@@ -245,6 +258,17 @@ puzzle_attempts: Final = Table(
 )
 """A named player's first attempt at a puzzle (the one that is rated): inserted with the new
 ratings, so a puzzle is rated once per player."""
+
+puzzle_reveals: Final = Table(
+    "puzzle_reveals",
+    METADATA,
+    Column("puzzle_id", String(16), primary_key=True),
+    Column("viewer", String(80), primary_key=True),
+    Column("at_ms", BigInteger, nullable=False, index=True),
+)
+"""When a puzzle's solution was last shown to a ``viewer``: a client address (``a:`` and
+the address) or a named player (``p:`` and the id). The puzzle is unrated for both for a
+while after."""
 pool_entries: Final = Table(
     "pool_entries",
     METADATA,

@@ -34,6 +34,7 @@ async def protocol_error(_request: Request, error: Exception) -> Response:
         "analysis_busy": 429,
         "analysis_queue_full": 429,
         "rate_limited": 429,
+        "login_busy": 429,
         "name_taken": 409,
         "name_confusable": 409,
         "wrong_password": 401,

@@ -3,7 +3,8 @@ puzzle, and the verdict on the moves found so far.
 
 The server judges every move with the puzzle's stored proof (:func:`sosgame.ai.puzzles.judge`)
 and never sends the solution before the puzzle is over; a named player's first attempt at a
-puzzle changes both ratings, a guest plays unrated.
+puzzle changes both ratings (unless the solution was shown to them or their address lately,
+or they are past the pace of rated attempts), a guest plays unrated.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from sosgame.ai.puzzles import Puzzle, PuzzleError
 from sosgame.glicko import NEW_RATING
 from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
-from sosgame.web.endpoints.common import hub, read_json, server
+from sosgame.web.endpoints.common import address, hub, read_json, server
 from sosgame.web.protocol import ProtocolError
-from sosgame.web.puzzles import PuzzleRatings
+from sosgame.web.puzzles import PuzzleRatings, RatedAttempt, Unrated, viewers
 
 __all__ = ["ROUTES", "daily", "get_puzzle", "moves", "next_puzzle"]
 
@@ -63,7 +64,8 @@ _VERDICT: Final = Model(
     {
         "type": "object",
         "description": "correct, reply, done, solution (once done or wrong), rated (a named"
-        " player's new rating after a first attempt) and board (position, turn, scores and"
+        " player's new rating after a first attempt), unrated (why a first attempt was not"
+        " rated: solution_seen or too_fast; else null) and board (position, turn, scores and"
         " lines after the moves)",
     },
 )
@@ -165,14 +167,34 @@ async def moves(request: Request) -> Response:
     answer = verdict.to_json()
     if give_up:
         answer.update(correct=False, reply=None, done=True)
-    answer["rated"] = None
+    answer["rated"] = answer["unrated"] = None
     answer["board"] = board
     account = await server(request).accounts.current(request)
+    limits = server(request).limits
+    day_ms = int(limits.puzzle_unrated_seconds * 1000)
+    client = address(request)
     if over and account is not None:
         rated = await hub(request).db(
-            _ratings(request).record, account.id, puzzle, solved, clocks.now_ms()
+            _ratings(request).record,
+            account.id,
+            client,
+            puzzle,
+            solved,
+            clocks.now_ms(),
+            unrated_ms=day_ms,
+            per_minute=limits.puzzle_rated_per_minute,
         )
-        answer["rated"] = None if rated is None else rated.to_json()
+        if isinstance(rated, RatedAttempt):
+            answer["rated"] = rated.to_json()
+        elif isinstance(rated, Unrated):
+            answer["unrated"] = rated.reason
+    if answer["solution"] is not None:
+        # Shown now: unrated for this address and player for a while (after their own
+        # attempt above, which it does not touch).
+        shown_to = viewers(client, None if account is None else account.id)
+        await hub(request).db(
+            _ratings(request).reveal, puzzle.id, shown_to, clocks.now_ms(), day_ms
+        )
     return JSONResponse(answer)
 
 

@@ -170,7 +170,8 @@ export async function showPlayers() {
   view().replaceChildren(
     el("h1", { text: t("web.leaderboard") }),
     el("div", { class: "home" },
-      el("section", { class: "panel scroll" }, board),
+      el("section", { class: "panel scroll" }, board,
+        el("p", { class: "meta", id: "provisional-help", text: t("web.provisional_help") })),
       el("section", { class: "panel scroll" }, computers,
         el("p", { class: "meta", text: t("web.rating_help") }))));
 }
@@ -240,6 +241,7 @@ export async function showPlayer(name) {
     el("h1", { id: "player-name", text: data.name }),
     el("p", { class: "meta", id: "player-rating",
       text: t("web.player_rating", { rating: formatRating(data.rating), count: data.rated_games }) }),
+    ...(data.provisional ? [el("p", { class: "meta", id: "player-provisional", text: t("web.player_provisional") })] : []),
     el("div", { class: "home" },
       el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
@@ -252,7 +254,8 @@ export async function showPlayer(name) {
 function seatText(seat) {
   const who = seat.free ? t("web.free_seat") : seat.name;
   if (!seat.rating) return who;
-  return `${who} (${formatRating(seat.rating.rating)})`;
+  const rating = formatRating(seat.rating.rating);
+  return `${who} (${seat.provisional ? t("web.rating_provisional", { rating }) : rating})`;
 }
 
 export async function showLobby() {

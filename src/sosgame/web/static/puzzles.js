@@ -6,7 +6,7 @@ import { drawBoard, fitBoard, zoomControls } from "./board.js";
 
 // The puzzle on the page: what the server sent, the moves found so far, the board after
 // them, the last verdict, the cell picked for a letter and the player's rating line.
-const puzzleView = { puzzle: null, moves: [], board: null, verdict: null, selected: null, player: null, rated: null };
+const puzzleView = { puzzle: null, moves: [], board: null, verdict: null, selected: null, player: null, rated: null, unrated: null };
 
 function boardState(puzzle, board) {
   return {
@@ -21,7 +21,7 @@ function themesText(themes) {
 
 export async function showPuzzles(id) {
   router.render = () => drawPuzzle();
-  Object.assign(puzzleView, { puzzle: null, moves: [], board: null, verdict: null, selected: null, rated: null });
+  Object.assign(puzzleView, { puzzle: null, moves: [], board: null, verdict: null, selected: null, rated: null, unrated: null });
   view().replaceChildren(el("h1", { text: t("web.puzzles") }), el("p", { text: t("web.connecting") }));
   try {
     const puzzle = await api("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : "/api/puzzles/next");
@@ -66,7 +66,9 @@ function drawPuzzle() {
 }
 
 function ratingLine() {
-  const { player, rated } = puzzleView;
+  const { player, rated, unrated } = puzzleView;
+  // Why a first attempt was not rated: the solution was shown here lately, or too fast.
+  if (unrated) return el("p", { id: "puzzle-player", class: "muted", text: t(`web.puzzle_unrated.${unrated}`) });
   if (rated) {
     const change = rated.change > 0 ? `+${rated.change}` : String(rated.change);
     return el("p", { id: "puzzle-player", text: t("web.puzzle_change", { rating: rated.rating, change }) });
@@ -109,6 +111,7 @@ async function send(giveUp) {
     puzzleView.verdict = verdict;
     puzzleView.board = verdict.board;
     if (verdict.rated) puzzleView.rated = verdict.rated;
+    if (verdict.unrated) puzzleView.unrated = verdict.unrated;
   } catch (error) {
     puzzleView.moves.pop();
     puzzleView.verdict = null;

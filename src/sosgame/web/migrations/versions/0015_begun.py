@@ -1,7 +1,7 @@
 """Whether a game has begun for good: every seat made its first move before a takeback.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0015
+Revises: 0014
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 from sosgame.web.migrations.columns import add_columns, drop_columns
 
-revision = "0012"
-down_revision = "0011"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 

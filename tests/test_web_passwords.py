@@ -1,0 +1,111 @@
+"""Password hashing in its own lane, through the real app: argon2 runs only on the password
+threads (never on the default executor that replays use), and past the lane's bound a login
+or claim is refused at once with 429 ``login_busy``."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from argon2 import PasswordHasher
+
+from sos_web import app_client
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+GOOD = "a good password"
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str, before: Callable[[], None]) -> None:
+    """Run ``before`` in the thread of each argon2 ``name`` call (hash or verify)."""
+    real = getattr(PasswordHasher, name)
+
+    def spied(self: PasswordHasher, *args: Any, **kwargs: Any) -> Any:
+        before()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(PasswordHasher, name, spied)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path / "games.sqlite3", password_threads=1, password_queue=1) as opened:
+        yield opened
+
+
+def test_passwords_are_hashed_and_checked_on_their_own_threads_only(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    threads: list[str] = []
+    for name in ("hash", "verify"):
+        _spy(monkeypatch, name, lambda: threads.append(threading.current_thread().name))
+    assert client.post("/api/players", json={"name": "Ann", "password": GOOD}).status_code == 201
+    assert client.post("/api/session", json={"name": "Ann", "password": GOOD}).status_code == 200
+    wrong = client.post("/api/session", json={"name": "Nobody", "password": GOOD})
+    assert wrong.status_code == 401
+    assert len(threads) == 3
+    assert all(thread.startswith("sosgame-passwords") for thread in threads), threads
+
+
+def _attempts(client: TestClient) -> int:
+    """Logins and claims counted so far (each is counted before its password is hashed)."""
+    from sqlalchemy import func, select
+
+    from sosgame.web.schema import login_attempts
+
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    with store.engine.begin() as db:
+        return int(db.execute(select(func.count()).select_from(login_attempts)).scalar_one())
+
+
+def test_past_the_lanes_bound_a_claim_is_refused_at_once_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    release, entered = threading.Event(), threading.Event()
+
+    def held() -> None:
+        entered.set()
+        release.wait(30)
+
+    _spy(monkeypatch, "hash", held)
+    requests = ThreadPoolExecutor(max_workers=3)
+
+    def claim(name: str) -> Future[Any]:
+        return requests.submit(client.post, "/api/players", json={"name": name, "password": GOOD})
+
+    try:
+        first = claim("Ann")  # hashing on the lane's one thread
+        assert entered.wait(30)
+        second = claim("Bao")  # then waiting, in the queue's one place
+        for _ in range(600):
+            if _attempts(client) == 2:
+                break
+            release.wait(0.05)  # polling for the second claim to reach the lane
+        third = claim("Chi")
+        # Answered while the lane is still held (before, it waited for a thread).
+        done = third.exception(10) is None and third.done()
+    finally:
+        release.set()
+        requests.shutdown(wait=True)
+    assert done
+    refused = third.result()
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"]["code"] == "login_busy"
+    assert first.result().status_code == 201
+    assert second.result().status_code == 201
+    players = client.app.state.server.accounts.players  # type: ignore[attr-defined]
+    assert players.find("Chi") is None  # the refused claim took no name
+    assert client.post("/api/players", json={"name": "Chi", "password": GOOD}).status_code == 201
