@@ -23,6 +23,9 @@ from sos_hostile import memory as server_memory
 
 READS_PER_SECOND = 4.0
 READ_BURST = 20
+STORED_PER_ADDRESS = 10
+"""Records one address uploads to set up the cold loads: under every cap of uploads and of
+games made (the tests lower the latter to 15)."""
 """The documented rate of replays per address (``SOSGAME_READS_PER_SECOND``, ``_BURST``),
 which uploads and cold loads of stored games share (issue #44)."""
 LOGIN_ANSWER_SECONDS = 3.0
@@ -320,21 +323,23 @@ async def _rooms(site: Site) -> int:
 
 
 async def stored_games(site: Site, count: int, size: int = 26) -> list[str]:
-    """``count`` finished records uploaded (at most 20 from each of several addresses, so
-    no upload limit refuses them), and their rooms dropped from the servers' memory."""
+    """``count`` finished records uploaded (at most :data:`STORED_PER_ADDRESS` from each of
+    several addresses, so no upload limit refuses them), and their rooms dropped from the
+    servers' memory."""
     record = finished_record(size)
-    rooms = await _rooms(site)
     ids: list[str] = []
-    for start in range(0, count, READ_BURST):
-        source = address(130 + start // READ_BURST)
+    for start in range(0, count, STORED_PER_ADDRESS):
+        source = address(130 + start // STORED_PER_ADDRESS)
         async with http_client(site.url(start), source) as client:
             made = await asyncio.gather(
-                *(_upload(client, record) for _ in range(min(READ_BURST, count - start)))
+                *(_upload(client, record) for _ in range(min(STORED_PER_ADDRESS, count - start)))
             )
         ids += made
-    # Nobody follows them: they are dropped after SOSGAME_IDLE_SECONDS.
+    # Nobody follows them: they are dropped after SOSGAME_IDLE_SECONDS, until only the
+    # probe's game is left (a count that only fell below the one before the uploads might
+    # be other attacks' rooms going while these are still there).
     deadline = time.monotonic() + WAIT_SECONDS
-    while await _rooms(site) > rooms and time.monotonic() < deadline:
+    while await _rooms(site) > 1 and time.monotonic() < deadline:
         await asyncio.sleep(0.25)  # polling for an event (rooms dropped), not waiting out time
     return ids
 

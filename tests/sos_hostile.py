@@ -49,11 +49,16 @@ LOWERED_LIMITS = {
     "SOSGAME_IDLE_SECONDS": "2",
     "SOSGAME_FIRST_MOVE_SECONDS": "2",
     "SOSGAME_GAMES_PER_ADDRESS": "10",
+    "SOSGAME_NEW_GAMES_PER_ADDRESS": "15",
     "SOSGAME_CHAT_PER_GAME": "4",
+    "SOSGAME_FIRST_MOVE_GRACE_SECONDS": "1",
+    "SOSGAME_BODY_TIMEOUT": "3",
 }
 """Limits lowered so that the attacks show in seconds: rooms idle for 2 s are dropped (so a
-stored game is loaded cold), a paired game whose first move does not come in 2 s is aborted,
-an address may have 10 unfinished games, a game keeps 4 messages of its players' chat."""
+stored game is loaded cold), a paired game whose first move does not come in 2 s is aborted
+(and one nobody opened, 1 s later, by the store's sweep), an address may have 10 unfinished
+games and make 15 in ten minutes, a game keeps 4 messages of its players' chat, a body must
+arrive within 3 s."""
 
 
 def address(number: int) -> str:

@@ -27,6 +27,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sos_services import free_port
+from sosgame import Game
+from sosgame.record import Record
 from sosgame.web import create_app, deadlines
 from sosgame.web.defaults import LOOPBACK_HOSTS
 
@@ -335,11 +337,18 @@ def test_long_bodies_are_parsed_off_the_event_loop_short_ones_on_it(
     with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
         headers = {"content-type": "application/json"}
-        long_game = game + " " * (100 * 1024)
+        padding = " " * (100 * 1024)
         assert client.post("/api/games", content=game, headers=headers).status_code == 201
-        assert client.post("/api/games", content=long_game, headers=headers).status_code == 201
+        # Only an upload may be long: a long body anywhere else is refused unread.
+        too_long = client.post("/api/games", content=game + padding, headers=headers)
+        assert too_long.status_code == 413
+        record = Record.from_game(Game(3, 3), players=["Ann", "Bao"]).to_json()
+        assert (
+            client.post("/api/records", content=record + padding, headers=headers).status_code
+            == 201
+        )
         # A long body's errors are the same as a short one's.
-        refused = client.post("/api/games", content="[" * 20000, headers=headers)
+        refused = client.post("/api/records", content="[" * 20000, headers=headers)
         assert refused.status_code == 400
         assert refused.json()["error"]["code"] == "bad_json"
     short, long, wrong = parsed_in

@@ -6,12 +6,13 @@ and loading games that are not in memory is paced per address."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
 
 from sos_web import FakeTime, app_client, receive_type
 from sosgame import Game
@@ -23,7 +24,7 @@ from sosgame.web.gamecaps import Caps
 from sosgame.web.hub import Hub, TooManyError
 from sosgame.web.protocol import ProtocolError, parse_new_game
 from sosgame.web.rows import HUMAN, SeatRow
-from sosgame.web.schema import players
+from sosgame.web.schema import games, players
 from sosgame.web.seeks import SeekStore, member_of, parse_seek
 from sosgame.web.store import Store
 from test_web_hubs import new_game, run, two_hubs
@@ -221,6 +222,24 @@ def test_uploads_of_finished_records_count_as_games_made(tmp_path: Path) -> None
         )
 
 
+def test_uploads_are_paced_per_address_like_replays_before_their_body_is_read(
+    tmp_path: Path,
+) -> None:
+    record = _finished_record()
+    with app_client(tmp_path / "games.sqlite3", read_burst=2, reads_per_second=0.01) as client:
+        for _ in range(2):
+            assert client.post("/api/records", json=record).status_code == 201
+        refused = client.post("/api/records", json=record)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+        # Refused before the body is read: not even a record's worth of garbage is looked at.
+        garbage = client.post("/api/records", content=b"{not json")
+        assert garbage.json()["error"]["code"] == "rate_limited"
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        with hub.store.engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(games)).scalar_one() == 2
+
+
 def test_a_paired_game_nobody_opens_is_aborted_without_being_loaded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -304,3 +323,26 @@ def test_games_not_in_memory_are_loaded_at_the_clients_pace(tmp_path: Path) -> N
         # A game in memory costs no load.
         for _ in range(5):
             assert client.get(f"/api/games/{games[0]}").status_code == 200
+
+
+def test_many_asking_at_once_for_a_game_being_loaded_count_as_one_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app_client(tmp_path / "games.sqlite3") as client:
+        game = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": PEOPLE}).json()
+    with app_client(
+        tmp_path / "games.sqlite3", cold_load_burst=1, cold_loads_per_second=0.01
+    ) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        load = hub.store.load
+
+        def slow_load(game_id: str) -> Any:
+            time.sleep(0.5)  # a large game read from a busy database
+            return load(game_id)
+
+        monkeypatch.setattr(hub.store, "load", slow_load)
+        with ThreadPoolExecutor(max_workers=8) as requests:
+            answers = list(
+                requests.map(lambda _: client.get(f"/api/games/{game['id']}").status_code, range(8))
+            )
+        assert answers == [200] * 8

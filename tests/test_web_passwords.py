@@ -4,10 +4,12 @@ or claim is refused at once with 429 ``login_busy``."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ with warnings.catch_warnings():
 from argon2 import PasswordHasher
 
 from sos_web import app_client
+from sosgame.web.passwords import PasswordLane
+from sosgame.web.protocol import ProtocolError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -109,3 +113,42 @@ def test_past_the_lanes_bound_a_claim_is_refused_at_once_and_changes_nothing(
     players = client.app.state.server.accounts.players  # type: ignore[attr-defined]
     assert players.find("Chi") is None  # the refused claim took no name
     assert client.post("/api/players", json={"name": "Chi", "password": GOOD}).status_code == 201
+
+
+def test_a_flood_from_many_addresses_delays_a_newcomer_by_one_turn_and_never_shuts_it_out() -> None:
+    """With the lane's one thread held and its queue full of four flooding addresses'
+    hashes, a newcomer's hash is still taken (the newest of the address with the most waiting
+    is refused instead), and it runs right after the first address's turn, not after the
+    whole flood; past its share an address is refused."""
+    release = threading.Event()
+    order: list[str] = []
+
+    def work(name: str) -> str:
+        release.wait(30)
+        order.append(name)
+        return name
+
+    async def scenario() -> tuple[list[object], list[str]]:
+        lane = PasswordLane(threads=1, queue=4, per_address=3)
+        try:
+            calls = [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("b", "b2")]
+            flood = [asyncio.ensure_future(lane._run(who, partial(work, n))) for who, n in calls]
+            await asyncio.sleep(0.05)
+            # "a" has its share (3) running or waiting: a fourth is refused at once.
+            with pytest.raises(ProtocolError) as over:
+                await lane._run("a", partial(work, "a4"))
+            assert over.value.code == "login_busy"
+            newcomer = asyncio.ensure_future(lane._run("new", partial(work, "new")))
+            await asyncio.sleep(0.05)
+            release.set()
+            results = await asyncio.gather(*flood, newcomer, return_exceptions=True)
+            return [r.code if isinstance(r, ProtocolError) else r for r in results], order
+        finally:
+            lane.close()
+
+    results, ran = asyncio.run(scenario())
+    # The queue (4) was full: a2, a3, b1, b2 waited behind a1; the newcomer took the place of
+    # the newest of the address with the most waiting ("a": a3).
+    assert results == ["a1", "a2", "login_busy", "b1", "b2", "new"]
+    # Round robin by address: after a's two, b's first, then the newcomer's, before b's second.
+    assert ran == ["a1", "a2", "b1", "new", "b2"]

@@ -133,7 +133,11 @@ class Accounts:
         """Rate each game this process finishes from now on, and rate the finished games
         nobody rated (a process stopped before it could)."""
         self._hub = hub
-        self._passwords = PasswordLane(hub.limits.password_threads, hub.limits.password_queue)
+        self._passwords = PasswordLane(
+            hub.limits.password_threads,
+            hub.limits.password_queue,
+            hub.limits.password_queue_per_address,
+        )
         self._players = Players(
             hub.store,
             rated_per_pair=hub.limits.rated_games_per_pair_per_day,
@@ -210,7 +214,7 @@ class Accounts:
         return account
 
     async def _limit(self, request: Request) -> None:
-        address = request.client.host if request.client is not None else ""
+        address = _address(request)
         most = self.hub.limits.login_attempts_per_minute
         wait = await self.hub.db(self.players.attempt, address, clocks.now_ms(), _WINDOW_MS, most)
         if wait:
@@ -270,7 +274,7 @@ class Accounts:
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
         await self._limit(request)
-        digest = await self.passwords.hash(password)
+        digest = await self.passwords.hash(password, _address(request))
         try:
             account = await self.hub.db(self.players.claim, name, digest, clocks.now_ms())
         except NameTakenError:
@@ -298,7 +302,7 @@ class Accounts:
         await self._limit(request)
         account: Account | None = await self.hub.db(self.players.find, name)
         digest = None if account is None else account.password_hash
-        if not await self.passwords.verify(digest, password) or account is None:
+        if not await self.passwords.verify(digest, password, _address(request)) or account is None:
             raise ProtocolError("wrong_password", "wrong name or password")
         return await self._session(request, account, 200)
 
@@ -353,9 +357,9 @@ class Accounts:
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
         await self._limit(request)
-        if not await self.passwords.verify(account.password_hash, old):
+        if not await self.passwords.verify(account.password_hash, old, _address(request)):
             raise ProtocolError("wrong_password", "wrong password")
-        digest = await self.passwords.hash(new)
+        digest = await self.passwords.hash(new, _address(request))
         secret = await self.hub.db(
             self.players.change_password, account.id, digest, clocks.now_ms(), _LIFETIME_MS
         )
@@ -492,3 +496,8 @@ class Accounts:
             Route("/api/session/password", self.change_password, methods=["POST"]),
             Route("/api/lobby", self.lobby, methods=["GET"]),
         ]
+
+
+def _address(request: Request) -> str:
+    """The client address a request's password work is counted for."""
+    return request.client.host if request.client is not None else ""

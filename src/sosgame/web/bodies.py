@@ -26,6 +26,7 @@ from sosgame.web.protocol import ProtocolError, parse_json
 __all__ = [
     "INLINE_BYTES",
     "MAX_BODY_BYTES",
+    "SMALL_BODY_BYTES",
     "BodyLimit",
     "BodyTooLargeError",
     "read_body",
@@ -34,6 +35,10 @@ __all__ = [
 
 MAX_BODY_BYTES: Final = 256 * 1024
 """The largest HTTP request body (an uploaded record) the server reads."""
+SMALL_BODY_BYTES: Final = 16 * 1024
+"""The largest body of every other request (a new game's settings, a seek, a puzzle's moves,
+a name and password), which needs a few hundred bytes: a long body sent to one of those is
+refused by its declared length before anything is read or parsed."""
 INLINE_BYTES: Final = 16 * 1024
 """A body up to this long is parsed on the event loop (in well under a millisecond); a
 longer one in the app's parsing threads."""
@@ -74,7 +79,7 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
 
 
 async def read_json(
-    request: Request, limit: int = MAX_BODY_BYTES, *, optional: bool = False
+    request: Request, limit: int = SMALL_BODY_BYTES, *, optional: bool = False
 ) -> Any:
     """The request's JSON body, read by :func:`read_body` and checked by
     :func:`~sosgame.web.protocol.parse_json` (``optional``: an empty body is ``{}``); a body

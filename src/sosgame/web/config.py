@@ -95,7 +95,11 @@ class ServerLimits:
     changes), and nothing else; each takes argon2's 64 MiB while it works."""
     password_queue: int = 16
     """Password hashes waiting for one of those threads; past them a login, claim or
-    password change is refused at once (429 ``login_busy``)."""
+    password change is refused at once (429 ``login_busy``), unless its address has none
+    waiting: it then takes the place of the newest of the address with the most."""
+    password_queue_per_address: int = 2
+    """Password hashes one client address may have running or waiting at once; they take
+    their turns round robin by address."""
     first_move_seconds: float = 30.0
     """In a game with a clock, how long a seat may take over its first move: past it the
     game is aborted (no clock runs until every seat has made its first move)."""

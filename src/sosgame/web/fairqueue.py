@@ -46,6 +46,17 @@ class FairQueue(Generic[_T]):
                 return item
         return None
 
+    def drop_newest(self, owner: Hashable) -> _T | None:
+        """Take ``owner``'s last queued item out of the queue; ``None`` if it has none."""
+        items = self._owners.get(owner)
+        if not items:
+            return None
+        item = items.pop()
+        self._count -= 1
+        if not items:
+            del self._owners[owner]
+        return item
+
     def remove(self, owner: Hashable, item: _T) -> None:
         """Take ``item`` out of the queue, if it is there."""
         items = self._owners.get(owner)

@@ -318,6 +318,10 @@ class Hub:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def holds(self, game_id: str) -> bool:
+        """Whether the game is in memory or being loaded (asking for it loads nothing more)."""
+        return game_id in self.rooms or game_id in self._loads
+
     async def room(self, game_id: str) -> Room | None:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""
         room = self.rooms.get(game_id)

@@ -1,7 +1,9 @@
 """Password hashing in a lane of its own: argon2 runs on a few threads that do nothing else,
-never on the default executor that replays and other work share, and past a bound of waiting
-hashes a login, claim or password change is refused at once (429 ``login_busy``) instead of
-queueing without end.
+never on the default executor that replays and other work share. Hashes wait their turn
+round robin by client address, each address with at most a few at once, and past a bound
+of waiting hashes a login, claim or password change is refused at once (429 ``login_busy``)
+instead of queueing without end: a crowd of addresses flooding the lane with wrong logins
+delays an honest newcomer by about one hash per address, never by the whole flood.
 
 Each argon2 hash takes its memory cost (64 MiB with ``argon2-cffi``'s defaults) while it
 runs, so the threads bound the memory it takes too: ``password_threads`` times that.
@@ -10,66 +12,156 @@ runs, so the threads bound the memory it takes too: ``password_threads`` times t
 from __future__ import annotations
 
 import asyncio
-import threading
+from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Final, TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from sosgame.web.fairqueue import FairQueue
 from sosgame.web.protocol import ProtocolError
 
 __all__ = ["PasswordLane"]
 
-_T = TypeVar("_T")
 _HASHER: Final = PasswordHasher()
 # A hash to check against when the name is unknown, so both answers take as long.
 _NOBODY: Final = _HASHER.hash("no such player here")
 
 
-class PasswordLane:
-    """Argon2 hashes and checks on ``threads`` threads of their own, with at most ``queue``
-    more waiting; past that a call raises :class:`ProtocolError` ``login_busy``."""
+def _busy() -> ProtocolError:
+    return ProtocolError(
+        "login_busy", "the server is checking too many passwords now; try again in a moment"
+    )
 
-    def __init__(self, threads: int, queue: int) -> None:
+
+@dataclass(eq=False)
+class _Job:
+    """One hash or check: who asked, the work, and the answer awaited."""
+
+    address: str
+    work: Callable[[], Any]
+    answer: asyncio.Future[Any]
+    started: bool = field(default=False)
+
+
+class PasswordLane:
+    """Argon2 hashes and checks on ``threads`` threads of their own, served round robin by
+    client address, with at most ``per_address`` of one address's at once (running or
+    waiting) and ``queue`` waiting in all; past those a call raises :class:`ProtocolError`
+    ``login_busy``. A full queue still takes an address that has none waiting, in place of
+    the newest waiting hash of the address with the most."""
+
+    def __init__(self, threads: int, queue: int, per_address: int = 2) -> None:
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sosgame-passwords")
-        self._most = threads + queue
-        self._taken = 0
-        self._lock = threading.Lock()
+        self._threads = threads
+        self._queue = queue
+        self._per_address = per_address
+        self._running = 0
+        self._waiting: FairQueue[_Job] = FairQueue(lambda job: not job.answer.done())
+        self._waiting_of: Counter[str] = Counter()
+        self._held_by: Counter[str] = Counter()
 
     @property
     def taken(self) -> int:
         """Hashes running or waiting now."""
-        return self._taken
+        return self._running + self._waiting_of.total()
 
-    async def _run(self, function: Callable[..., _T], *args: str) -> _T:
-        with self._lock:
-            if self._taken >= self._most:
-                raise ProtocolError(
-                    "login_busy",
-                    "the server is checking too many passwords now; try again in a moment",
-                )
-            self._taken += 1
-        # Counted until the thread is done with it (or it is dropped unstarted): a client
-        # that hangs up while its hash waits frees no place that is still taken.
-        job = self._pool.submit(function, *args)
-        job.add_done_callback(self._release)
-        return await asyncio.wrap_future(job)
+    async def _run(self, address: str, work: Callable[[], Any]) -> Any:
+        if self._held_by[address] >= self._per_address:
+            raise _busy()
+        if self._waiting_of.total() >= self._queue and (
+            self._waiting_of[address] > 0 or not self._drop_newest()
+        ):
+            raise _busy()
+        job = _Job(address, work, asyncio.get_running_loop().create_future())
+        self._waiting.push(address, job)
+        self._waiting_of[address] += 1
+        self._held_by[address] += 1
+        self._start()
+        try:
+            return await job.answer
+        except asyncio.CancelledError:
+            # The client went away while its hash waited: its place is given up (a hash
+            # already running holds its thread, and its place, until it is done).
+            if not job.started:
+                self._waiting.remove(address, job)
+                self._forget(job)
+            raise
 
-    def _release(self, _job: object) -> None:
-        with self._lock:
-            self._taken -= 1
+    def _drop_newest(self) -> bool:
+        """Refuse the newest waiting hash of the address with the most waiting; whether
+        there was one to refuse."""
+        if not self._waiting_of:
+            return False
+        address, _count = self._waiting_of.most_common(1)[0]
+        job = self._waiting.drop_newest(address)
+        if job is None:
+            return False
+        self._forget(job)
+        if not job.answer.done():
+            job.answer.set_exception(_busy())
+        return True
 
-    async def hash(self, password: str) -> str:
-        """The argon2 hash of ``password``, to store."""
-        return await self._run(_HASHER.hash, password)
+    def _forget(self, job: _Job) -> None:
+        """``job`` waits no more and holds no place."""
+        self._waiting_of[job.address] -= 1
+        if self._waiting_of[job.address] <= 0:
+            del self._waiting_of[job.address]
+        self._release(job)
 
-    async def verify(self, digest: str | None, password: str) -> bool:
+    def _release(self, job: _Job) -> None:
+        self._held_by[job.address] -= 1
+        if self._held_by[job.address] <= 0:
+            del self._held_by[job.address]
+
+    def _start(self) -> None:
+        """Hand waiting hashes to free threads, in turn by address."""
+        loop = asyncio.get_running_loop()
+        while self._running < self._threads:
+            job = self._waiting.pop()
+            if job is None:
+                return
+            self._waiting_of[job.address] -= 1
+            if self._waiting_of[job.address] <= 0:
+                del self._waiting_of[job.address]
+            job.started = True
+            self._running += 1
+            running = self._pool.submit(job.work)
+            running.add_done_callback(partial(self._done_in_thread, loop, job))
+
+    def _done_in_thread(
+        self, loop: asyncio.AbstractEventLoop, job: _Job, done: Future[Any]
+    ) -> None:
+        # Called in the hashing thread: the lane's state is the event loop's to change.
+        loop.call_soon_threadsafe(self._finished, job, done)
+
+    def _finished(self, job: _Job, done: Future[Any]) -> None:
+        self._running -= 1
+        self._release(job)
+        if not job.answer.done():
+            error = done.exception()
+            if error is not None:
+                job.answer.set_exception(error)
+            else:
+                job.answer.set_result(done.result())
+        self._start()
+
+    async def hash(self, password: str, address: str = "") -> str:
+        """The argon2 hash of ``password``, to store (``address``: whose turn it takes)."""
+        digest: str = await self._run(address, partial(_HASHER.hash, password))
+        return digest
+
+    async def verify(self, digest: str | None, password: str, address: str = "") -> bool:
         """Whether ``password`` matches the stored hash ``digest`` (``None``: an unknown
         name, checked against a hash of nothing so that it takes as long)."""
         try:
-            await self._run(_HASHER.verify, _NOBODY if digest is None else digest, password)
+            await self._run(
+                address, partial(_HASHER.verify, _NOBODY if digest is None else digest, password)
+            )
         except (VerificationError, InvalidHashError):
             return False
         return digest is not None

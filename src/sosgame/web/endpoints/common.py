@@ -32,6 +32,7 @@ __all__ = [
     "address",
     "bearer",
     "cold_load",
+    "costly",
     "error_response",
     "hub",
     "read_json",
@@ -112,11 +113,22 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def costly(request: Request) -> None:
+    """Refuse (``rate_limited``) a request for work past the client's rate of such requests
+    (replays, records, move lists, analyses and uploads), before anything is read."""
+    if not server(request).reads.allow(address(request)):
+        raise ProtocolError(
+            "rate_limited",
+            "too many replays, records, analyses and uploads asked for: at most"
+            f" {server(request).limits.reads_per_second:g} a second from one address on average",
+        )
+
+
 def cold_load(connection: HTTPConnection, game_id: str) -> None:
     """Refuse (``rate_limited``) to load a game that is not in memory past the client's
     rate of such loads (each reads the whole game from the store)."""
-    if game_id in hub(connection).rooms:
-        return
+    if hub(connection).holds(game_id):
+        return  # one load serves everyone asking meanwhile
     if not server(connection).loads.allow(address(connection)):
         raise ProtocolError(
             "rate_limited",

@@ -15,12 +15,14 @@ from sosgame.limits import WEB_MAX_NAME
 from sosgame.record import Record
 from sosgame.web import creation, limits, rematches
 from sosgame.web.api import Answer, Model, declare, refused
+from sosgame.web.bodies import MAX_BODY_BYTES
 from sosgame.web.endpoints.common import (
     FORBIDDEN,
     NO_GAME,
     TOO_MANY,
     address,
     bearer,
+    costly,
     hub,
     read_json,
     room_or_404,
@@ -296,12 +298,17 @@ async def rematch(request: Request) -> Response:
     responses={
         201: Answer("The new game, the creator's seat token and the links", CREATED),
         400: refused("Not a record, or one past the limits of a new game (bad_record)"),
-        429: TOO_MANY,
+        429: refused(
+            "Too many games made (too_many_games), or too many uploads, replays and analyses"
+            " from this address: over {limits.reads_per_second:g} a second on average or"
+            " {limits.read_burst} at once (rate_limited)"
+        ),
     },
 )
 async def upload(request: Request) -> Response:
     """``POST /api/records``: a local game from an uploaded record."""
-    body = await read_json(request)
+    costly(request)  # before the body is read: an upload is work like a replay
+    body = await read_json(request, MAX_BODY_BYTES)
     try:
         loaded = Record.from_dict(body)
         # The same limits as a new game: board sides, seat count and names.

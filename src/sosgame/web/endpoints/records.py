@@ -22,8 +22,16 @@ from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import SEATS_TAG
 from sosgame.web.api import Answer, declare, refused
 from sosgame.web.chat import CHAT_TAG, plays_in, record_tag
-from sosgame.web.endpoints.common import NO_GAME, READS, address, bearer, hub, room_or_404, server
-from sosgame.web.protocol import ProtocolError
+from sosgame.web.endpoints.common import (
+    NO_GAME,
+    READS,
+    address,
+    bearer,
+    costly,
+    hub,
+    room_or_404,
+    server,
+)
 from sosgame.web.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.room import Room
 
@@ -36,12 +44,7 @@ __all__ = ["ROUTES", "analysis", "moves", "record", "replay"]
 async def _costly_room(request: Request) -> Room:
     """The room of a request for work (a replay, record, move list or analysis), once
     the client's rate allows it."""
-    if not server(request).reads.allow(address(request)):
-        raise ProtocolError(
-            "rate_limited",
-            f"too many replays, records and analyses asked for: at most"
-            f" {server(request).limits.reads_per_second:g} a second from one address on average",
-        )
+    costly(request)
     return await room_or_404(request)
 
 
