@@ -5,6 +5,7 @@ and loading games that are not in memory is paced per address."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -341,6 +342,15 @@ def test_many_asking_at_once_for_a_game_being_loaded_count_as_one_load(
             return load(game_id)
 
         monkeypatch.setattr(hub.store, "load", slow_load)
+        rates = client.app.state.server.loads  # type: ignore[attr-defined]
+        charge = rates.allow
+
+        async def slow_charge(client_address: str) -> bool:
+            await asyncio.sleep(0.2)  # a round trip to the shared buckets (Redis)
+            allowed: bool = await charge(client_address)
+            return allowed
+
+        monkeypatch.setattr(rates, "allow", slow_charge)
         with ThreadPoolExecutor(max_workers=8) as requests:
             answers = list(
                 requests.map(lambda _: client.get(f"/api/games/{game['id']}").status_code, range(8))

@@ -5,6 +5,7 @@ or claim is refused at once with 429 ``login_busy``."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -152,3 +153,22 @@ def test_a_flood_from_many_addresses_delays_a_newcomer_by_one_turn_and_never_shu
     assert results == ["a1", "a2", "login_busy", "b1", "b2", "new"]
     # Round robin by address: after a's two, b's first, then the newcomer's, before b's second.
     assert ran == ["a1", "a2", "b1", "new", "b2"]
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="thread priorities are Linux's")
+def test_the_hashing_threads_give_way_to_the_event_loop() -> None:
+    """A hashing thread runs at a lower priority than the thread that started the lane."""
+
+    async def scenario() -> tuple[int, int]:
+        lane = PasswordLane(threads=1, queue=1)
+        try:
+
+            def niceness() -> int:
+                return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+            return niceness(), await lane._run("a", niceness)
+        finally:
+            lane.close()
+
+    loop_niceness, hashing_niceness = asyncio.run(scenario())
+    assert hashing_niceness > loop_niceness

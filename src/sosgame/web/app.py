@@ -32,7 +32,7 @@ from sosgame.web.lobby import Lobby
 from sosgame.web.middleware import RequestChecks, SecurityHeaders, host_name
 from sosgame.web.pools import Pool, pools_from_environment
 from sosgame.web.protocol import ProtocolError
-from sosgame.web.ratelimit import ClientRates
+from sosgame.web.ratelimit import SharedRates
 from sosgame.web.replay import Answers
 from sosgame.web.store import Store
 from sosgame.web.unopened import Unopened
@@ -94,6 +94,8 @@ def create_app(
         try:
             await hub.start()
             await accounts.start(hub)
+            # Rates per address and per seat count over every process (over Redis).
+            app.state.server.share_rates(hub.bus)
         except BaseException:
             store.close()
             raise
@@ -136,8 +138,8 @@ def create_app(
         accounts=accounts,
         analyses=Analyses(queue=caps.analysis_queue),
         answers=Answers(),
-        reads=ClientRates(caps.reads_per_second, caps.read_burst),
-        loads=ClientRates(caps.cold_loads_per_second, caps.cold_load_burst),
+        reads=SharedRates("reads", caps.reads_per_second, caps.read_burst),
+        loads=SharedRates("loads", caps.cold_loads_per_second, caps.cold_load_burst),
         allowed_origins=allowed_origins,
         chat=ChatRates(caps),
     )

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Final, Protocol
 
+from sosgame.web.ratelimit import ClientRates
+
 __all__ = [
     "Bus",
     "BusError",
@@ -47,6 +49,22 @@ MAX_RETRY_SECONDS: Final = 15.0
 """... up to this."""
 PING_SECONDS: Final = 2.0
 """How long a health check waits for Redis to answer."""
+TAKE_SECONDS: Final = 0.5
+"""How long a shared rate's token is waited for before the process counts on its own."""
+# A token bucket kept as the moment it is next full ("generic cell rate algorithm"): one
+# key, read and written in one step, on Redis's own clock so that every process agrees.
+_TAKE: Final = """
+local now_parts = redis.call('TIME')
+local now = tonumber(now_parts[1]) * 1000 + tonumber(now_parts[2]) / 1000
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local due = tonumber(redis.call('GET', KEYS[1]) or now)
+if due < now then due = now end
+if due - now > interval * (burst - 1) then return 0 end
+due = due + interval
+redis.call('SET', KEYS[1], string.format('%.3f', due), 'PX', math.ceil(due - now) + 1000)
+return 1
+"""
 
 EventHandler = Callable[[str, dict[str, Any]], None]
 
@@ -93,6 +111,10 @@ class Bus(Protocol):
     async def reachable(self) -> bool | None:
         """Whether the bus's server answers now (``None``: there is none)."""
 
+    async def take(self, key: str, rate: float, burst: int) -> bool | None:
+        """Take a token of the bucket ``key`` that every process shares (``rate`` a second,
+        up to ``burst``), if it has one; ``None`` if the buckets cannot be reached now."""
+
     async def close(self) -> None:
         """Send what is queued and disconnect."""
 
@@ -107,6 +129,14 @@ class Exchange:
     def __init__(self) -> None:
         self.buses: list[LocalBus] = []
         self.followers: dict[str, set[LocalBus]] = {}
+        self.buckets: dict[tuple[float, int], ClientRates] = {}
+
+    def take(self, key: str, rate: float, burst: int) -> bool:
+        """Take a token of the bucket ``key`` the hubs of this exchange share."""
+        rates = self.buckets.get((rate, burst))
+        if rates is None:
+            rates = self.buckets[(rate, burst)] = ClientRates(rate, burst)
+        return rates.allow(key)
 
     def send(self, sender: LocalBus, game_id: str, event: dict[str, Any]) -> None:
         """Hand an event to every other bus that follows the game, later in its loop."""
@@ -174,6 +204,9 @@ class LocalBus:
     async def reachable(self) -> bool | None:
         return None
 
+    async def take(self, key: str, rate: float, burst: int) -> bool | None:
+        return self.exchange.take(key, rate, burst)
+
     async def close(self) -> None:
         if self._loop is None:
             return
@@ -202,6 +235,7 @@ class RedisBus:
         self._on_lost: Callable[[], None] = lambda: None
         self._channel: Callable[[str], str] = game_channel
         self._wake = wake_channel()
+        self._take: Any = None
 
     async def start(
         self, on_event: EventHandler, on_wake: Callable[[], None], on_lost: Callable[[], None]
@@ -259,6 +293,20 @@ class RedisBus:
         except Exception:
             return False
         return True
+
+    async def take(self, key: str, rate: float, burst: int) -> bool | None:
+        if self._client is None:
+            return None
+        if self._take is None:
+            self._take = self._client.register_script(_TAKE)
+        try:
+            taken = await asyncio.wait_for(
+                self._take(keys=[f"sosgame:rate:{key}"], args=[1000.0 / rate, burst]),
+                TAKE_SECONDS,
+            )
+        except Exception:
+            return None  # Redis is away: the caller counts in this process meanwhile
+        return bool(taken)
 
     async def _send(self) -> None:
         retry = Backoff("could not publish to Redis")

@@ -27,7 +27,7 @@ from sosgame.web.clock import iso, now_ms
 from sosgame.web.config import ServerLimits
 from sosgame.web.fanout import Connection, dumps
 from sosgame.web.protocol import PROTOCOL_VERSION, ProtocolError
-from sosgame.web.ratelimit import ClientRates, RateLimit, allow_all
+from sosgame.web.ratelimit import RateLimit, SharedRates
 from sosgame.web.schema import chat_messages, player_seats
 from sosgame.web.turns import in_turn
 from sosgame.web.writer import StorageUnavailableError
@@ -55,21 +55,29 @@ Who = Callable[[], Awaitable[str | None]]
 
 class ChatRates:
     """The chat's token buckets that the sockets of one person share: one per seat of a game
-    and one per client address (each server process keeps its own)."""
+    and one per client address, over every server process once shared."""
 
     def __init__(self, limits: ServerLimits) -> None:
-        self._seats = ClientRates(limits.chat_per_second, limits.chat_burst)
-        self._addresses = ClientRates(
-            limits.chat_per_address_per_second, limits.chat_per_address_burst
+        self._seats = SharedRates("chat-seat", limits.chat_per_second, limits.chat_burst)
+        self._addresses = SharedRates(
+            "chat-address", limits.chat_per_address_per_second, limits.chat_per_address_burst
         )
 
-    def allow(self, own: RateLimit, game_id: str, seat: int | None, address: str) -> bool:
+    def shared(self) -> tuple[SharedRates, SharedRates]:
+        """The buckets to count over every process."""
+        return self._seats, self._addresses
+
+    async def allow(self, own: RateLimit, game_id: str, seat: int | None, address: str) -> bool:
         """Take a token of the connection's bucket ``own``, of its seat's (if a player) and
-        of its address's, if each has one (else none is taken)."""
-        buckets = [own, self._addresses.bucket(address)]
-        if seat is not None:
-            buckets.append(self._seats.bucket(f"{game_id}/{seat}"))
-        return allow_all(*buckets)
+        of its address's, if each has one (a shared bucket's token taken before another
+        refuses stays taken: the stricter way to be wrong)."""
+        if not own.ready():
+            return False
+        if seat is not None and not await self._seats.allow(f"{game_id}/{seat}"):
+            return False
+        if not await self._addresses.allow(address):
+            return False
+        return own.allow()
 
 
 def seat_share(limits: ServerLimits, seats: int) -> int:
@@ -97,7 +105,7 @@ async def send_chat(
     rate is taken from ``limit`` (the connection's) and ``rates``. A player's message is
     stored first, with ``keep``."""
     seat = min(connection.seats) if connection.seats else None
-    if not rates.allow(limit, game_id, seat, connection.address):
+    if not await rates.allow(limit, game_id, seat, connection.address):
         raise ProtocolError("rate_limited", "too many chat messages: wait a little")
     # Looked up for each message, after the rate: a logout elsewhere ends free text here.
     who = await account()

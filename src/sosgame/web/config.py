@@ -90,9 +90,10 @@ class ServerLimits:
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
-    password_threads: int = 2
+    password_threads: int = 1
     """Threads that hash and check passwords (argon2: logins, name claims and password
-    changes), and nothing else; each takes argon2's 64 MiB while it works."""
+    changes), and nothing else, at a lower priority than the event loop; each takes
+    argon2's 64 MiB while it works. One per process: a flood of logins waits, moves do not."""
     password_queue: int = 16
     """Password hashes waiting for one of those threads; past them a login, claim or
     password change is refused at once (429 ``login_busy``), unless its address has none

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from typing import Any, Final
 
@@ -92,6 +92,7 @@ class Hub:
         self.computers = ComputerPool(self.limits.computer_workers, computer)
         self.rooms: dict[str, Room] = {}
         self._loads: dict[str, asyncio.Task[Room | None]] = {}
+        self._charging: dict[str, asyncio.Future[bool]] = {}
         self._per_game: Counter[str] = Counter()
         self._per_address: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
@@ -318,21 +319,40 @@ class Hub:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def holds(self, game_id: str) -> bool:
-        """Whether the game is in memory or being loaded (asking for it loads nothing more)."""
-        return game_id in self.rooms or game_id in self._loads
+    async def may_load(self, game_id: str, charge: Callable[[], Awaitable[bool]]) -> bool:
+        """Whether a game may be asked for: at no cost if it is in memory or being loaded,
+        else if ``charge()`` allows it, asked once for everyone who asks meanwhile (so a
+        crowd opening one game pays for one load); once allowed, its load has begun."""
+        if game_id in self.rooms or game_id in self._loads:
+            return True
+        charging = self._charging.get(game_id)
+        if charging is None:
+            charging = asyncio.ensure_future(charge())
+            self._charging[game_id] = charging
+
+            def charged(done: asyncio.Future[bool]) -> None:
+                self._charging.pop(game_id, None)
+                if not done.cancelled() and done.exception() is None and done.result():
+                    self._loading(game_id)
+
+            charging.add_done_callback(charged)
+        return await asyncio.shield(charging)
+
+    def _loading(self, game_id: str) -> asyncio.Task[Room | None]:
+        """The load of a game from the store: one per game at a time (loads of different
+        games go on side by side)."""
+        loading = self._loads.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(game_id))
+            self._loads[game_id] = loading
+            loading.add_done_callback(lambda _done: self._loads.pop(game_id, None))
+        return loading
 
     async def room(self, game_id: str) -> Room | None:
         """The room of a game, loaded from the store if needed; ``None`` if unknown."""
         room = self.rooms.get(game_id)
         if room is None:
-            # One load per game at a time; loads of different games go on side by side.
-            loading = self._loads.get(game_id)
-            if loading is None:
-                loading = asyncio.get_running_loop().create_task(self._load(game_id))
-                self._loads[game_id] = loading
-                loading.add_done_callback(lambda _done: self._loads.pop(game_id, None))
-            room = await asyncio.shield(loading)
+            room = await asyncio.shield(self._loading(game_id))
             if room is None:
                 return None
         room.touched = time.monotonic()

@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Final
+from typing import Final, Protocol
 
-__all__ = ["BURST", "RATE", "ClientRates", "RateLimit", "allow_all"]
+__all__ = [
+    "BURST",
+    "RATE",
+    "ClientRates",
+    "RateLimit",
+    "SharedRates",
+    "TokenStore",
+]
 
 RATE: Final = 10.0
 """Messages per second a connection may send on average ..."""
@@ -77,10 +84,36 @@ class ClientRates:
         return bucket
 
 
-def allow_all(*buckets: RateLimit) -> bool:
-    """Take a token of every bucket if each has one (else none is taken)."""
-    if not all(bucket.ready() for bucket in buckets):
-        return False
-    for bucket in buckets:
-        bucket.allow()
-    return True
+class TokenStore(Protocol):
+    """Where the buckets every server process shares are kept (Redis, or the exchange of
+    the hubs of one process)."""
+
+    async def take(self, key: str, rate: float, burst: int) -> bool | None:
+        """Take a token of the shared bucket ``key`` (``rate`` a second, up to ``burst``) if
+        it has one; ``None`` if the buckets cannot be reached now."""
+
+
+class SharedRates:
+    """A token bucket per client (an address, a seat of a game) that every server process
+    shares through ``tokens`` once it is set (:meth:`share`), so that spreading one's
+    requests or sockets over processes gains nothing; while the shared buckets cannot be
+    reached, each process counts on its own."""
+
+    def __init__(self, name: str, rate: float, burst: int) -> None:
+        self.name = name
+        self.rate = rate
+        self.burst = burst
+        self._own = ClientRates(rate, burst)
+        self._tokens: TokenStore | None = None
+
+    def share(self, tokens: TokenStore) -> None:
+        """Count in ``tokens`` from now on."""
+        self._tokens = tokens
+
+    async def allow(self, client: str) -> bool:
+        """Take one of ``client``'s tokens if it has one."""
+        if self._tokens is not None:
+            taken = await self._tokens.take(f"{self.name}:{client}", self.rate, self.burst)
+            if taken is not None:
+                return taken
+        return self._own.allow(client)

@@ -5,6 +5,7 @@ errors."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from starlette.requests import HTTPConnection, Request
@@ -18,7 +19,7 @@ from sosgame.web.chat import ChatRates
 from sosgame.web.config import ServerLimits
 from sosgame.web.hub import Hub
 from sosgame.web.protocol import ProtocolError
-from sosgame.web.ratelimit import ClientRates
+from sosgame.web.ratelimit import SharedRates, TokenStore
 from sosgame.web.replay import Answers
 from sosgame.web.room import Room
 
@@ -74,14 +75,19 @@ class Server:
     analyses: Analyses
     answers: Answers
     """The replays, records and move lists made once per game version."""
-    reads: ClientRates
+    reads: SharedRates
     """Each client's rate of replays, records, move lists and analyses."""
-    loads: ClientRates
+    loads: SharedRates
     """Each client's rate of games loaded from the store (not in memory)."""
     allowed_origins: tuple[str, ...]
     """The origins besides the app's own whose pages may open WebSockets."""
     chat: ChatRates
     """The chat's rates per seat and per address."""
+
+    def share_rates(self, tokens: TokenStore) -> None:
+        """Count the rates per address and per seat in ``tokens``, with every process."""
+        for rates in (self.reads, self.loads, *self.chat.shared()):
+            rates.share(tokens)
 
 
 def hub(connection: HTTPConnection) -> Hub:
@@ -113,10 +119,10 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def costly(request: Request) -> None:
+async def costly(request: Request) -> None:
     """Refuse (``rate_limited``) a request for work past the client's rate of such requests
     (replays, records, move lists, analyses and uploads), before anything is read."""
-    if not server(request).reads.allow(address(request)):
+    if not await server(request).reads.allow(address(request)):
         raise ProtocolError(
             "rate_limited",
             "too many replays, records, analyses and uploads asked for: at most"
@@ -124,12 +130,13 @@ def costly(request: Request) -> None:
         )
 
 
-def cold_load(connection: HTTPConnection, game_id: str) -> None:
+async def cold_load(connection: HTTPConnection, game_id: str) -> None:
     """Refuse (``rate_limited``) to load a game that is not in memory past the client's
-    rate of such loads (each reads the whole game from the store)."""
-    if hub(connection).holds(game_id):
-        return  # one load serves everyone asking meanwhile
-    if not server(connection).loads.allow(address(connection)):
+    rate of such loads (each reads the whole game from the store); a game in memory, or
+    being loaded for someone else, costs nothing."""
+    rates = server(connection).loads
+    client = address(connection)
+    if not await hub(connection).may_load(game_id, partial(rates.allow, client)):
         raise ProtocolError(
             "rate_limited",
             "too many games opened that were not in memory: at most"
@@ -141,7 +148,7 @@ def cold_load(connection: HTTPConnection, game_id: str) -> None:
 async def room_or_404(request: Request) -> Room:
     """The room of the game the path names (``no_game``, a 404, if there is none)."""
     game_id = str(request.path_params["game_id"])
-    cold_load(request, game_id)
+    await cold_load(request, game_id)
     room = await hub(request).room(game_id)
     if room is None:
         raise ProtocolError("no_game", "there is no game with this id")

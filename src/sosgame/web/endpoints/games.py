@@ -307,7 +307,7 @@ async def rematch(request: Request) -> Response:
 )
 async def upload(request: Request) -> Response:
     """``POST /api/records``: a local game from an uploaded record."""
-    costly(request)  # before the body is read: an upload is work like a replay
+    await costly(request)  # before the body is read: an upload is work like a replay
     body = await read_json(request, MAX_BODY_BYTES)
     try:
         loaded = Record.from_dict(body)

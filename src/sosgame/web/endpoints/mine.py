@@ -140,7 +140,7 @@ async def my_games(request: Request) -> Response:
     """``GET /api/my-games?page=N``: a page of the caller's games."""
     tokens = tokens_of(request)
     page = _page(request)
-    if not server(request).reads.allow(address(request)):
+    if not await server(request).reads.allow(address(request)):
         raise ProtocolError("rate_limited", "too many requests from this address: try again soon")
     account = await server(request).accounts.current(request)
     if not tokens and account is None:

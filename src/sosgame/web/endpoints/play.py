@@ -44,7 +44,7 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
 
     connection = hub(websocket).connection(websocket.send_text, close, client)
     try:
-        cold_load(websocket, game_id)
+        await cold_load(websocket, game_id)
     except ProtocolError as error:
         await connection.send(error_message(error.code, error.message))
         await connection.flush()

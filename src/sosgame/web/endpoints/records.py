@@ -44,7 +44,7 @@ __all__ = ["ROUTES", "analysis", "moves", "record", "replay"]
 async def _costly_room(request: Request) -> Room:
     """The room of a request for work (a replay, record, move list or analysis), once
     the client's rate allows it."""
-    costly(request)
+    await costly(request)
     return await room_or_404(request)
 
 
