@@ -363,3 +363,50 @@ def test_the_api_description_says_how_long_a_body_may_take(tmp_path: Path) -> No
         paths = client.get("/openapi.json").json()["paths"]
     late = paths["/api/games"]["post"]["responses"]["408"]["description"]
     assert "30 s" in late and "body_timeout" in late
+
+
+def test_long_bodies_wait_their_turn_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``long_bodies_at_once`` uploads being read and parsed, the next waits unread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sosgame.web import bodies
+    from sosgame.web.config import ServerLimits
+
+    release, parsing = threading.Event(), threading.Event()
+    reads: list[int] = []
+    read_body, parse_json = bodies.read_body, bodies.parse_json
+
+    async def counted(request: Any, limit: int) -> bytes:
+        reads.append(limit)
+        return await read_body(request, limit)
+
+    def held(body: bytes, where: str) -> Any:
+        parsing.set()
+        release.wait(30)
+        return parse_json(body, where)
+
+    monkeypatch.setattr(bodies, "read_body", counted)
+    monkeypatch.setattr(bodies, "parse_json", held)
+    padding = " " * (20 * 1024)  # long enough to be parsed off the loop
+    record = Record.from_game(Game(3, 3), players=["Ann", "Bao"]).to_json() + padding
+    limits = ServerLimits(long_bodies_at_once=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=LOOPBACK_HOSTS, server_limits=limits
+    )
+    headers = {"content-type": "application/json"}
+    with (
+        TestClient(app, base_url="http://127.0.0.1:8000") as client,
+        ThreadPoolExecutor(max_workers=2) as requests,
+    ):
+        first = requests.submit(client.post, "/api/records", content=record, headers=headers)
+        assert parsing.wait(30)
+        second = requests.submit(client.post, "/api/records", content=record, headers=headers)
+        time.sleep(0.3)  # the second request has arrived and waits for its turn
+        read_while_held = len(reads)
+        release.set()
+        answers = [first.result(30).status_code, second.result(30).status_code]
+    assert read_while_held == 1
+    assert answers == [201, 201]
+    assert len(reads) == 2

@@ -172,3 +172,40 @@ def test_the_hashing_threads_give_way_to_the_event_loop() -> None:
 
     loop_niceness, hashing_niceness = asyncio.run(scenario())
     assert hashing_niceness > loop_niceness
+
+
+def test_an_address_the_lane_has_served_cannot_push_out_one_it_has_not() -> None:
+    """With the queue full of one hash each from addresses served before, a first-time
+    address takes a place (a served one's is refused), and a served address coming back
+    cannot take the first-timer's."""
+    release = threading.Event()
+
+    def work(name: str) -> str:
+        release.wait(30)
+        return name
+
+    async def scenario() -> list[object]:
+        lane = PasswordLane(threads=1, queue=2, per_address=2)
+        try:
+            # x and y each get one hash started (served), then one waiting each.
+            calls = [asyncio.ensure_future(lane._run("x", partial(work, "x1")))]
+            await asyncio.sleep(0.01)
+            calls.append(asyncio.ensure_future(lane._run("y", partial(work, "y1"))))
+            calls.append(asyncio.ensure_future(lane._run("x", partial(work, "x2"))))
+            await asyncio.sleep(0.01)
+            lane._served["y"] += 1  # as if y had been served before this flood too
+            honest = asyncio.ensure_future(lane._run("honest", partial(work, "honest")))
+            await asyncio.sleep(0.01)
+            # z, served before and with nothing waiting, may not push the first-timer out.
+            lane._served["z"] += 3
+            with pytest.raises(ProtocolError):
+                await lane._run("z", partial(work, "z1"))
+            release.set()
+            results = await asyncio.gather(*calls, honest, return_exceptions=True)
+            return [r.code if isinstance(r, ProtocolError) else r for r in results]
+        finally:
+            lane.close()
+
+    # y1 and x2 waited, as served as each other; the first-timer took the place of the
+    # newest hash of the one that has waited longest (y's: x's first hash left the queue).
+    assert asyncio.run(scenario()) == ["x1", "login_busy", "x2", "honest"]

@@ -175,7 +175,7 @@ class Accounts:
         secret = self._secret(request)
         if secret is None:
             return None
-        account: Account | None = await self.hub.db(
+        account: Account | None = await self.hub.db_aside(
             self.players.session_account, secret, clocks.now_ms()
         )
         return account
@@ -185,7 +185,7 @@ class Accounts:
     ) -> Response:
         """The answer that logs this browser in: a new session unless ``secret`` is one."""
         if secret is None:
-            secret = await self.hub.db(
+            secret = await self.hub.db_aside(
                 self.players.start_session, account.id, clocks.now_ms(), _LIFETIME_MS
             )
         response = JSONResponse({"player": account.to_json()}, status_code=status)
@@ -216,7 +216,9 @@ class Accounts:
     async def _limit(self, request: Request) -> None:
         address = _address(request)
         most = self.hub.limits.login_attempts_per_minute
-        wait = await self.hub.db(self.players.attempt, address, clocks.now_ms(), _WINDOW_MS, most)
+        wait = await self.hub.db_aside(
+            self.players.attempt, address, clocks.now_ms(), _WINDOW_MS, most
+        )
         if wait:
             raise ProtocolError(
                 "rate_limited",
@@ -276,7 +278,7 @@ class Accounts:
         await self._limit(request)
         digest = await self.passwords.hash(password, _address(request))
         try:
-            account = await self.hub.db(self.players.claim, name, digest, clocks.now_ms())
+            account = await self.hub.db_aside(self.players.claim, name, digest, clocks.now_ms())
         except NameTakenError:
             raise ProtocolError("name_taken", f"the name {name!r} is taken") from None
         except NameConfusableError:
@@ -300,7 +302,7 @@ class Accounts:
         if len(password) > limits.MAX_PASSWORD:
             raise ProtocolError("wrong_password", "wrong name or password")
         await self._limit(request)
-        account: Account | None = await self.hub.db(self.players.find, name)
+        account: Account | None = await self.hub.db_aside(self.players.find, name)
         digest = None if account is None else account.password_hash
         if not await self.passwords.verify(digest, password, _address(request)) or account is None:
             raise ProtocolError("wrong_password", "wrong name or password")

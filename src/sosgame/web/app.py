@@ -6,6 +6,7 @@ themselves are in :mod:`sosgame.web.endpoints`.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -87,6 +88,7 @@ def create_app(
         app.state.hub = hub
         # Long request bodies are parsed here, one at a time per thread, off the event loop.
         app.state.parsers = ThreadPoolExecutor(caps.parse_threads, thread_name_prefix="sos-parse")
+        app.state.long_bodies = asyncio.Semaphore(caps.long_bodies_at_once)
         app.state.lobby = Lobby(hub, offered)
         hub.sweep_hooks.append(app.state.lobby.sweep)
         hub.sweep_hooks.append(partial(correspondence.sweep, hub))

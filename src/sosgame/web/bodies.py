@@ -84,6 +84,15 @@ async def read_json(
     """The request's JSON body, read by :func:`read_body` and checked by
     :func:`~sosgame.web.protocol.parse_json` (``optional``: an empty body is ``{}``); a body
     over :data:`INLINE_BYTES` is parsed in the app's parsing threads (``app.state.parsers``)."""
+    if limit <= SMALL_BODY_BYTES:
+        return await _read_json(request, limit, optional=optional)
+    # A long body waits its turn unread: a crowd of them, read and parsed all at once, would
+    # fill the event loop with their chunks and hold it with their parsing.
+    async with request.app.state.long_bodies:
+        return await _read_json(request, limit, optional=optional)
+
+
+async def _read_json(request: Request, limit: int, *, optional: bool) -> Any:
     body = await read_body(request, limit)
     if optional and not body.strip():
         return {}

@@ -87,6 +87,9 @@ class ServerLimits:
     parse_threads: int = 1
     """Threads that parse request bodies over 16 KiB, off the event loop (one body each at
     a time; the others wait their turn)."""
+    long_bodies_at_once: int = 2
+    """Long bodies (uploads, up to 256 KiB) one server process reads and parses at once;
+    the others wait their turn unread, so a crowd of them never fills the event loop."""
     login_attempts_per_minute: int = 10
     """Attempts to log in or claim a name one client address may make in a minute (counted
     in the database, so over every server process)."""
@@ -94,7 +97,7 @@ class ServerLimits:
     """Threads that hash and check passwords (argon2: logins, name claims and password
     changes), and nothing else, at a lower priority than the event loop; each takes
     argon2's 64 MiB while it works. One per process: a flood of logins waits, moves do not."""
-    password_queue: int = 16
+    password_queue: int = 64
     """Password hashes waiting for one of those threads; past them a login, claim or
     password change is refused at once (429 ``login_busy``), unless its address has none
     waiting: it then takes the place of the newest of the address with the most."""

@@ -67,8 +67,9 @@ class PasswordLane:
     """Argon2 hashes and checks on ``threads`` threads of their own, served round robin by
     client address, with at most ``per_address`` of one address's at once (running or
     waiting) and ``queue`` waiting in all; past those a call raises :class:`ProtocolError`
-    ``login_busy``. A full queue still takes an address that has none waiting, in place of
-    the newest waiting hash of the address with the most."""
+    ``login_busy``. A full queue still takes an address whose hashes have waited or run less
+    than another's, in place of that one's newest: a crowd of addresses that keep the lane
+    busy cannot shut out one that comes for the first time."""
 
     def __init__(self, threads: int, queue: int, per_address: int = 2) -> None:
         self._pool = ThreadPoolExecutor(
@@ -83,6 +84,8 @@ class PasswordLane:
         self._waiting: FairQueue[_Job] = FairQueue(lambda job: not job.answer.done())
         self._waiting_of: Counter[str] = Counter()
         self._held_by: Counter[str] = Counter()
+        self._served: Counter[str] = Counter()
+        """Hashes started for each address since the lane was last idle."""
 
     @property
     def taken(self) -> int:
@@ -92,9 +95,7 @@ class PasswordLane:
     async def _run(self, address: str, work: Callable[[], Any]) -> Any:
         if self._held_by[address] >= self._per_address:
             raise _busy()
-        if self._waiting_of.total() >= self._queue and (
-            self._waiting_of[address] > 0 or not self._drop_newest()
-        ):
+        if self._waiting_of.total() >= self._queue and (not self._make_room(address)):
             raise _busy()
         job = _Job(address, work, asyncio.get_running_loop().create_future())
         self._waiting.push(address, job)
@@ -111,13 +112,20 @@ class PasswordLane:
                 self._forget(job)
             raise
 
-    def _drop_newest(self) -> bool:
-        """Refuse the newest waiting hash of the address with the most waiting; whether
-        there was one to refuse."""
+    def _make_room(self, newcomer: str) -> bool:
+        """Refuse a waiting hash to make room for ``newcomer``'s: the newest of the address
+        with the most waiting and, among those, the most served lately, if that is more than
+        the newcomer would have; whether one was refused."""
         if not self._waiting_of:
             return False
-        address, _count = self._waiting_of.most_common(1)[0]
-        job = self._waiting.drop_newest(address)
+
+        def weight(address: str) -> tuple[int, int]:
+            return self._waiting_of[address], self._served[address]
+
+        victim = max(self._waiting_of, key=weight)
+        if weight(victim) <= (self._waiting_of[newcomer] + 1, self._served[newcomer]):
+            return False
+        job = self._waiting.drop_newest(victim)
         if job is None:
             return False
         self._forget(job)
@@ -148,6 +156,7 @@ class PasswordLane:
             if self._waiting_of[job.address] <= 0:
                 del self._waiting_of[job.address]
             job.started = True
+            self._served[job.address] += 1
             self._running += 1
             running = self._pool.submit(job.work)
             running.add_done_callback(partial(self._done_in_thread, loop, job))
@@ -168,6 +177,8 @@ class PasswordLane:
             else:
                 job.answer.set_result(done.result())
         self._start()
+        if not self._running and not self._waiting_of:
+            self._served.clear()  # idle: the flood, if any, is over
 
     async def hash(self, password: str, address: str = "") -> str:
         """The argon2 hash of ``password``, to store (``address``: whose turn it takes)."""

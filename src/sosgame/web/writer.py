@@ -8,7 +8,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from typing import Any, Final, TypeVar
 
@@ -52,6 +52,17 @@ class Database:
         self.on_unheld = on_unheld
         """Called when a change this process committed left a computer move nobody holds."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sosgame-db")
+        # Store calls that are not the games' changes (whole games loaded into memory, login
+        # attempts counted, sessions started and looked up) on a thread of their own, so a crowd
+        # of them never delays the moves' commits; an in-memory SQLite database is one connection's
+        # alone, so it is used on the one thread.
+        url = make_url(store.url)
+        shared = url.get_backend_name() != "sqlite" or url.database not in (None, "", ":memory:")
+        self._aside = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="sosgame-db-aside")
+            if shared
+            else self._thread
+        )
         self._pending: list[tuple[Change, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._server = make_url(store.url).get_backend_name() != "sqlite"
@@ -66,9 +77,18 @@ class Database:
         :class:`StorageUnavailableError`; the outage is logged once, in one line, and its
         end too.
         """
+        return await self._call(self._thread, partial(function, *args, **kwargs))
+
+    async def aside(self, function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run a store call that changes no game (a whole game read, a login attempt
+        counted) on the side thread, beside the games' changes (as :meth:`run` does
+        otherwise)."""
+        return await self._call(self._aside, partial(function, *args, **kwargs))
+
+    async def _call(self, thread: Executor, call: Callable[[], _T]) -> _T:
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(self._thread, partial(function, *args, **kwargs))
+            result = await loop.run_in_executor(thread, call)
         except Exception as error:
             if not self._unreachable(error):
                 raise
@@ -146,6 +166,7 @@ class Database:
             with contextlib.suppress(Exception):
                 await self._flusher
         self._thread.shutdown(wait=True)
+        self._aside.shutdown(wait=True)
 
 
 def _settle(done: asyncio.Future[None], refused: set[str]) -> None:
