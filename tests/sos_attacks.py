@@ -23,13 +23,14 @@ from sos_hostile import memory as server_memory
 
 READS_PER_SECOND = 4.0
 READ_BURST = 20
+"""The documented rate of replays per address (``SOSGAME_READS_PER_SECOND``, ``_BURST``),
+which uploads and cold loads of stored games share (issue #44)."""
 STORED_PER_ADDRESS = 10
 """Records one address uploads to set up the cold loads: under every cap of uploads and of
 games made (the tests lower the latter to 15)."""
-"""The documented rate of replays per address (``SOSGAME_READS_PER_SECOND``, ``_BURST``),
-which uploads and cold loads of stored games share (issue #44)."""
-LOGIN_ANSWER_SECONDS = 3.0
-"""How long an honest name claim may wait while others' wrong logins are hashed."""
+LOGIN_ANSWER_SECONDS = 5.0
+"""How long an honest name claim may wait while others' wrong logins are hashed: about one
+hash per flooding address (they take turns), on one hashing thread of a busy machine."""
 REPLAY_ANSWER_SECONDS = 3.0
 """How long an uncached replay may wait meanwhile."""
 BODY_SECONDS = 15.0
