@@ -51,6 +51,8 @@ PING_SECONDS: Final = 2.0
 """How long a health check waits for Redis to answer."""
 TAKE_SECONDS: Final = 0.5
 """How long a shared rate's token is waited for before the process counts on its own."""
+TAKE_CONNECTIONS: Final = 4
+"""Connections to Redis that take the shared rates' tokens, in each process."""
 # A token bucket kept as the moment it is next full ("generic cell rate algorithm"): one
 # key, read and written in one step, on Redis's own clock so that every process agrees.
 _TAKE: Final = """
@@ -236,6 +238,7 @@ class RedisBus:
         self._channel: Callable[[str], str] = game_channel
         self._wake = wake_channel()
         self._take: Any = None
+        self._rates: Any = None
 
     async def start(
         self, on_event: EventHandler, on_wake: Callable[[], None], on_lost: Callable[[], None]
@@ -298,7 +301,15 @@ class RedisBus:
         if self._client is None:
             return None
         if self._take is None:
-            self._take = self._client.register_script(_TAKE)
+            from redis import asyncio as redis
+
+            # A few connections of their own, which a crowd of requests waits for in turn:
+            # a connection each would open hundreds at once, slower than the tokens' answers.
+            pool = redis.BlockingConnectionPool.from_url(
+                self.url, max_connections=TAKE_CONNECTIONS, timeout=TAKE_SECONDS
+            )
+            self._rates = redis.Redis.from_pool(pool)
+            self._take = self._rates.register_script(_TAKE)
         try:
             taken = await asyncio.wait_for(
                 self._take(keys=[f"sosgame:rate:{key}"], args=[1000.0 / rate, burst]),
@@ -391,6 +402,9 @@ class RedisBus:
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self._client.aclose()
+        if self._rates is not None:
+            with contextlib.suppress(Exception):
+                await self._rates.aclose()
         self._client = None
 
 
