@@ -49,10 +49,11 @@ $(NODE_STAMP): package-lock.json | system
 
 # Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
 # time even on a machine whose cores are busy with other work.
-# loadgroup: the tests of one xdist_group run on one worker, one after another (the hostile
-# clients' tests time a probe game, which a second server under attack beside it would skew).
+# The hostile clients' tests time a probe game under attack: they run alone, after the rest,
+# since the other worker's servers, browsers and searches beside them would skew the timings.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadgroup
+	$(BIN)/pytest -q -n 2 -m "not hostile"
+	$(BIN)/pytest -q -m hostile
 
 test: lint typecheck unit
 

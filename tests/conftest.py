@@ -42,6 +42,7 @@ MARKS = {
     "browser": "needs chromium or a live server process",
     "compiled": "needs the numba kernels compiled, or a C compiler",
     "slow": "left out of the fast loop (make check): any mark above, or minutes of search",
+    "hostile": "times a probe game under attack: run alone, after the rest (make test)",
 }
 
 # Marks by the fixtures a test uses (directly or through other fixtures).

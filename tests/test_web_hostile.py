@@ -32,9 +32,10 @@ import sos_attacks_play as play
 from sos_hostile import LOWERED_LIMITS, Probe, Site, percentiles, probe_failures, probing, serving
 from sos_services import new_postgres_database, new_redis_database
 
-# On one worker of `pytest -n` (with `--dist loadgroup`, as `make test` runs), one attack at a
-# time: attacks on another server beside these would skew the probe's timings.
-pytestmark = pytest.mark.xdist_group("hostile")
+# Alone, after the rest of the suite (`make test` runs `-m hostile` on its own): any other
+# test's servers, browsers or searches beside these would skew the probe's timings. Should
+# they run under `pytest -n` anyway, they keep to one worker, one attack at a time.
+pytestmark = [pytest.mark.hostile, pytest.mark.xdist_group("hostile")]
 
 GAMES_PER_ADDRESS = int(LOWERED_LIMITS["SOSGAME_GAMES_PER_ADDRESS"])
 NEW_GAMES_PER_ADDRESS = int(LOWERED_LIMITS["SOSGAME_NEW_GAMES_PER_ADDRESS"])
