@@ -99,8 +99,9 @@ class ServerLimits:
     argon2's 64 MiB while it works. One per process: a flood of logins waits, moves do not."""
     password_queue: int = 64
     """Password hashes waiting for one of those threads; past them a login, claim or
-    password change is refused at once (429 ``login_busy``), unless its address has none
-    waiting: it then takes the place of the newest of the address with the most."""
+    password change is refused at once (429 ``login_busy``), unless its address has fewer
+    waiting, or fewer served lately, than another: it then takes the place of that
+    address's newest."""
     password_queue_per_address: int = 2
     """Password hashes one client address may have running or waiting at once; they take
     their turns round robin by address."""
