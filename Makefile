@@ -49,11 +49,12 @@ $(NODE_STAMP): package-lock.json | system
 
 # Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
 # time even on a machine whose cores are busy with other work.
-# The hostile clients' tests time a probe game under attack: they run alone, after the rest,
-# since the other worker's servers, browsers and searches beside them would skew the timings.
+# The tests marked "alone" time something (a probe game under attack, Lighthouse's performance
+# score): they run alone, after the rest, since the other worker's servers, browsers and
+# searches beside them would skew the timings.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q -n 2 -m "not hostile"
-	$(BIN)/pytest -q -m hostile
+	$(BIN)/pytest -q -n 2 -m "not alone"
+	$(BIN)/pytest -q -m alone
 
 test: lint typecheck unit
 

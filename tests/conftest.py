@@ -42,7 +42,8 @@ MARKS = {
     "browser": "needs chromium or a live server process",
     "compiled": "needs the numba kernels compiled, or a C compiler",
     "slow": "left out of the fast loop (make check): any mark above, or minutes of search",
-    "hostile": "times a probe game under attack: run alone, after the rest (make test)",
+    "hostile": "times a probe game under attack (and so runs alone)",
+    "alone": "times what another worker's load would skew: runs alone, after the rest",
 }
 
 # Marks by the fixtures a test uses (directly or through other fixtures).
@@ -125,6 +126,8 @@ def marks_of(item: pytest.Item) -> set[str]:
         marks.add(MODULE_MARKS[path.stem])
     if path.parent.name == "browser":
         marks.add("browser")
+    if item.get_closest_marker("hostile") is not None:
+        marks.add("alone")
     if marks or getattr(item, "originalname", item.name) in SLOW_TESTS:
         marks.add("slow")
     return marks

@@ -345,6 +345,9 @@ def test_the_front_end_takes_levels_colours_and_limits_from_the_server(
     assert config["limits"]["max_side"] == limits.BOARD_MAX_SIDE
     assert config["limits"]["min_long_side"] == limits.BOARD_MIN_LONG_SIDE
     assert config["limits"]["max_name"] == limits.WEB_MAX_NAME
+    # The home page draws its pools from here at once: the same list as GET /api/pools.
+    assert config["pools"] == client.get("/api/pools").json()["pools"]
+    assert config["pools"]
     script = front_end_script(client)
     # Nothing the server owns is written into the script a second time.
     assert "#d1495b" not in script and '"perfect"' not in script

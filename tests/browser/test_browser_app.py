@@ -258,6 +258,22 @@ def test_banners_never_move_the_board(request: Any, server: LiveServer, size: st
     assert _box(page, "board-frame") == start
 
 
+def test_the_home_page_does_not_move_while_it_loads(phone: Any, server: LiveServer) -> None:
+    # Every layout shift the page makes by itself (no input), summed as Lighthouse's CLS does;
+    # above 0.1 is "poor". The pools arriving late once pushed the panels below them down (0.085).
+    phone.add_init_script(
+        "window.shifts = [];"
+        "new PerformanceObserver((list) => { for (const entry of list.getEntries())"
+        " if (!entry.hadRecentInput) window.shifts.push(entry.value); })"
+        ".observe({ type: 'layout-shift', buffered: true });"
+    )
+    phone.goto(f"{server.url}/")
+    expect(phone.locator("#pools button.pool").first).to_be_visible()
+    phone.wait_for_load_state("networkidle")
+    shifts: list[float] = phone.evaluate("window.shifts")
+    assert sum(shifts) < 0.01, shifts
+
+
 def test_the_last_move_and_the_newest_lines_stand_out(desktop: Any, server: LiveServer) -> None:
     _open_game(desktop, server, 4, 4)
     for move in ["Sa1", "Ob1"]:

@@ -66,11 +66,14 @@ async def i18n(_request: Request) -> Response:
 
 @declare(
     "Computer levels, seat colours and symbols, new-game limits",
-    responses={200: Answer("levels, seats and limits")},
+    responses={200: Answer("levels, seats, limits and pools")},
 )
-async def config(_request: Request) -> Response:
-    """``GET /api/config``: the levels, colours and limits the browser offers."""
-    return JSONResponse(browser_config())
+async def config(request: Request) -> Response:
+    """``GET /api/config``: the levels, colours, limits and pools the browser offers; the pools
+    come here too, so that the home page draws its "Play now" buttons at once, without the
+    rest of the page moving down when they arrive."""
+    pools = [pool.to_json() for pool in request.app.state.lobby.pools.values()]
+    return JSONResponse({**browser_config(), "pools": pools})
 
 
 @declare("This document", responses={200: Answer("The OpenAPI 3.1 description")})

@@ -2,7 +2,7 @@
 // every language, with the language chosen here.
 export const settings = {
   // Levels, seat colours and symbols, and the limits of a new game: GET /api/config.
-  config: { levels: [], seats: { colours: [], symbols: [], unowned_colour: "#888888" }, limits: {} },
+  config: { levels: [], seats: { colours: [], symbols: [], unowned_colour: "#888888" }, limits: {}, pools: [] },
   catalog: {},
   languages: {},
   lang: "en",

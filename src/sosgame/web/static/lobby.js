@@ -101,18 +101,17 @@ export function playNowPanel(loggedIn) {
   lobby.offer = el("div", { id: "pool-offer" });
   const cancel = el("button", { type: "button", id: "pool-leave", text: t("web.pool.leave"),
     onclick: () => { if (lobby.socket) sendLobby({ type: "leave" }); lobby.offer.replaceChildren(); } });
-  api("GET", "/api/pools").then((data) => {
-    list.replaceChildren(...data.pools.map((pool) => el("button", {
-      type: "button", class: "pool", "data-pool": pool.id, disabled: pool.rated && !loggedIn,
-      title: pool.rated && !loggedIn ? t("web.pool.account_needed") : null,
-      text: `${pool.rows}x${pool.cols} ${t(`mode.${pool.mode}`)}, ${clockLabel(pool.clock, pool.days)}, ${pool.rated ? t("web.pool.rated") : t("web.pool.casual")}`,
-      onclick: async () => {
-        await openLobby();
-        lobby.offer.replaceChildren();
-        sendLobby({ type: "pool", pool: pool.id });
-      },
-    })));
-  }).catch((error) => say(error.message));
+  // The pools come with the settings the app started from: drawn at once, they move nothing.
+  list.replaceChildren(...settings.config.pools.map((pool) => el("button", {
+    type: "button", class: "pool", "data-pool": pool.id, disabled: pool.rated && !loggedIn,
+    title: pool.rated && !loggedIn ? t("web.pool.account_needed") : null,
+    text: `${pool.rows}x${pool.cols} ${t(`mode.${pool.mode}`)}, ${clockLabel(pool.clock, pool.days)}, ${pool.rated ? t("web.pool.rated") : t("web.pool.casual")}`,
+    onclick: async () => {
+      await openLobby();
+      lobby.offer.replaceChildren();
+      sendLobby({ type: "pool", pool: pool.id });
+    },
+  })));
   return el("section", { class: "panel", id: "play-now", "aria-labelledby": "play-now-title" },
     el("h2", { id: "play-now-title", text: t("web.play_now") }), list, lobby.status, lobby.offer, cancel);
 }
