@@ -1,4 +1,4 @@
-"""How long the server takes to judge hostile JSON: the checks of ``sosgame.web.jsonsafe``.
+"""How long the server takes to judge hostile JSON: the checks of ``sosgame.web.guards.jsonsafe``.
 
 Each input is built to be as slow as possible for some check, at 8, 16, 32 and 256 KiB (the
 largest body the server reads): a string of escaped quotes that is never closed (quadratic
@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from sosgame.web import jsonsafe
+from sosgame.web.guards import jsonsafe
 
 KIB = 1024
 SIZES = (8 * KIB, 16 * KIB, 32 * KIB, 256 * KIB)

@@ -19,9 +19,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sosgame.web import clock as clocks
 from sosgame.web import create_app
 from sosgame.web.config import ServerLimits
+from sosgame.web.live import clock as clocks
 
 Message = dict[str, Any]
 

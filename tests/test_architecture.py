@@ -190,6 +190,30 @@ def test_each_room_imports_only_the_rooms_above_it() -> None:
     assert sorted(wrong) == []
 
 
+WEB_TOP = {"app", "config", "defaults", "api", "openapi", "browser"}
+WEB_FOLDERS = {
+    "endpoints",
+    "live",
+    "computer",
+    "matchmaking",
+    "people",
+    "storage",
+    "network",
+    "guards",
+}
+"""The web app's top modules, which put it together, and its folders (docs/architecture.md)."""
+
+
+def test_the_web_app_keeps_its_modules_in_their_folders() -> None:
+    web = PACKAGE / "web"
+    top = {path.stem for path in web.glob("*.py")} - {"__init__"}
+    folders = {path.name for path in web.iterdir() if (path / "__init__.py").exists()}
+    assert top == WEB_TOP
+    assert folders == WEB_FOLDERS
+    documented = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert {name for name in WEB_FOLDERS if f"`web/{name}/`" not in documented} == set()
+
+
 def test_only_research_imports_research() -> None:
     # The command line loads the research tools inside the options that need them.
     importers = {

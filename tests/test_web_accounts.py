@@ -25,10 +25,10 @@ with warnings.catch_warnings():
 from sos_play import QUIET_MOVES, play_then_resign
 from sosgame.limits import WEB_MAX_NAME
 from sosgame.web import create_app
-from sosgame.web.accounts import COOKIE
 from sosgame.web.config import ServerLimits
-from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
-from sosgame.web.ratings import COMPUTER_RATINGS
+from sosgame.web.guards.limits import MAX_PASSWORD, MIN_PASSWORD
+from sosgame.web.people.accounts import COOKIE
+from sosgame.web.people.ratings import COMPUTER_RATINGS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import test_web_store
-from sosgame.web.admission import Admission, BusyError
-from sosgame.web.fairqueue import FairQueue
-from sosgame.web.fanout import PRESENCE_DELAY, presence_delay
+from sosgame.web.guards.admission import Admission, BusyError
+from sosgame.web.guards.fairqueue import FairQueue
+from sosgame.web.live.fanout import PRESENCE_DELAY, presence_delay
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -170,10 +170,10 @@ def test_a_newcomer_joins_the_room_the_hub_keeps_even_if_the_one_it_checked_was_
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("sqlalchemy")
-    from sosgame.web import creation
-    from sosgame.web.hub import Hub
-    from sosgame.web.protocol import parse_new_game
-    from sosgame.web.store import Store
+    from sosgame.web.live.hub import Hub
+    from sosgame.web.live.protocol import parse_new_game
+    from sosgame.web.matchmaking import creation
+    from sosgame.web.storage.store import Store
 
     async def scenario() -> tuple[bool, bool]:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"))
@@ -223,7 +223,7 @@ def test_the_computer_cap_and_fair_queue_know_a_games_owner_after_a_reload(
 ) -> None:
     pytest.importorskip("sosgame.ai")
     from sos_web import resign
-    from sosgame.web.workers import ComputerPool
+    from sosgame.web.computer.workers import ComputerPool
 
     owners: list[str] = []
     submit = ComputerPool._submit
@@ -287,7 +287,7 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("argon2")
-    from sosgame.web.accounts import COOKIE
+    from sosgame.web.people.accounts import COOKIE
 
     with _client(tmp_path, games_per_player=2, lobby_games_per_player=1) as client:
         claimed = client.post("/api/players", json={"name": "Ann", "password": "a good one!"})
@@ -314,9 +314,9 @@ def test_unfinished_and_lobby_games_per_player_are_limited_from_any_address(
 
 def test_games_abandoned_long_ago_stop_counting(url: str) -> None:
     from sosgame.web.config import ServerLimits
-    from sosgame.web.gamecaps import Caps, Party, refusal
-    from sosgame.web.rows import SeatRow, StoredGame
-    from sosgame.web.store import Store
+    from sosgame.web.guards.gamecaps import Caps, Party, refusal
+    from sosgame.web.storage.rows import SeatRow, StoredGame
+    from sosgame.web.storage.store import Store
 
     store = Store(url)
     seats = [SeatRow(0, "Ann", "human", "h" * 64), SeatRow(1, "Bot", "easy")]

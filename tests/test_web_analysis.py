@@ -26,8 +26,13 @@ from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot
 from sosgame.web import create_app
-from sosgame.web.analysis import BUDGET_SECONDS, Analyses, analysis_json, seconds_per_position
-from sosgame.web.protocol import ProtocolError
+from sosgame.web.computer.analysis import (
+    BUDGET_SECONDS,
+    Analyses,
+    analysis_json,
+    seconds_per_position,
+)
+from sosgame.web.live.protocol import ProtocolError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

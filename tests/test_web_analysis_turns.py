@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("sosgame.ai")
 
 from sosgame.snapshot import Snapshot
-from sosgame.web.analysis import Analyses
-from sosgame.web.protocol import ProtocolError
+from sosgame.web.computer.analysis import Analyses
+from sosgame.web.live.protocol import ProtocolError
 
 
 class _Workers:

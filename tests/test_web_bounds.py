@@ -29,8 +29,9 @@ with warnings.catch_warnings():
 from sos_services import free_port
 from sosgame import Game
 from sosgame.record import Record
-from sosgame.web import create_app, deadlines
+from sosgame.web import create_app
 from sosgame.web.defaults import LOOPBACK_HOSTS
+from sosgame.web.guards import deadlines
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -322,7 +323,7 @@ def test_long_bodies_are_parsed_off_the_event_loop_short_ones_on_it(
 ) -> None:
     """A crowd of long bodies waits for the parsing thread, never holding the event loop
     that every game's moves go through."""
-    from sosgame.web import jsonsafe
+    from sosgame.web.guards import jsonsafe
 
     parsed_in: list[str] = []
     loads = jsonsafe.loads
@@ -371,8 +372,8 @@ def test_long_bodies_wait_their_turn_unread(
     """Past ``long_bodies_at_once`` uploads being read and parsed, the next waits unread."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from sosgame.web import bodies
     from sosgame.web.config import ServerLimits
+    from sosgame.web.guards import bodies
 
     release, parsing = threading.Event(), threading.Event()
     reads: list[int] = []

@@ -15,12 +15,12 @@ import pytest
 
 from sos_web import app_client, receive_type
 from sosgame.record import Record
-from sosgame.web.chat import CHAT_TAG, ChatRates, keep_message, record_tag, send_chat
 from sosgame.web.config import ServerLimits
-from sosgame.web.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
-from sosgame.web.ratelimit import RateLimit
-from sosgame.web.rows import SeatRow, StoredGame
-from sosgame.web.store import Store
+from sosgame.web.guards.ratelimit import RateLimit
+from sosgame.web.live.chat import CHAT_TAG, ChatRates, keep_message, record_tag, send_chat
+from sosgame.web.live.protocol import MAX_CHAT_TEXT, ProtocolError, check_chat
+from sosgame.web.storage.rows import SeatRow, StoredGame
+from sosgame.web.storage.store import Store
 from test_web_accounts import claim
 from test_web_hubs import Client, new_game, run, two_hubs
 from test_web_mygames import url

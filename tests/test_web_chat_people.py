@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from sos_web import app_client, receive_type
-from sosgame.web.chat import keep_message
-from sosgame.web.fanout import Connection
-from sosgame.web.rows import SeatRow, StoredGame
-from sosgame.web.store import Store
+from sosgame.web.live.chat import keep_message
+from sosgame.web.live.fanout import Connection
+from sosgame.web.storage.rows import SeatRow, StoredGame
+from sosgame.web.storage.store import Store
 from test_web_accounts import claim
 from test_web_chat import _game, _hello
 from test_web_mygames import url

@@ -18,10 +18,15 @@ pytest.importorskip("argon2")
 
 from sos_web import FakeTime, Seat, app_client, receive_type
 from sosgame.record import Record
-from sosgame.web import correspondence
-from sosgame.web.pools import DEFAULT_POOLS, PoolError, parse_pools, pools_from_environment
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.seeks import parse_seek
+from sosgame.web.live import correspondence
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.matchmaking.pools import (
+    DEFAULT_POOLS,
+    PoolError,
+    parse_pools,
+    pools_from_environment,
+)
+from sosgame.web.matchmaking.seeks import parse_seek
 from test_web_fairplay import client, fake_time, online, play, seated
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

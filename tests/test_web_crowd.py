@@ -25,8 +25,8 @@ from sos_web import app_client
 from sosgame import Game
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot
-from sosgame.web.fanout import Connection, LocalChannel
-from sosgame.web.workers import ComputerPool
+from sosgame.web.computer.workers import ComputerPool
+from sosgame.web.live.fanout import Connection, LocalChannel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -290,7 +290,7 @@ def test_the_h11_parser_cuts_slow_clients_off_too(tmp_path: Path) -> None:
     import uvicorn
 
     from sos_services import free_port
-    from sosgame.web.deadlines import H11HeadersDeadline
+    from sosgame.web.guards.deadlines import H11HeadersDeadline
 
     port = free_port()
     app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", allowed_hosts=LOOPBACK_HOSTS)
@@ -313,7 +313,7 @@ def test_the_h11_parser_cuts_slow_clients_off_too(tmp_path: Path) -> None:
 
 _OPEN_STORE = """
 import pathlib, sys, time
-from sosgame.web.store import Store
+from sosgame.web.storage.store import Store
 go = pathlib.Path(sys.argv[2])
 print("ready", flush=True)
 while not go.exists():
@@ -359,7 +359,7 @@ def _migrate_to(url: str, revision: str) -> None:
 
     config = Config()
     engine = create_engine(url)
-    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+    with resources.as_file(resources.files("sosgame.web.storage") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
         with engine.begin() as connection:
             config.attributes["connection"] = connection
@@ -370,7 +370,7 @@ def _migrate_to(url: str, revision: str) -> None:
 def _head_and_usable(url: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from sosgame.web.store import Store
+    from sosgame.web.storage.store import Store
 
     engine = create_engine(url)
     with engine.connect() as connection:
@@ -559,8 +559,8 @@ def _unreachable() -> Exception:
 def test_calls_back_off_while_the_database_is_away_and_the_outage_is_logged_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from sosgame.web.store import Store
-    from sosgame.web.writer import MAX_BACKOFF_SECONDS, Database, StorageUnavailableError
+    from sosgame.web.storage.store import Store
+    from sosgame.web.storage.writer import MAX_BACKOFF_SECONDS, Database, StorageUnavailableError
 
     store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     database = Database(store)
@@ -593,7 +593,7 @@ def test_calls_back_off_while_the_database_is_away_and_the_outage_is_logged_once
 def test_the_bus_reconnects_less_and_less_often_and_reloads_the_games_once(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from sosgame.web import bus as buses
+    from sosgame.web.network import bus as buses
 
     waits: list[float] = []
     real_sleep = asyncio.sleep
@@ -643,9 +643,9 @@ def test_the_sweep_backs_off_while_the_database_is_away(
 ) -> None:
     from types import SimpleNamespace
 
-    from sosgame.web import hub as hubs
-    from sosgame.web.store import Store
-    from sosgame.web.writer import MAX_BACKOFF_SECONDS
+    from sosgame.web.live import hub as hubs
+    from sosgame.web.storage.store import Store
+    from sosgame.web.storage.writer import MAX_BACKOFF_SECONDS
 
     store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     tries: list[int] = []

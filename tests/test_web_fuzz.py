@@ -35,7 +35,12 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from sosgame.web import create_app
-from sosgame.web.protocol import _FIELDS, MAX_MESSAGE_BYTES, ProtocolError, parse_client_message
+from sosgame.web.live.protocol import (
+    _FIELDS,
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    parse_client_message,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -497,7 +502,7 @@ def test_a_route_that_forgets_the_limit_is_still_guarded(site: Site) -> None:
             if not message.get("more_body"):
                 return size
 
-    from sosgame.web.bodies import BodyLimit
+    from sosgame.web.guards.bodies import BodyLimit
 
     read: list[int] = []
 

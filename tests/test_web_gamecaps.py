@@ -18,16 +18,16 @@ from sqlalchemy import Engine, func, select
 from sos_web import FakeTime, app_client, receive_type
 from sosgame import Game
 from sosgame.record import Record
-from sosgame.web import creation
-from sosgame.web import unopened as unopened_module
 from sosgame.web.config import ServerLimits
-from sosgame.web.gamecaps import Caps
-from sosgame.web.hub import Hub, TooManyError
-from sosgame.web.protocol import ProtocolError, parse_new_game
-from sosgame.web.rows import HUMAN, SeatRow
-from sosgame.web.schema import games, players
-from sosgame.web.seeks import SeekStore, member_of, parse_seek
-from sosgame.web.store import Store
+from sosgame.web.guards.gamecaps import Caps
+from sosgame.web.live import unopened as unopened_module
+from sosgame.web.live.hub import Hub, TooManyError
+from sosgame.web.live.protocol import ProtocolError, parse_new_game
+from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.seeks import SeekStore, member_of, parse_seek
+from sosgame.web.storage.rows import HUMAN, SeatRow
+from sosgame.web.storage.schema import games, players
+from sosgame.web.storage.store import Store
 from test_web_hubs import new_game, run, two_hubs
 from test_web_pools import CASUAL, RATED, FakeClock, Player, lobbies
 

@@ -199,7 +199,7 @@ def test_openapi_lists_refusals_and_the_bearer_scheme(client: TestClient) -> Non
 def test_a_server_failure_is_answered_with_json(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sosgame.web.store import Store
+    from sosgame.web.storage.store import Store
 
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("the disk is on fire")
@@ -412,7 +412,7 @@ def test_a_private_game_is_in_no_public_list_in_any_state(client: TestClient) ->
 
 def test_a_players_page_shows_private_games_without_their_link(client: TestClient) -> None:
     pytest.importorskip("argon2")
-    from sosgame.web.accounts import COOKIE
+    from sosgame.web.people.accounts import COOKIE
 
     cookies = {}
     for name in ("Ann", "Bao"):
@@ -510,7 +510,7 @@ def test_askers_of_one_answer_share_one_making() -> None:
     import asyncio
     import threading
 
-    from sosgame.web.replay import Answers
+    from sosgame.web.live.replay import Answers
 
     gate = threading.Event()
     calls: list[int] = []

@@ -1,7 +1,8 @@
 """Two hubs in one process over one SQLite file, joined by the in-process bus.
 
 A server alone runs the same code as several processes sharing PostgreSQL and Redis: only
-the bus differs. Two hubs sharing an :class:`~sosgame.web.bus.Exchange` are two such servers,
+the bus differs. Two hubs sharing an
+:class:`~sosgame.web.network.bus.Exchange` are two such servers,
 so these tests show, without either server, what several processes do: a move made through
 one reaches the other's followers, a computer move is made once, a hub that missed a change
 catches up from the store, and games of computers only move while watched through either.
@@ -21,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from sosgame.web import hub as hubs
-from sosgame.web import jobs
-from sosgame.web.bus import Exchange, LocalBus
-from sosgame.web.creation import create
-from sosgame.web.fanout import Connection
-from sosgame.web.hub import Hub
-from sosgame.web.protocol import ClientMessage, parse_new_game
-from sosgame.web.room import Room
-from sosgame.web.store import Store
+from sosgame.web.computer import jobs
+from sosgame.web.live import hub as hubs
+from sosgame.web.live.fanout import Connection
+from sosgame.web.live.hub import Hub
+from sosgame.web.live.protocol import ClientMessage, parse_new_game
+from sosgame.web.live.room import Room
+from sosgame.web.matchmaking.creation import create
+from sosgame.web.network.bus import Exchange, LocalBus
+from sosgame.web.storage.store import Store
 
 Message = dict[str, Any]
 WAIT_SECONDS = 60.0

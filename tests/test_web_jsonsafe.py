@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sosgame.web import jsonsafe
 from sosgame.web.config import ServerLimits
+from sosgame.web.guards import jsonsafe
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab,:'),

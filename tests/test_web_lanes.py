@@ -9,7 +9,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from sos_web import app_client
-from sosgame.web.hub import Hub
+from sosgame.web.live.hub import Hub
 
 PEOPLE = [{"name": "Ann"}, {"name": "Bao"}]
 GOOD = "a good password"

@@ -20,13 +20,13 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sos_web import FakeTime, app_client, resign
-from sosgame.web.accounts import COOKIE
 from sosgame.web.endpoints.mine import MAX_TOKENS, PAGE_SIZE
-from sosgame.web.room import Room
-from sosgame.web.rows import SeatRow, StoredGame
-from sosgame.web.schema import player_seats, players
-from sosgame.web.store import Store
-from sosgame.web.tokens import hash_token
+from sosgame.web.live.room import Room
+from sosgame.web.people.accounts import COOKIE
+from sosgame.web.people.tokens import hash_token
+from sosgame.web.storage.rows import SeatRow, StoredGame
+from sosgame.web.storage.schema import player_seats, players
+from sosgame.web.storage.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

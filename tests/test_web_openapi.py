@@ -21,9 +21,9 @@ from sosgame.web import create_app
 from sosgame.web.api import operation_of
 from sosgame.web.config import ServerLimits
 from sosgame.web.endpoints.games import MAX_INVITE
-from sosgame.web.limits import SettingsError, check_password
+from sosgame.web.guards.limits import SettingsError, check_password
+from sosgame.web.live.protocol import ProtocolError, parse_new_game
 from sosgame.web.openapi import UndeclaredEndpointError, openapi
-from sosgame.web.protocol import ProtocolError, parse_new_game
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ with warnings.catch_warnings():
 from argon2 import PasswordHasher
 
 from sos_web import app_client
-from sosgame.web.passwords import PasswordLane
-from sosgame.web.protocol import ProtocolError
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.people.passwords import PasswordLane
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -69,7 +69,7 @@ def _attempts(client: TestClient) -> int:
     """Logins and claims counted so far (each is counted before its password is hashed)."""
     from sqlalchemy import func, select
 
-    from sosgame.web.schema import login_attempts
+    from sosgame.web.storage.schema import login_attempts
 
     store = client.app.state.hub.store  # type: ignore[attr-defined]
     with store.engine.begin() as db:

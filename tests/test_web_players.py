@@ -21,8 +21,8 @@ from sqlalchemy import text
 
 import test_web_store
 from sosgame.snapshot import Snapshot
-from sosgame.web.players import NameConfusableError, NameTakenError, Players
-from sosgame.web.ratings import (
+from sosgame.web.people.players import NameConfusableError, NameTakenError, Players
+from sosgame.web.people.ratings import (
     ARENA_MATCHES,
     COMPUTER_RATINGS,
     DAY_MS,
@@ -32,8 +32,8 @@ from sosgame.web.ratings import (
     new_ratings,
     places,
 )
-from sosgame.web.rows import SeatRow, StoredGame
-from sosgame.web.store import Store
+from sosgame.web.storage.rows import SeatRow, StoredGame
+from sosgame.web.storage.store import Store
 
 url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 _ids = itertools.count(1)
@@ -199,7 +199,7 @@ def test_skeletons_stored_before_the_look_alikes_of_one_script_are_made_anew(
     (tmp_path / "new").mkdir(exist_ok=True)
     engine = create_engine(url)
     config = Config()
-    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+    with resources.as_file(resources.files("sosgame.web.storage") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
         with engine.begin() as connection:
             config.attributes["connection"] = connection

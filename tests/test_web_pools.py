@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from sos_web import TestClient, app_client, receive_type
 from sosgame.web.app import create_app
 from sosgame.web.config import ServerLimits
-from sosgame.web.fanout import Connection
-from sosgame.web.lobby import Lobby, LobbyClient
-from sosgame.web.pools import (
+from sosgame.web.live.fanout import Connection
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.matchmaking.lobby import Lobby, LobbyClient
+from sosgame.web.matchmaking.pools import (
     DEFAULT_POOLS,
     RANGE_BASE,
     Pool,
@@ -33,7 +34,6 @@ from sosgame.web.pools import (
     pools_from_environment,
     search_range,
 )
-from sosgame.web.protocol import ProtocolError
 from test_web_hubs import two_hubs
 
 Message = dict[str, Any]

@@ -17,9 +17,9 @@ pytest.importorskip("openskill")
 from sqlalchemy import create_engine, text
 
 import test_web_store
-from sosgame.web.players import Account, Players
-from sosgame.web.ratings import COMPUTER_RATINGS, NEW_PLAYER, new_ratings
-from sosgame.web.store import Store
+from sosgame.web.people.players import Account, Players
+from sosgame.web.people.ratings import COMPUTER_RATINGS, NEW_PLAYER, new_ratings
+from sosgame.web.storage.store import Store
 from test_web_players import QUIET, finished
 
 url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
@@ -119,7 +119,7 @@ def test_the_opponents_of_games_rated_before_the_upgrade_count(url: str, tmp_pat
     (tmp_path / "new").mkdir(exist_ok=True)
     engine = create_engine(url)
     config = Config()
-    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+    with resources.as_file(resources.files("sosgame.web.storage") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
         with engine.begin() as db:
             config.attributes["connection"] = db

@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 import test_web_store
 from sos_web import FakeTime, app_client
 from sosgame.ai.puzzles import puzzle_set
-from sosgame.web.store import Store
+from sosgame.web.storage.store import Store
 from test_web_puzzles import claim, one_move_puzzles
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -99,11 +99,11 @@ def test_rated_attempts_are_paced_per_player(
 
 
 def test_the_store_keeps_who_saw_a_solution_over_every_process(url: str) -> None:
-    from sosgame.web.puzzles import PuzzleRatings, RatedAttempt, Unrated, viewers
+    from sosgame.web.people.puzzles import PuzzleRatings, RatedAttempt, Unrated, viewers
 
     stores = [Store(url), Store(url)]
     try:
-        from sosgame.web.players import Players
+        from sosgame.web.people.players import Players
 
         ann = Players(stores[0]).claim("Ann", "h", 1)
         puzzle = puzzle_set()[0]

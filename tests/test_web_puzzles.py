@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 
 from sosgame.ai.puzzles import Puzzle, find_puzzle, puzzle_set
 from sosgame.web import create_app
-from sosgame.web.accounts import COOKIE
+from sosgame.web.people.accounts import COOKIE
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

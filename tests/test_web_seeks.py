@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from sos_web import app_client, receive_type
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.seeks import parse_seek, seat_token
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.matchmaking.seeks import parse_seek, seat_token
 
 Message = dict[str, Any]
 WAIT_SECONDS = 60

@@ -31,7 +31,7 @@ from websockets.sync import client as websockets_sync
 
 from sos_services import free_port, running_redis
 from sosgame.cli import main
-from sosgame.web.store import Store
+from sosgame.web.storage.store import Store
 
 Message = dict[str, Any]
 START_SECONDS = 90
@@ -185,7 +185,7 @@ def test_a_change_is_announced_with_its_state_which_the_other_processes_pass_on(
 ) -> None:
     import redis
 
-    from sosgame.web.bus import game_channel
+    from sosgame.web.network.bus import game_channel
 
     with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
         created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])

@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from sosgame.web.bus import Exchange, LocalBus, RedisBus
-from sosgame.web.ratelimit import SharedRates
+from sosgame.web.guards.ratelimit import SharedRates
+from sosgame.web.network.bus import Exchange, LocalBus, RedisBus
 
 BURST = 5
 

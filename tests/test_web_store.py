@@ -13,8 +13,8 @@ pytest.importorskip("alembic")
 from sqlalchemy import create_engine, inspect
 
 from sosgame.cli import main
-from sosgame.web.rows import Change, Job, SeatRow, StoredGame
-from sosgame.web.store import Store
+from sosgame.web.storage.rows import Change, Job, SeatRow, StoredGame
+from sosgame.web.storage.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -57,7 +57,7 @@ def test_games_stored_before_invites_stay_joinable_after_the_upgrade(
     (tmp_path / "new").mkdir(exist_ok=True)
     engine = create_engine(url)
     config = Config()
-    with resources.as_file(resources.files("sosgame.web") / "migrations") as folder:
+    with resources.as_file(resources.files("sosgame.web.storage") / "migrations") as folder:
         config.set_main_option("script_location", str(folder))
         with engine.begin() as connection:
             config.attributes["connection"] = connection

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sos_web import app_client
-from sosgame.web.creation import create, take_seat
-from sosgame.web.protocol import parse_new_game
+from sosgame.web.live.protocol import parse_new_game
+from sosgame.web.matchmaking.creation import create, take_seat
 from test_web_fairplay import offers, online, play, seated
 from test_web_hubs import Client, run, two_hubs
 

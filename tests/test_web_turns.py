@@ -11,17 +11,17 @@ from typing import TypeVar
 import pytest
 
 import test_web_store
-from sosgame.web import clock as clocks
 from sosgame.web.config import ServerLimits
-from sosgame.web.creation import stored_game
-from sosgame.web.gamecaps import CapError, Caps
-from sosgame.web.players import NameConfusableError, NameTakenError, Players
-from sosgame.web.poolstore import Entry, PoolStore
-from sosgame.web.rows import HUMAN, SeatRow
-from sosgame.web.schema import seeks
-from sosgame.web.seeks import SeekStore, member_of, parse_seek
-from sosgame.web.store import Store
-from sosgame.web.turns import in_turn, lock_key
+from sosgame.web.guards.gamecaps import CapError, Caps
+from sosgame.web.live import clock as clocks
+from sosgame.web.matchmaking.creation import stored_game
+from sosgame.web.matchmaking.poolstore import Entry, PoolStore
+from sosgame.web.matchmaking.seeks import SeekStore, member_of, parse_seek
+from sosgame.web.people.players import NameConfusableError, NameTakenError, Players
+from sosgame.web.storage.rows import HUMAN, SeatRow
+from sosgame.web.storage.schema import seeks
+from sosgame.web.storage.store import Store
+from sosgame.web.storage.turns import in_turn, lock_key
 
 url = test_web_store.url  # the fixture: a new database, SQLite and PostgreSQL
 

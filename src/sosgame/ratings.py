@@ -3,7 +3,7 @@
 A rating is OpenSkill's (full-pairing Bradley-Terry) ``mu`` (skill) and ``sigma`` (how
 unsure that is); the one number shown is the cautious ``mu - 3 sigma``, which starts at 0 for
 a new player. The model takes any number of seats (3 to 8 players, too) and ties (draws).
-The server rates people with it (:mod:`sosgame.web.ratings`), ``sosgame arena`` the
+The server rates people with it (:mod:`sosgame.web.people.ratings`), ``sosgame arena`` the
 computer levels. Rating a game needs the ``openskill`` package (in the ``fast`` and ``web``
 extras), imported on first use: this module itself needs the standard library alone.
 """

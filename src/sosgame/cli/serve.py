@@ -104,9 +104,9 @@ def run(arguments: argparse.Namespace) -> int:
     require("web", "sosgame serve")
     import uvicorn
 
-    from sosgame.web.deadlines import http_protocol
-    from sosgame.web.protocol import MAX_MESSAGE_BYTES
-    from sosgame.web.serving import app_from_environment, serving_environment
+    from sosgame.web.guards.deadlines import http_protocol
+    from sosgame.web.live.protocol import MAX_MESSAGE_BYTES
+    from sosgame.web.network.serving import app_from_environment, serving_environment
 
     check_store_options(arguments)
     hosts = [host.strip() for host in arguments.allowed_hosts.split(",") if host.strip()]
@@ -137,7 +137,7 @@ def run(arguments: argparse.Namespace) -> int:
         # Each process builds its own app from the environment (uvicorn starts them).
         os.environ.update(settings)
         uvicorn.run(
-            "sosgame.web.serving:app_from_environment",
+            "sosgame.web.network.serving:app_from_environment",
             factory=True,
             workers=arguments.workers,
             **options,
@@ -170,7 +170,7 @@ def _check_address(host: str, port: int) -> None:
 def _check_database(url: str) -> None:
     """Open the store once (migrating it) before serving, so a database that cannot be
     used is reported in one line (and once, not by every process)."""
-    from sosgame.web.store import Store
+    from sosgame.web.storage.store import Store
 
     try:
         Store(url).close()

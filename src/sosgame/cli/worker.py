@@ -27,8 +27,8 @@ def run(arguments: argparse.Namespace) -> int:
     require("web", "sosgame worker")
     import logging
 
-    from sosgame.web.bus import BusError
-    from sosgame.web.serving import run_worker
+    from sosgame.web.network.bus import BusError
+    from sosgame.web.network.serving import run_worker
 
     check_store_options(arguments)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")

@@ -19,25 +19,25 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from sosgame.web import correspondence
-from sosgame.web.accounts import Accounts
-from sosgame.web.analysis import Analyses
-from sosgame.web.bodies import MAX_BODY_BYTES, BodyLimit
-from sosgame.web.bus import RedisBus
-from sosgame.web.chat import ChatRates
+from sosgame.web.computer.analysis import Analyses
 from sosgame.web.config import ServerLimits
 from sosgame.web.endpoints import errors, games, lobby, mine, play, puzzles, records, site
 from sosgame.web.endpoints.common import Server
-from sosgame.web.hub import Hub
-from sosgame.web.lobby import Lobby
-from sosgame.web.middleware import RequestChecks, SecurityHeaders, host_name
-from sosgame.web.pools import Pool, pools_from_environment
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.ratelimit import SharedRates
-from sosgame.web.replay import Answers
-from sosgame.web.store import Store
-from sosgame.web.unopened import Unopened
-from sosgame.web.writer import StorageUnavailableError
+from sosgame.web.guards.bodies import MAX_BODY_BYTES, BodyLimit
+from sosgame.web.guards.middleware import RequestChecks, SecurityHeaders, host_name
+from sosgame.web.guards.ratelimit import SharedRates
+from sosgame.web.live import correspondence
+from sosgame.web.live.chat import ChatRates
+from sosgame.web.live.hub import Hub
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.live.replay import Answers
+from sosgame.web.live.unopened import Unopened
+from sosgame.web.matchmaking.lobby import Lobby
+from sosgame.web.matchmaking.pools import Pool, pools_from_environment
+from sosgame.web.network.bus import RedisBus
+from sosgame.web.people.accounts import Accounts
+from sosgame.web.storage.store import Store
+from sosgame.web.storage.writer import StorageUnavailableError
 
 __all__ = ["create_app"]
 
@@ -66,7 +66,8 @@ def create_app(
     host if ``None`` (``sosgame serve`` passes the loopback names unless told others);
     ``server_limits`` caps connections and computer games (by default
     :meth:`ServerLimits.from_environment`); ``pools`` are the quick-pairing pools (by default
-    :func:`~sosgame.web.pools.pools_from_environment`). With ``redis`` (a Redis URL), any number of
+    :func:`~sosgame.web.matchmaking.pools.pools_from_environment`).
+    With ``redis`` (a Redis URL), any number of
     server processes serve the same games from the same database; ``computers=False``
     leaves their computer moves to other processes (``sosgame worker``).
     """

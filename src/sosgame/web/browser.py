@@ -10,8 +10,8 @@ from sosgame.game import MAX_PLAYERS, MIN_PLAYERS
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
-from sosgame.web.limits import MAX_PASSWORD, MIN_PASSWORD
-from sosgame.web.protocol import DAYS_PER_MOVE
+from sosgame.web.guards.limits import MAX_PASSWORD, MIN_PASSWORD
+from sosgame.web.live.protocol import DAYS_PER_MOVE
 
 __all__ = ["browser_config"]
 

@@ -70,7 +70,7 @@ class ServerLimits:
     a reason to close it)."""
     admissions_per_second: float = 400.0
     """New WebSocket sessions started a second once a burst has been let in; the rest
-    wait their turn, round robin by client address (see :mod:`sosgame.web.admission`)."""
+    wait their turn, round robin by client address (see :mod:`sosgame.web.guards.admission`)."""
     admission_burst: int = 50
     """New WebSocket sessions let in at once before the pace above applies."""
     admission_max_wait: float = 10.0

@@ -18,8 +18,8 @@ from starlette.schemas import BaseSchemaGenerator
 
 from sosgame import __version__
 from sosgame.web.api import JSON, Answer, Model, Operation, operation_of, refused
-from sosgame.web.bodies import MAX_BODY_BYTES
 from sosgame.web.config import ServerLimits
+from sosgame.web.guards.bodies import MAX_BODY_BYTES
 
 __all__ = ["UndeclaredEndpointError", "openapi"]
 

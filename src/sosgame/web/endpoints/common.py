@@ -11,17 +11,17 @@ from typing import Final
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 
-from sosgame.web.accounts import Accounts
-from sosgame.web.analysis import Analyses
 from sosgame.web.api import refused
-from sosgame.web.bodies import read_json
-from sosgame.web.chat import ChatRates
+from sosgame.web.computer.analysis import Analyses
 from sosgame.web.config import ServerLimits
-from sosgame.web.hub import Hub
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.ratelimit import SharedRates, TokenStore
-from sosgame.web.replay import Answers
-from sosgame.web.room import Room
+from sosgame.web.guards.bodies import read_json
+from sosgame.web.guards.ratelimit import SharedRates, TokenStore
+from sosgame.web.live.chat import ChatRates
+from sosgame.web.live.hub import Hub
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.live.replay import Answers
+from sosgame.web.live.room import Room
+from sosgame.web.people.accounts import Accounts
 
 __all__ = [
     "FORBIDDEN",

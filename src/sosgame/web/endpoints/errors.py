@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from sosgame.web.endpoints.common import STORAGE_UNAVAILABLE, error_response
-from sosgame.web.middleware import HEADERS
-from sosgame.web.protocol import ProtocolError
+from sosgame.web.guards.middleware import HEADERS
+from sosgame.web.live.protocol import ProtocolError
 
 __all__ = ["http_error", "protocol_error", "server_error", "storage_unavailable"]
 

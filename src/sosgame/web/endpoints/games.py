@@ -13,9 +13,7 @@ from starlette.routing import Route
 from sosgame.errors import RecordError
 from sosgame.limits import WEB_MAX_NAME
 from sosgame.record import Record
-from sosgame.web import creation, limits, rematches
 from sosgame.web.api import Answer, Model, declare, refused
-from sosgame.web.bodies import MAX_BODY_BYTES
 from sosgame.web.endpoints.common import (
     FORBIDDEN,
     NO_GAME,
@@ -28,9 +26,13 @@ from sosgame.web.endpoints.common import (
     room_or_404,
     server,
 )
-from sosgame.web.protocol import NEW_GAME, ProtocolError, check_name, parse_new_game
-from sosgame.web.room import Room
-from sosgame.web.rows import HUMAN
+from sosgame.web.guards import limits
+from sosgame.web.guards.bodies import MAX_BODY_BYTES
+from sosgame.web.live import rematches
+from sosgame.web.live.protocol import NEW_GAME, ProtocolError, check_name, parse_new_game
+from sosgame.web.live.room import Room
+from sosgame.web.matchmaking import creation
+from sosgame.web.storage.rows import HUMAN
 
 __all__ = [
     "ROUTES",

@@ -14,25 +14,26 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from sosgame.web import clock as clocks
-from sosgame.web import creation, gamecaps
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import address, bearer, hub, read_json, server
 from sosgame.web.endpoints.sockets import incoming, serve_socket
-from sosgame.web.fanout import Connection
-from sosgame.web.gamecaps import Party
-from sosgame.web.hub import TooManyError
-from sosgame.web.lobby import STALE_MS, Lobby, LobbyClient
-from sosgame.web.protocol import (
+from sosgame.web.guards import gamecaps
+from sosgame.web.guards.gamecaps import Party
+from sosgame.web.live import clock as clocks
+from sosgame.web.live.fanout import Connection
+from sosgame.web.live.hub import TooManyError
+from sosgame.web.live.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     check_name,
     error_message,
     parse_envelope,
 )
-from sosgame.web.ratings import NEW_PLAYER
-from sosgame.web.seeks import member_of, parse_seek, seat_token
-from sosgame.web.tokens import hash_token
+from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.lobby import STALE_MS, Lobby, LobbyClient
+from sosgame.web.matchmaking.seeks import member_of, parse_seek, seat_token
+from sosgame.web.people.ratings import NEW_PLAYER
+from sosgame.web.people.tokens import hash_token
 
 __all__ = [
     "LOBBY_MESSAGES",

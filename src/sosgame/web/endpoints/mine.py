@@ -11,12 +11,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import READS, address, hub, server
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.rows import MyGame
-from sosgame.web.tokens import hash_token
+from sosgame.web.live import clock as clocks
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.people.tokens import hash_token
+from sosgame.web.storage.rows import MyGame
 
 __all__ = [
     "MAX_TOKENS",

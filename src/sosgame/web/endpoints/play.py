@@ -10,16 +10,21 @@ from typing import Any, Final
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from sosgame.web import rematches
-from sosgame.web.accounts import COOKIE
-from sosgame.web.chat import keep_message, seat_share, send_chat
-from sosgame.web.clock import now_ms
 from sosgame.web.endpoints.common import cold_load, hub, server
 from sosgame.web.endpoints.sockets import FLOOD_LIMIT, incoming, serve_socket
-from sosgame.web.fanout import Connection
-from sosgame.web.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
-from sosgame.web.ratelimit import RateLimit
-from sosgame.web.room import Room
+from sosgame.web.guards.ratelimit import RateLimit
+from sosgame.web.live import rematches
+from sosgame.web.live.chat import keep_message, seat_share, send_chat
+from sosgame.web.live.clock import now_ms
+from sosgame.web.live.fanout import Connection
+from sosgame.web.live.protocol import (
+    ClientMessage,
+    ProtocolError,
+    error_message,
+    parse_client_message,
+)
+from sosgame.web.live.room import Room
+from sosgame.web.people.accounts import COOKIE
 
 __all__ = [
     "FLOOD_LIMIT",
@@ -103,7 +108,8 @@ _REMATCH_STEPS: Final = {"offer": "offer", "withdraw": "withdraw"}
 async def _rematch(
     websocket: WebSocket, room: Room, connection: Connection, message: ClientMessage, client: str
 ) -> None:
-    """An ``offer``, ``answer`` or ``withdraw`` of the rematch (:mod:`sosgame.web.rematches`)."""
+    """An ``offer``, ``answer`` or ``withdraw`` of the rematch
+    (:mod:`sosgame.web.live.rematches`)."""
     step = _REMATCH_STEPS.get(message.type) or ("accept" if message.accept else "decline")
     try:
         await rematches.rematch(

@@ -20,11 +20,11 @@ from starlette.routing import Route
 from sosgame.ai import puzzles
 from sosgame.ai.puzzles import Puzzle, PuzzleError
 from sosgame.glicko import NEW_RATING
-from sosgame.web import clock as clocks
 from sosgame.web.api import Answer, Model, declare, refused
 from sosgame.web.endpoints.common import address, hub, read_json, server
-from sosgame.web.protocol import ProtocolError
-from sosgame.web.puzzles import PuzzleRatings, RatedAttempt, Unrated, viewers
+from sosgame.web.live import clock as clocks
+from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.people.puzzles import PuzzleRatings, RatedAttempt, Unrated, viewers
 
 __all__ = ["ROUTES", "daily", "get_puzzle", "moves", "next_puzzle"]
 

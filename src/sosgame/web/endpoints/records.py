@@ -21,7 +21,6 @@ from sosgame.record import Record
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import SEATS_TAG
 from sosgame.web.api import Answer, declare, refused
-from sosgame.web.chat import CHAT_TAG, plays_in, record_tag
 from sosgame.web.endpoints.common import (
     NO_GAME,
     READS,
@@ -32,8 +31,9 @@ from sosgame.web.endpoints.common import (
     room_or_404,
     server,
 )
-from sosgame.web.replay import move_list, replay_frames, to_json_bytes
-from sosgame.web.room import Room
+from sosgame.web.live.chat import CHAT_TAG, plays_in, record_tag
+from sosgame.web.live.replay import move_list, replay_frames, to_json_bytes
+from sosgame.web.live.room import Room
 
 DAYS_TAG: Final = "sosgame.days"
 """The record's tag for a correspondence game's days per move (records without it had none)."""

@@ -13,9 +13,9 @@ from sosgame.i18n import LANGUAGES, browser_catalog
 from sosgame.web.api import Answer, declare
 from sosgame.web.browser import browser_config
 from sosgame.web.endpoints.common import hub, server
+from sosgame.web.live.protocol import PROTOCOL_VERSION
 from sosgame.web.openapi import openapi
-from sosgame.web.protocol import PROTOCOL_VERSION
-from sosgame.web.writer import StorageUnavailableError
+from sosgame.web.storage.writer import StorageUnavailableError
 
 __all__ = ["ROUTES", "config", "health", "i18n", "index", "manifest", "schema", "service_worker"]
 

@@ -10,14 +10,14 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sosgame.web.admission import BusyError
 from sosgame.web.endpoints.common import STORAGE_UNAVAILABLE, address, hub, server
-from sosgame.web.fanout import Connection, dumps
-from sosgame.web.hub import TooManyError
-from sosgame.web.middleware import origin_allowed
-from sosgame.web.protocol import MAX_MESSAGE_BYTES, error_message
-from sosgame.web.ratelimit import RATE, RateLimit
-from sosgame.web.writer import StorageUnavailableError
+from sosgame.web.guards.admission import BusyError
+from sosgame.web.guards.middleware import origin_allowed
+from sosgame.web.guards.ratelimit import RATE, RateLimit
+from sosgame.web.live.fanout import Connection, dumps
+from sosgame.web.live.hub import TooManyError
+from sosgame.web.live.protocol import MAX_MESSAGE_BYTES, error_message
+from sosgame.web.storage.writer import StorageUnavailableError
 
 __all__ = ["FLOOD_LIMIT", "TOO_BIG", "incoming", "serve_socket"]
 

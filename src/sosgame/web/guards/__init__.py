@@ -1,0 +1,1 @@
+"""The guards against abuse: limits on connections, requests, bodies, rates and new games."""

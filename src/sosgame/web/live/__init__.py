@@ -1,0 +1,1 @@
+"""The live game: its room, fair play, clocks, messages, chat, and sending its changes."""

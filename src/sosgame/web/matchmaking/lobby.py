@@ -1,0 +1,321 @@
+"""The lobby of one hub: its players waiting in the pools, paired at each sweep.
+
+The entries live in the store (:mod:`sosgame.web.matchmaking.poolstore`),
+so every process sees every
+player waiting; each process holds its own players' connections. Entering a pool wakes the
+hubs on the bus; at its next sweep each hub with players waiting pairs their pools
+(:func:`sosgame.web.matchmaking.pools.pairings`),
+stores each new game with its seats taken in the same
+transaction as the entries, wakes the others again, and hands its own paired players their
+game, seat and token. A player alone for ``pool_fallback_seconds`` is offered a computer
+opponent of about their rating, in a casual game. Each game passes the caps of games of its
+players (:mod:`sosgame.web.guards.gamecaps`), and a rated pool never pairs a client address with
+itself.
+
+The time comes from ``now`` (milliseconds), which the tests replace.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from sosgame.web.guards import gamecaps
+from sosgame.web.guards.gamecaps import Party
+from sosgame.web.live import clock as clocks
+from sosgame.web.live.fanout import Connection
+from sosgame.web.live.hub import Hub
+from sosgame.web.live.protocol import (
+    PROTOCOL_VERSION,
+    ClockSettings,
+    NewGame,
+    ProtocolError,
+    SeatSettings,
+)
+from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.pools import Pool, Waiting, computer_level, pairings
+from sosgame.web.matchmaking.poolstore import Entry, PoolStore
+from sosgame.web.matchmaking.seeks import Member, SeekSettings, SeekStore, member_of, seat_token
+from sosgame.web.people.tokens import hash_token, new_token
+from sosgame.web.storage.rows import HUMAN, SeatRow, StoredGame
+
+__all__ = ["STALE_MS", "Lobby", "LobbyClient"]
+
+STALE_MS: Final = 15_000
+"""An entry whose process has not renewed it for this long is gone with that process."""
+
+
+@dataclass
+class LobbyClient:
+    """One lobby connection: who it is, and its entry while it waits in a pool."""
+
+    connection: Connection
+    address: str
+    name: str
+    account: int | None = None
+    rating: float = 25.0
+    player: str = field(default_factory=lambda: "guest:" + secrets.token_hex(8))
+    entry: Entry | None = None
+    token: str = ""
+    offered: str | None = None
+    """The computer level offered, once the wait ran out."""
+    shown: float = 0.0
+    """The rating the lobby shows (``mu - 3 sigma``), which seeks' ranges are of."""
+    secret: str = ""
+    """The connection's secret (``welcome``'s ``lobby``): it names the seeks it makes."""
+
+
+def _message(kind: str, **fields: Any) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "type": kind, **fields}
+
+
+class Lobby:
+    """The pools as one hub serves them (``pools``: the configured list)."""
+
+    def __init__(
+        self, hub: Hub, pools: tuple[Pool, ...], *, now: Callable[[], int] = clocks.now_ms
+    ) -> None:
+        self.hub = hub
+        self.pools = {pool.id: pool for pool in pools}
+        self.entries = PoolStore(hub.store.engine)
+        self.now = now
+        self.holder = hub.bus.origin
+        self.waiting: dict[str, LobbyClient] = {}
+        """This hub's clients in a pool, by entry id (until told they are paired)."""
+        self.seeks = SeekStore(hub.store.engine)
+        self.clients: dict[str, LobbyClient] = {}
+        """This hub's lobby connections, by the hash of their secret."""
+
+    def connect(self, client: LobbyClient) -> str:
+        """A new lobby connection: its secret (which names this process)."""
+        client.secret = f"{self.holder}.{new_token()}"
+        self.clients[hash_token(client.secret)] = client
+        return client.secret
+
+    async def join_seek(self, client: LobbyClient, seek_id: str) -> None:
+        """Take a seat in a seek; the game starts for all once the last seat is taken."""
+        member = member_of(client.secret, seek_id, client.name, client.account)
+        refused = await self.hub.db(
+            self.seeks.join,
+            seek_id,
+            member,
+            client.shown,
+            self.now(),
+            _seek_game,
+            address=client.address,
+            caps=creation.caps_now(self.hub),
+        )
+        if refused in gamecaps.REASONS:
+            raise ProtocolError(
+                "too_many_games",
+                "the seek's creator has made as many games as one may for now: the seek is"
+                " withdrawn",
+            )
+        if refused == "no_seek":
+            raise ProtocolError("no_seek", "there is no such seek (filled or withdrawn?)")
+        if refused == "not_for_you":
+            raise ProtocolError(
+                "not_for_you", "this seek is for other players (rating, account, address)"
+            )
+        if refused == "already_joined":
+            raise ProtocolError("already_joined", "you are in this seek already")
+        # The seat's token now, as the seek's creator has it: a correspondence seek may
+        # fill after this connection is gone.
+        token = seat_token(client.secret, seek_id)
+        await client.connection.send(_message("joined", seek=seek_id, token=token))
+        self.hub.bus.wake()
+
+    async def enter(self, client: LobbyClient, pool_id: str) -> None:
+        """Put the client in a pool (out of the one it was in)."""
+        pool = self.pools.get(pool_id)
+        if pool is None:
+            raise ProtocolError("no_pool", f"there is no pool {pool_id!r}; see GET /api/pools")
+        if pool.rated and client.account is None:
+            raise ProtocolError("account_needed", "rated pools are for players with an account")
+        if client.entry is not None:
+            await self.leave(client)
+            if client.entry is not None:
+                return  # paired meanwhile: told at the next sweep
+        party = Party(client.address, client.account)
+        engine = self.hub.store.engine
+        reason = await self.hub.db(gamecaps.refused, engine, creation.caps_now(self.hub), party)
+        if reason is not None:
+            raise creation.too_many(reason, self.hub.limits)
+        token = new_token()
+        entry = Entry(
+            id=secrets.token_urlsafe(12),
+            pool=pool.id,
+            player=client.player,
+            name=client.name,
+            account=client.account,
+            rating=client.rating,
+            token_hash=hash_token(token),
+            holder=self.holder,
+            address=client.address,
+            entered_ms=self.now(),
+        )
+        limit = self.hub.limits.pool_entries_per_address
+        refused = await self.hub.db(self.entries.enter, entry, self.now(), per_address=limit)
+        if refused == "already_waiting":
+            raise ProtocolError("already_waiting", "you are waiting in a pool already")
+        if refused == "too_many":
+            raise ProtocolError(
+                "too_many_entries",
+                f"this address already has {limit} players waiting in pools, the most one"
+                " address may have",
+            )
+        client.entry, client.token, client.offered = entry, token, None
+        self.waiting[entry.id] = client
+        await client.connection.send(_message("waiting", pool=pool.id))
+        self.hub.bus.wake()
+
+    async def leave(self, client: LobbyClient) -> None:
+        """Take the client out of its pool (unless it has just been paired)."""
+        entry = client.entry
+        if entry is None:
+            return
+        if await self.hub.db(self.entries.leave, entry.id):
+            self.waiting.pop(entry.id, None)
+            client.entry, client.offered = None, None
+            await client.connection.send(_message("left", pool=entry.pool))
+
+    async def gone(self, client: LobbyClient) -> None:
+        """The client's connection closed: its entry and its seeks go, and it leaves the
+        seeks it joined (a game it was just paired into is already stored)."""
+        if client.secret:
+            self.clients.pop(hash_token(client.secret), None)
+            await self.hub.db(self.seeks.gone, hash_token(client.secret))
+        entry = client.entry
+        if entry is not None:
+            self.waiting.pop(entry.id, None)
+            client.entry = None
+            await self.hub.db(self.entries.leave, entry.id)
+
+    async def play_computer(self, client: LobbyClient) -> None:
+        """Take the offer of a computer opponent: a casual game against it, at once."""
+        entry, level = client.entry, client.offered
+        if entry is None or level is None:
+            raise ProtocolError("no_offer", "no computer opponent was offered")
+        if not await self.hub.db(self.entries.leave, entry.id):
+            return  # a person came meanwhile: told at the next sweep
+        self.waiting.pop(entry.id, None)
+        client.entry, client.offered = None, None
+        pool = self.pools[entry.pool]
+        settings = NewGame(
+            rows=pool.rows,
+            cols=pool.cols,
+            mode="simple" if pool.mode == "simple" else "general",
+            kind="online",
+            seats=(SeatSettings(client.name, HUMAN), SeatSettings(level.capitalize(), level)),
+            clock=_clock_of(pool),
+            days=pool.days,
+        )
+        room, token, _seats = await creation.create(
+            self.hub, settings, owner=client.address, player=client.account
+        )
+        await client.connection.send(_message("paired", game=room.id, seat=0, token=token))
+
+    # -------------------------------------------------------------------------- sweeps
+
+    async def sweep(self) -> None:
+        """Pair this hub's pools, tell its paired players (of pools and seeks), and offer
+        computer opponents."""
+        if self.clients:
+            await self.hub.db(self.seeks.renew, self.holder, self.now())
+            for member, seek_id, game, seat in await self.hub.db(self.seeks.collect, self.holder):
+                client = self.clients.get(member)
+                if client is not None:
+                    token = seat_token(client.secret, seek_id)
+                    await client.connection.send(
+                        _message("paired", game=game, seat=seat, token=token)
+                    )
+        if not self.waiting:
+            return
+        now = self.now()
+        await self.hub.db(self.entries.renew, self.holder, list(self.waiting), now)
+        made = 0
+        for pool_id in self._pools_waited_in():
+            made += await self._pair(self.pools[pool_id], now)
+        if made:
+            self.hub.bus.wake()  # the other players' hubs tell them
+        for paired in await self.hub.db(self.entries.collect, self.holder):
+            client = self.waiting.pop(paired.id, None)
+            if client is None or client.entry is None:
+                continue
+            client.entry, client.offered = None, None
+            await client.connection.send(
+                _message("paired", game=paired.game, seat=paired.seat, token=client.token)
+            )
+        fallback_ms = int(self.hub.limits.pool_fallback_seconds * 1000)
+        for client in self._clients():
+            assert client.entry is not None
+            if client.offered is None and now - client.entry.entered_ms >= fallback_ms:
+                client.offered = computer_level(client.rating)
+                await client.connection.send(_message("offer_computer", level=client.offered))
+
+    def _clients(self) -> list[LobbyClient]:
+        return [client for client in self.waiting.values() if client.entry is not None]
+
+    def _pools_waited_in(self) -> list[str]:
+        return sorted({client.entry.pool for client in self.waiting.values() if client.entry})
+
+    async def _pair(self, pool: Pool, now: int) -> int:
+        entries = await self.hub.db(self.entries.waiting, pool.id, now, STALE_MS)
+        caps = creation.caps_now(self.hub)
+        # Players over a cap of games wait unpaired (rather than fail every pairing).
+        over = await self.hub.db(
+            gamecaps.capped, self.hub.store.engine, caps, [_party(entry) for entry in entries]
+        )
+        by_id = {entry.id: entry for entry in entries if _party(entry) not in over}
+        waiting = [
+            Waiting(entry.id, entry.rating, entry.entered_ms, entry.address if pool.rated else "")
+            for entry in by_id.values()
+        ]
+        made = 0
+        for first, second in pairings(waiting, now):
+            # The game is the one who waited longer's (for the caps).
+            owner = by_id[first.id]
+            seated = [by_id[first.id], by_id[second.id]]
+            if secrets.randbelow(2):
+                seated.reverse()
+            game = creation.stored_game(
+                kind="online",
+                rows=pool.rows,
+                cols=pool.cols,
+                mode=pool.mode,
+                seats=[
+                    SeatRow(seat, entry.name, HUMAN, entry.token_hash)
+                    for seat, entry in enumerate(seated)
+                ],
+                clock=creation.clock_spec(_clock_of(pool), pool.days),
+                rated=pool.rated,
+                owner=owner.address,
+                owner_player=owner.account,
+            )
+            if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated, caps=caps):
+                made += 1
+        return made
+
+
+def _party(entry: Entry) -> Party:
+    return Party(entry.address, entry.account)
+
+
+def _clock_of(pool: Pool) -> ClockSettings | None:
+    """The pool's clock (its seconds in milliseconds), if it has one."""
+    return None if pool.clock is None else ClockSettings(*(s * 1000 for s in pool.clock))
+
+
+def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
+    """The game of a filled seek (its clock starts once every seat has made its first move)."""
+    return creation.stored_game(
+        kind="online",
+        rows=given.rows,
+        cols=given.cols,
+        mode=given.mode,
+        seats=[SeatRow(seat, one.name, HUMAN, one.token_hash) for seat, one in enumerate(seated)],
+        clock=creation.clock_spec(given.clock, given.days),
+        rated=given.rated,
+    )

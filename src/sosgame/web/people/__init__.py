@@ -1,0 +1,1 @@
+"""People: accounts and passwords, names, ratings, puzzle ratings and seat tokens."""
