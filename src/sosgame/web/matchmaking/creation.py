@@ -43,17 +43,17 @@ def too_many(reason: str, limits: ServerLimits) -> TooManyError:
         code = "too_many_games"
     messages = {
         "computer_total": f"the server already runs {limits.computer_games_total} games with"
-        " computer players, the most it takes; try again later",
+        " computer players, the most it takes",
         "computer_address": f"this address already has {limits.computer_games_per_address}"
         " unfinished games with computer players, the most one address may have",
         "address": f"this address already has {limits.games_per_address} unfinished games,"
-        " the most one address may have; finish some or try again later",
+        " the most one address may have",
         "player": f"you already have {limits.games_per_player} unfinished games, the most one"
-        " player may have; finish some or try again later",
+        " player may have",
         "made_address": f"this address has made {limits.new_games_per_address} games in"
-        f" {limits.new_games_seconds:g} seconds, the most one address may; try again later",
+        f" {limits.new_games_seconds:g} seconds, the most one address may",
         "made_player": f"you have made {limits.new_games_per_player} games in"
-        f" {limits.new_games_seconds:g} seconds, the most one player may; try again later",
+        f" {limits.new_games_seconds:g} seconds, the most one player may",
         "lobby_address": f"this address already has {limits.lobby_games_per_address} public"
         " games waiting for players, the most one address may have in the lobby",
         "lobby_player": f"you already have {limits.lobby_games_per_player} public games"
