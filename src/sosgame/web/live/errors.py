@@ -72,7 +72,7 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "bad_field": _code(400, *EVERYWHERE),
         "bad_record": _code(400, HTTP),
         "bad_moves": _code(400, HTTP),
-        "too_large": _code(413, HTTP, GAME),
+        "too_large": _code(413, *EVERYWHERE),
         "hello_first": _code(400, *SOCKETS),
         "hello_once": _code(400, LOBBY),
         # Caps and rates.

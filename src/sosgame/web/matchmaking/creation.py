@@ -204,7 +204,7 @@ async def rematch(
         linked = None if again is None else again.rematch
         new = None if linked is None else await hub.room(linked)
         if new is None:
-            raise ProtocolError("storage_failed", "the rematch could not be stored")
+            raise ProtocolError("storage_failed", "the rematch")
     room.rematch_id = new.id
     hub.bus.publish(room.id, {"reload": True, "version": room.version})
     room.publish_state()
@@ -306,16 +306,13 @@ async def take_seat(hub: Hub, room: Room, seat: int, name: str | None, invite: s
         if row.player != HUMAN:
             raise ProtocolError("not_allowed", f"seat {seat} is a computer player")
         if row.token_hash is not None:
-            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            raise ProtocolError("seat_taken", f"seat {seat}")
         if not room.public and not invite_matches(row, invite):
-            raise ProtocolError(
-                "bad_invite",
-                f"seat {seat} is taken only with its invite link; a spectator link gives no seat",
-            )
+            raise ProtocolError("bad_invite", f"seat {seat}")
         token = new_token()
         digest = hash_token(token)
         if not await hub.db(hub.store.take_seat, room.id, seat, name, digest):
-            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            raise ProtocolError("seat_taken", f"seat {seat}")
         # Read the game again: with other processes, other seats may have been taken.
         await room.reload()
         if room.status == "open" and all(
