@@ -93,7 +93,7 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "bad_invite": _code(403, HTTP),
         "waiting": _code(400, HTTP, GAME),
         "game_over": _code(400, HTTP, GAME),
-        "stale": _code(400, GAME),
+        "stale": _code(400, HTTP, GAME),
         "not_your_turn": _code(400, GAME),
         "not_your_seat": _code(403, HTTP, GAME),
         "not_allowed": _code(403, HTTP, GAME),

@@ -1,7 +1,7 @@
 """The JSON the server accepts, checked field by field: new-game settings and client messages.
 
-Every check raises :class:`ProtocolError` with a code and a message naming what was wrong;
-nothing is changed before a message has passed every check.
+Every check raises :class:`ProtocolError` with a registered code (:mod:`sosgame.web.live.errors`)
+and a detail naming what was wrong; nothing is changed before a message has passed every check.
 """
 
 from __future__ import annotations
