@@ -191,6 +191,37 @@ def test_every_code_raised_in_the_source_is_registered() -> None:
     assert {"headers_too_large", "body_timeout", "internal", "storage_unavailable"} <= set(codes)
 
 
+SERVES: dict[str, Place] = {
+    "endpoints/errors.py": Place.HTTP,
+    "endpoints/common.py": Place.HTTP,
+    "endpoints/games.py": Place.HTTP,
+    "endpoints/mine.py": Place.HTTP,
+    "endpoints/puzzles.py": Place.HTTP,
+    "endpoints/records.py": Place.HTTP,
+    "guards/bodies.py": Place.HTTP,
+    "guards/deadlines.py": Place.HTTP,
+    "guards/middleware.py": Place.HTTP,
+    "people/accounts.py": Place.HTTP,
+    "people/passwords.py": Place.HTTP,
+    "endpoints/play.py": Place.GAME,
+    "live/room.py": Place.GAME,
+    "matchmaking/lobby.py": Place.LOBBY,
+}
+"""Modules that serve one place (and maybe others): a code raised there may come there."""
+
+
+def test_a_code_may_come_where_its_module_serves() -> None:
+    codes, _ = _raised_codes()
+    missing = {
+        (code, where)
+        for code, places in codes.items()
+        for where in places
+        if (serves := SERVES.get(where.partition(":")[0])) is not None
+        and serves not in ERRORS[code].places
+    }
+    assert missing == set()
+
+
 def test_every_registered_code_is_raised_somewhere() -> None:
     codes, _ = _raised_codes()
     assert set(ERRORS) - set(codes) == set()
