@@ -270,8 +270,7 @@ def test_the_message_is_the_catalog_s_english_and_the_detail() -> None:
     assert ProtocolError("wrong_password").message == "wrong name or password"
     error = ProtocolError("bad_field", "field 'mode' must be 'general' or 'simple'")
     assert error.message == (
-        "a field of the request has a value that is not allowed"
-        " (field 'mode' must be 'general' or 'simple')"
+        "one of the values given is not allowed (field 'mode' must be 'general' or 'simple')"
     )
     assert error.status == 400 and error.detail == "field 'mode' must be 'general' or 'simple'"
     assert error_body("no_game") == {"code": "no_game", "message": "there is no such game"}

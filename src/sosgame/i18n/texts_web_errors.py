@@ -20,7 +20,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.bad_version", "That message is for another version of the protocol."),
     text("web.error.unknown_type", "There is no such kind of message."),
     text("web.error.unknown_field", "The request has a field the server does not know."),
-    text("web.error.bad_field", "A field of the request has a value that is not allowed."),
+    text("web.error.bad_field", "One of the values given is not allowed."),
     text("web.error.bad_record", "This game record cannot be read."),
     text("web.error.bad_moves", "Those moves cannot be read."),
     text("web.error.too_large", "That is too large for the server to take."),
