@@ -5,7 +5,8 @@ catalogs, whose English is the message sent with the code.
 A refusal names only its code (:class:`ProtocolError`), and at most a ``detail`` that only
 that place knows (the field, the cap, the ply): the message is the catalog's text and that
 detail. A new code goes in :data:`ERRORS`, its text in :mod:`sosgame.i18n.texts_web_errors`
-and its translations in the ``.po`` catalogs, and its name in docs/protocol.md.
+and its translations in the ``.po`` catalogs, and its row in docs/protocol.md's table of
+codes (``tests/test_web_errors.py`` checks all four, and every code the source raises).
 """
 
 from __future__ import annotations
@@ -165,8 +166,8 @@ _ENGLISH: Final = translator("en")
 
 
 def _clause(text: str) -> str:
-    """A catalog sentence as the clause that messages have always been: no final stop, and
-    a small first letter unless it starts a word in capitals."""
+    """A catalog sentence as the clause the server's messages are written in: no final stop,
+    and a small first letter unless it starts a word in capitals."""
     text = text.removesuffix(".")
     first = text.split(" ", 1)[0]
     return text[:1].lower() + text[1:] if first[1:] == first[1:].lower() else text
