@@ -98,3 +98,26 @@ def test_a_seek_filled_by_another_browser_alerts_its_creator(
     assert ann.evaluate("window.shown") == ["Your game starts! · SOS"]
     expect(ann.locator("#seats")).to_contain_text("you")
     assert ann.errors == [] and bao.errors == []
+
+
+def test_named_players_find_their_casual_pool_game_in_their_accounts(
+    two: list[Any], server: LiveServer
+) -> None:
+    for page, name in zip(two, ("Ann", "Bao"), strict=True):
+        answer = page.context.request.post(
+            f"{server.url}/api/players", data={"name": name, "password": "a good password"}
+        )
+        assert answer.status == 201, answer.text()
+        page.goto(server.url)
+        page.locator(f'[data-pool="{POOL}"]').click()
+    game = _game_id(two[0])
+    assert _game_id(two[1]) == game
+    ann = two[0]
+    # Ann's page, and My games on a browser that holds no seat token of the game.
+    ann.goto(f"{server.url}/#/players/Ann")
+    expect(ann.locator("#player-games li")).to_have_count(1)
+    expect(ann.locator(f'#player-games a[href="#/game/{game}"]')).to_be_visible()
+    ann.evaluate("localStorage.clear()")
+    ann.goto(f"{server.url}/#/")
+    expect(ann.locator(f'[href="#/game/{game}"]').first).to_be_visible()
+    assert ann.errors == [] and two[1].errors == []

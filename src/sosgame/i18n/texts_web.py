@@ -264,6 +264,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.in_progress", "in progress"),
     text("web.won", "won"),
     text("web.lost", "lost"),
+    text("web.aborted_game", "aborted"),
     text("web.drew", "drawn"),
     text("web.lobby_empty", "No public games are waiting for players."),
     text("web.lobby_named", "You join as {name}; games between named players are rated."),

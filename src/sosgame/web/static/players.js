@@ -210,6 +210,8 @@ function ratingChart(history) {
 
 function outcomeText(game) {
   if (!game.result) return t("web.in_progress");
+  // An aborted game has no winners, yet nobody lost it.
+  if (game.result.termination === "aborted") return t("web.aborted_game");
   const won = game.result.winners.includes(game.seat);
   if (won && game.result.winners.length > 1) return t("web.drew");
   return won ? t("web.won") : t("web.lost");
