@@ -34,7 +34,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.clock_increment", "Seconds added per move"),
     text("web.days_per_move", "Days per move"),
     text("web.days_none", "none (play in one sitting)"),
-    text("web.days_setting", "{days} days a move"),
+    plural("web.days_setting", "{count} day a move", "{count} days a move"),
     text("web.time_left_days", "{days} d {time}"),
     text("web.start", "Start the game"),
     text("web.open_games", "Games waiting for players"),
