@@ -143,3 +143,19 @@ def test_one_day_a_move_is_said_in_the_singular(page: Any, server: LiveServer) -
     options = page.locator("#days option")
     expect(options.nth(1)).to_have_text("1 day a move")
     expect(options.nth(2)).to_have_text("2 days a move")
+
+
+def test_without_a_network_the_error_is_said_in_the_pages_language(
+    page: Any, server: LiveServer
+) -> None:
+    page.goto(server.url)
+    page.select_option("#language", "vi")
+    expect(page.locator("#start")).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        page.click("#start")
+        error = page.locator("#new-game .error")
+        expect(error).to_contain_text("không kết nối được với máy chủ")
+        expect(error).not_to_contain_text("Failed to fetch")
+    finally:
+        page.context.set_offline(False)

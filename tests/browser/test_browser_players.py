@@ -277,3 +277,13 @@ def test_the_players_pages_have_every_glyph(
                 page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
         finally:
             context.close()
+
+
+def test_a_name_with_a_slash_has_its_page(context: Any, server: LiveServer) -> None:
+    _claim(context, server, "Tom/Jerry")
+    page = _page(context)
+    page.goto(server.url)
+    page.click("#me")
+    expect(page.locator("h1")).to_contain_text("Tom/Jerry")
+    expect(page.locator("#player-games")).to_be_visible()
+    assert page.errors == []

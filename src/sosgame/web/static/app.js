@@ -97,7 +97,7 @@ async function loadOpenGames(openList) {
         })),
       )) : [el("li", { text: t("web.no_open_games") })]));
   } catch (error) {
-    openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? error.message : t("web.offline") }));
+    openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? errorText(error.code, error.message) : t("web.offline") }));
   }
 }
 

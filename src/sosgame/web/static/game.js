@@ -485,7 +485,7 @@ async function rematch() {
     for (const token of tokensFor(state.id)) saveToken(created.id, token);
     go(`#/game/${created.id}`);
   } catch (error) {
-    gameView.error = error.message;
+    gameView.error = errorText(error.code, error.message);
     drawGame();
   }
 }

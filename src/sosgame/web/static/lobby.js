@@ -196,7 +196,7 @@ export function seeksPanel(loggedIn) {
       say(errorText(failure.code, failure.message));
     }
   });
-  refresh().catch((error) => say(error.message));
+  refresh().catch((error) => say(errorText(error.code, error.message)));
   return el("section", { class: "panel", id: "seeks-panel", "aria-labelledby": "seeks-title" },
     el("h2", { id: "seeks-title", text: t("web.seek.title") }), form, lobby.status,
     el("button", { type: "button", id: "seek-refresh", text: t("web.seek.refresh"), onclick: () => refresh() }), list);

@@ -147,7 +147,7 @@ export async function showPlayers() {
   try {
     data = await api("GET", "/api/players");
   } catch (error) {
-    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    view().replaceChildren(el("p", { class: "error", text: errorText(error.code, error.message) }));
     return;
   }
   if (route !== router.visits) return;
@@ -268,7 +268,7 @@ export async function showLobby() {
   try {
     data = await api("GET", "/api/lobby");
   } catch (error) {
-    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    view().replaceChildren(el("p", { class: "error", text: errorText(error.code, error.message) }));
     return;
   }
   if (route !== router.visits) return;
