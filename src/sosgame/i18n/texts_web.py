@@ -137,7 +137,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     ),
     text("web.error.unavailable", "The computer player is not available."),
     text("web.error.other", "Not done: {message}"),
-    text("web.error.offline", "Not done: the server cannot be reached. Check the connection and try again."),
+    text(
+        "web.error.offline",
+        "Not done: the server cannot be reached. Check the connection and try again.",
+    ),
     text("web.board_too_small", "A board needs at least {least} cells along one side."),
     text("web.last_move", "last move"),
     text("web.zoom_in", "Zoom in on the board"),
