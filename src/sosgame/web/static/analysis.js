@@ -146,7 +146,7 @@ function analysisColumn(page, flags, select) {
     el("div", { class: "banner", id: "banner", "data-testid": "banner" },
       el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
     drawBoard(state, { lineCount: frame.lines, marks: moveMarks(report), last }),
-    el("div", { class: "picker-row", "data-reserve": "" },
+    el("div", { class: "picker-row", "data-reserve": "move" },
       el("span", { class: "legend" },
         el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
         el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),

@@ -60,7 +60,7 @@ function drawPuzzle() {
       el("p", { id: "puzzle-goal", class: "goal", text: t(`puzzle.goal.${puzzle.goal}`) }),
       status,
       drawBoard(state, options),
-      el("div", { class: "picker-row", "data-reserve": "" }, pickerFor(over), zoomControls()),
+      el("div", { class: "picker-row", "data-reserve": "move" }, pickerFor(over), zoomControls()),
       solution, actions, ratingLine()));
   fitBoard();
 }
