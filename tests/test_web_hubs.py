@@ -5,7 +5,9 @@ the bus differs. Two hubs sharing an
 :class:`~sosgame.web.network.bus.Exchange` are two such servers,
 so these tests show, without either server, what several processes do: a move made through
 one reaches the other's followers, a computer move is made once, a hub that missed a change
-catches up from the store, and games of computers only move while watched through either.
+catches up from the store, games of computers only move while watched through either, and
+a clock shows the same time through either (a clean shutdown pauses it only if the other
+does not serve the game).
 """
 
 from __future__ import annotations
