@@ -242,7 +242,8 @@ def test_every_code_has_its_text_in_every_language(language: str) -> None:
 
 def test_every_error_text_is_of_a_registered_code() -> None:
     keys = {key.removeprefix("web.error.") for key in TEXTS if key.startswith("web.error.")}
-    assert keys - set(ERRORS) == {"other"}  # the browser's words for a code it has no text for
+    # The browser's own: its words for a code it has no text for, and for no answer at all.
+    assert keys - set(ERRORS) == {"other", "offline"}
 
 
 def test_the_protocol_s_table_of_codes_is_the_registry() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from sos_web import TestClient, app_client, receive_type
 from sosgame.web.app import create_app
@@ -34,6 +35,7 @@ from sosgame.web.matchmaking.pools import (
     pools_from_environment,
     search_range,
 )
+from sosgame.web.storage.schema import games, players
 from test_web_hubs import two_hubs
 
 Message = dict[str, Any]
@@ -265,6 +267,36 @@ def test_the_wait_before_the_offer_is_a_server_limit() -> None:
     limits = ServerLimits.from_environment({"SOSGAME_POOL_FALLBACK_SECONDS": "5"})
     assert limits.pool_fallback_seconds == 5.0
     assert ServerLimits().pool_fallback_seconds == 20.0
+
+
+def test_a_casual_pool_game_is_in_its_players_accounts_and_stays_unrated(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobbies(tmp_path, clock) as (one, two):
+            store = one.hub.store
+            with store.engine.begin() as db:
+                db.execute(
+                    players.insert(),
+                    [
+                        {"id": n, "key": f"p{n}", "name": f"P{n}", "password_hash": "-",
+                         "mu": 25.0, "sigma": 8.3, "games": 0, "created_ms": 0}
+                        for n in (7, 8)
+                    ],
+                )  # fmt: skip
+            ann, bao = Player(one, "P7", account=7), Player(two, "P8", account=8)
+            await ann.enter(CASUAL)
+            await bao.enter(CASUAL)
+            await one.sweep()
+            (paired,) = await ann.received("paired")
+            # Found by the account alone (no seat token), as My games and the profile find it.
+            for account in (7, 8):
+                mine = await one.hub.db(store.games_of, [], account, limit=10)
+                assert [game.id for game in mine] == [paired["game"]]
+            with store.engine.begin() as db:
+                stored = db.execute(select(games.c.rated).where(games.c.id == paired["game"]))
+                assert stored.scalar_one() is False
+
+    run(scenario)
 
 
 def test_guests_may_not_enter_rated_pools_and_nobody_waits_twice(tmp_path: Path) -> None:
