@@ -170,3 +170,19 @@ def test_the_chat_follows_a_change_of_language(two: list[Any], server: LiveServe
     expect(page.locator("#chat-log .chat-said")).to_have_text("Xin chào")
     expect(page.locator("#chat-toggle")).to_have_text("Tắt trò chuyện")
     assert page.errors == []
+
+
+def test_two_guests_paired_in_a_pool_have_names_of_their_own(
+    two: list[Any], server: LiveServer
+) -> None:
+    for page in two:
+        page.goto(server.url)
+        page.locator(f'[data-pool="{POOL}"]').click()
+    game = _game_id(two[0])
+    assert _game_id(two[1]) == game
+    names = [seat["name"] for seat in server.get(f"/api/games/{game}")["seats"]]
+    assert len(set(names)) == 2, names
+    assert all(re.fullmatch(r"Guest \d{4}( \(2\))?", name) for name in names), names
+    for page in two:
+        expect(page.locator("#seats")).to_contain_text(names[0])
+        expect(page.locator("#seats")).to_contain_text(names[1])
