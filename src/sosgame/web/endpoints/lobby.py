@@ -274,7 +274,7 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                 parsed = parse_lobby_message(text)
                 if client is None:
                     if parsed.type != "hello":
-                        raise ProtocolError("hello_first", "say hello before anything else")
+                        raise ProtocolError("hello_first")
                     client = await _greet(websocket, connection, parsed.name)
                 elif parsed.type == "pool":
                     assert parsed.pool is not None
@@ -289,9 +289,9 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                 elif parsed.type == "ping":
                     await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
                 else:
-                    raise ProtocolError("hello_once", "say hello only once")
+                    raise ProtocolError("hello_once")
             except ProtocolError as error:
-                await connection.send(error_message(error.code, error.message))
+                await connection.send(error_message(error.code, error.detail))
     finally:
         if client is not None:
             # Shielded: a handler cancelled while its database call still waits in the queue

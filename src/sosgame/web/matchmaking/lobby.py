@@ -120,7 +120,7 @@ class Lobby:
                 "not_for_you", "this seek is for other players (rating, account, address)"
             )
         if refused == "already_joined":
-            raise ProtocolError("already_joined", "you are in this seek already")
+            raise ProtocolError("already_joined")
         # The seat's token now, as the seek's creator has it: a correspondence seek may
         # fill after this connection is gone.
         token = seat_token(client.secret, seek_id)

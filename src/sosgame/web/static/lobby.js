@@ -77,7 +77,7 @@ function receiveLobby(message) {
     if (mine) alertFilled();
     closeLobby();
     go(`#/game/${message.game}`);
-  } else if (message.type === "error") say(errorText(message.code, message.message));
+  } else if (message.type === "error") say(errorText(message.code, message.message, message.detail));
 }
 
 // The creator of a seek is told it filled even in a background tab: the title, a sound (if
@@ -193,7 +193,7 @@ export function seeksPanel(loggedIn) {
       say(t("web.seek.waiting"));
       await refresh();
     } catch (failure) {
-      say(errorText(failure.code, failure.message));
+      say(errorText(failure.code, failure.message, failure.detail));
     }
   });
   refresh().catch((error) => say(errorText(error.code, error.message)));
