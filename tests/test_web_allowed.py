@@ -277,3 +277,29 @@ def test_every_flag_says_whether_its_action_is_accepted_in_local_games(client: C
     for flag in ("can_move", "can_undo", "can_redo", "can_hint", "can_resign", "can_abort"):
         assert seen[flag, True] and seen[flag, False], flag
     assert seen["can_offer", False] and not seen["can_offer", True]
+
+
+def test_the_browser_restates_no_rule_of_who_may_do_what() -> None:
+    static = Path(__file__).resolve().parents[1] / "src" / "sosgame" / "web" / "static"
+    script = (static / "fairplay.js").read_text("utf-8")
+    # What it once worked out for itself: online games only, active seats, people only, a
+    # ply to take back, the seats an offer waits for.
+    for rule in ('"online"', '"human"', "resigned ?", "state.ply > 0", "function waitingFor"):
+        assert rule not in script, rule
+    assert "allowed" in script
+
+
+def test_an_offer_says_which_seats_it_still_waits_for(client: Client) -> None:
+    game, tokens = new_game(client, 3, "online")
+    with ExitStack() as stack:
+        players = [Player(stack, client, game, token) for token in tokens]
+        assert players[0].act(type="move", move="Sa1", ply=0)
+        assert players[0].act(type="offer", offer="draw", ply=1)
+        players[1].sync()
+        assert [offer["waiting"] for offer in players[1].state["offers"]] == [[1, 2]]
+        assert players[1].act(type="answer", offer="draw", accept=True, ply=1)
+        players[2].sync()
+        assert [offer["waiting"] for offer in players[2].state["offers"]] == [[2]]
+        # Whoever has accepted has nothing left to answer; the others have.
+        allowed = [seat["can_answer"]["draw"] for seat in players[2].state["allowed"]]
+        assert allowed == [False, False, True]

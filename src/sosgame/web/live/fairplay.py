@@ -249,6 +249,7 @@ class FairPlay:
                     "offer": item["offer"],
                     "from": item["from"],
                     "accepted": list(item.get("accepted", [])),
+                    "waiting": permissions.waiting_for(self, item),
                     **(
                         {"lapses": max(0, int(item["lapses"]) - now)}
                         if item["offer"] == "rematch"

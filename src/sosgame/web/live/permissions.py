@@ -33,6 +33,10 @@ __all__ = [
     "check_resign",
     "check_steps",
     "check_withdraw",
+    "people",
+    "required_seats",
+    "standing",
+    "waiting_for",
 ]
 
 RematchStep = Literal["offer", "accept", "decline", "withdraw"]
@@ -174,6 +178,17 @@ def required_seats(room: RoomView) -> set[int]:
     return active
 
 
+def people(room: RoomView) -> set[int]:
+    """The seats a rematch needs: every person of the game (computers accept by themselves)."""
+    return {row.seat for row in room.seats if row.player == HUMAN}
+
+
+def waiting_for(room: RoomView, offer: dict[str, Any]) -> list[int]:
+    """The seats a standing offer still waits for."""
+    needed = people(room) if offer["offer"] == "rematch" else set(room.game.active_seats)
+    return sorted(needed - set(offer["accepted"]))
+
+
 def standing(room: RoomView, kind: str) -> dict[str, Any] | None:
     """The offer of ``kind`` that stands, if any."""
     return next((item for item in room.standing_offers() if item["offer"] == kind), None)
@@ -239,7 +254,7 @@ def check_rematch(room: RoomView, held: frozenset[int], step: RematchStep) -> No
         raise ProtocolError("not_allowed", "the rematch has been made already")
     if room.status != "finished":
         raise ProtocolError("not_allowed", "a rematch is offered once the game is over")
-    mine = held & {row.seat for row in room.seats if row.player == HUMAN}
+    mine = held & people(room)
     if not mine:
         raise ProtocolError("not_your_seat", _NOT_SEATED)
     if step == "offer":

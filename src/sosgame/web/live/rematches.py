@@ -16,7 +16,6 @@ from sosgame.web.live.hub import Hub
 from sosgame.web.live.permissions import RematchStep
 from sosgame.web.live.room import Room
 from sosgame.web.matchmaking import creation
-from sosgame.web.storage.rows import HUMAN
 
 __all__ = ["Links", "rematch"]
 
@@ -45,7 +44,7 @@ async def rematch(
             if existing is not None:
                 return existing, None, False
         permissions.check_rematch(room, held, what)
-        required = {row.seat for row in room.seats if row.player == HUMAN}
+        required = permissions.people(room)
         mine = held & required
         now = clocks.now_ms()
         standing = room.standing_offers(now)
