@@ -21,6 +21,8 @@ from sosgame.web.live.protocol import CLAIMS, OFFERS, OfferKind, ProtocolError
 from sosgame.web.storage.rows import HUMAN, SeatRow
 
 __all__ = [
+    "RematchStep",
+    "RoomView",
     "allowed",
     "check_abort",
     "check_answer",
