@@ -469,3 +469,11 @@ def test_the_fourth_game_of_a_pair_in_a_day_leaves_the_ratings_alone(database: s
         assert [game["rated"] for game in page["games"]] == [False, True, True, True]
         assert (page["mu"], page["sigma"], page["rated_games"]) == after_three
     executor.shutdown()
+
+
+def test_a_name_with_a_slash_has_its_page(client: TestClient) -> None:
+    claim(client, "Tom/Jerry")
+    found = client.get("/api/players/Tom%2FJerry")
+    assert found.status_code == 200, found.text
+    assert found.json()["name"] == "Tom/Jerry"
+    assert client.get("/api/players/Tom%2FJerr").status_code == 404

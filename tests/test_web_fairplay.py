@@ -477,3 +477,25 @@ def test_the_first_move_timer_stands_still_while_the_server_is_down(
         fake_time.advance(31)
         over = seats[0].state(lambda g: g["result"] is not None)
     assert over["result"]["termination"] == "aborted"
+
+
+def test_the_clocks_stand_still_while_the_server_is_down(
+    tmp_path: Path, fake_time: FakeTime
+) -> None:
+    database = tmp_path / "restart.sqlite3"
+    with app_client(database) as first, ExitStack() as stack:
+        game, ann, bao = online(first, clock={"initial": 60, "increment": 0})
+        seats = seated(stack, first, game, ann, bao)
+        play(seats, 0, "Sa1", 0)
+        play(seats, 1, "Ob1", 1)
+        fake_time.advance(20)
+    fake_time.advance(600)  # the server is down
+    with app_client(database) as second, ExitStack() as stack:
+        # The mover has the time it had left when the server stopped.
+        clock = second.get(f"/api/games/{game}").json()["clock"]
+        assert (clock["remaining"], clock["running"]) == ([40_000, 60_000], 0)
+        seats = seated(stack, second, game, ann, bao)
+        fake_time.advance(41)
+        over = seats[1].state(lambda g: g["result"] is not None)
+    assert over["result"]["termination"] == "timeout"
+    assert over["result"]["winners"] == [1]

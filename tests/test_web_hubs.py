@@ -5,7 +5,9 @@ the bus differs. Two hubs sharing an
 :class:`~sosgame.web.network.bus.Exchange` are two such servers,
 so these tests show, without either server, what several processes do: a move made through
 one reaches the other's followers, a computer move is made once, a hub that missed a change
-catches up from the store, and games of computers only move while watched through either.
+catches up from the store, games of computers only move while watched through either, and
+a clock shows the same time through either (a clean shutdown pauses it only if the other
+does not serve the game).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from sos_web import FakeTime
 from sosgame.web.computer import jobs
 from sosgame.web.live import hub as hubs
 from sosgame.web.live.fanout import Connection
@@ -33,7 +36,7 @@ from sosgame.web.live.protocol import (
     parse_new_game,
 )
 from sosgame.web.live.room import Room
-from sosgame.web.matchmaking.creation import create
+from sosgame.web.matchmaking.creation import create, take_seat
 from sosgame.web.network.bus import Exchange, LocalBus
 from sosgame.web.storage.store import Store
 
@@ -110,29 +113,52 @@ class Client:
             await asyncio.wait_for(self.arrived.wait(), left)
 
 
+class Hubs(list[Hub]):
+    """Hubs as server processes over one SQLite file, their buses joined by one exchange."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stopped: set[int] = set()
+
+    async def stop(self, hub: Hub) -> None:
+        """Shut ``hub`` down cleanly, as its server process does when it is stopped."""
+        if id(hub) in self.stopped:
+            return
+        self.stopped.add(id(hub))
+        await hub.close()
+        executor = hub.computers._executor
+        assert executor is not None
+        executor.shutdown()
+
+
 @asynccontextmanager
-async def two_hubs(tmp_path: Path) -> AsyncIterator[tuple[Hub, Hub]]:
-    """Two hubs as two server processes: each with its own store connection, searches and
+async def some_hubs(tmp_path: Path, count: int) -> AsyncIterator[Hubs]:
+    """``count`` hubs as server processes: each with its own store connection, searches and
     bus, the buses joined by one exchange."""
     exchange = Exchange()
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    stores = [Store(url), Store(url)]
-    pair = [
+    stores = [Store(url) for _ in range(count)]
+    hubs = Hubs()
+    hubs.extend(
         Hub(store, computer=Searches(), computer_pause=0.0, bus=LocalBus(exchange))
         for store in stores
-    ]
-    for hub in pair:
+    )
+    for hub in hubs:
         await hub.start()
     try:
-        yield pair[0], pair[1]
+        yield hubs
     finally:
-        for hub in pair:
-            await hub.close()
-            executor = hub.computers._executor
-            assert executor is not None
-            executor.shutdown()
+        for hub in hubs:
+            await hubs.stop(hub)
         for store in stores:
             store.close()
+
+
+@asynccontextmanager
+async def two_hubs(tmp_path: Path) -> AsyncIterator[tuple[Hub, Hub]]:
+    """Two hubs as two server processes."""
+    async with some_hubs(tmp_path, 2) as hubs:
+        yield hubs[0], hubs[1]
 
 
 def searches(*pair: Hub) -> int:
@@ -295,5 +321,170 @@ def test_a_game_of_computers_only_moves_only_while_watched_through_either_hub(
             over = await again.state(lambda g: g["result"] is not None)
             assert len(over["actions"]) > stopped
             assert over["thinking"] is None
+
+    run(scenario)
+
+
+# --------------------------------------------------------------------------- the clocks
+
+CLOCK = {"initial": 60, "increment": 0}
+
+
+async def running_clock(hub: Hub) -> tuple[str, Client]:
+    """A game made through ``hub`` whose clocks run (each seat has made its first move):
+    seat 0's, from now; its id and the player's client there."""
+    game, token = await new_game(hub, seats=[{"name": "Ann"}, {"name": "Bao"}], clock=CLOCK)
+    player = Client(hub)
+    await player.join(game, token)
+    await player.send(type="move", move="Sa1", ply=0)
+    await player.send(type="move", move="Ob1", ply=1)
+    assert (await player.state(lambda g: g["ply"] == 2))["clock"]["running"] == 0
+    return game, player
+
+
+async def first_move_waits(hub: Hub) -> tuple[str, Client]:
+    """An online game made through ``hub`` whose every seat is taken: seat 0 waits for its
+    first move from now; its id and seat 0's player there."""
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    game, token = await new_game(hub, kind="online", public=True, seats=seats, clock=CLOCK)
+    await take_seat(hub, hub.rooms[game], 1, None, None)
+    player = Client(hub)
+    state = await player.join(game, token)
+    assert state["first_move"] == {"seat": 0, "left": 30_000}
+    return game, player
+
+
+async def time_left(hub: Hub, game: str) -> tuple[int, int]:
+    """Seat 0's time left on its clock and for its first move, as ``hub`` shows the game
+    (loading it if it has not)."""
+    state = await Client(hub).join(game)
+    assert state["clock"]["running"] in (0, None) and state["turn"] == 0
+    first = state["first_move"]
+    return state["clock"]["remaining"][0], -1 if first is None else first["left"]
+
+
+def test_a_hub_that_loads_a_game_mid_turn_charges_the_mover_from_the_turns_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            game, _player = await running_clock(one)
+            fake.advance(5)
+            here = await time_left(one, game)
+            assert here == (55_000, -1)
+            # A connection that lands on the other process: the same time left.
+            there = await time_left(two, game)
+            assert abs(there[0] - here[0]) <= 100
+            assert two.rooms[game].clock == one.rooms[game].clock
+
+    run(scenario)
+
+
+def test_a_hub_that_loads_a_game_counts_the_first_move_from_the_turns_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+
+    async def scenario() -> None:
+        async with two_hubs(tmp_path) as (one, two):
+            game, _player = await first_move_waits(one)
+            fake.advance(10)
+            here = await time_left(one, game)
+            assert here == (60_000, 20_000)
+            there = await time_left(two, game)
+            assert abs(there[1] - here[1]) <= 100
+            # And it aborts the game there on time too.
+            watcher = Client(two)
+            await watcher.join(game)
+            fake.advance(20)
+            over = await watcher.state(lambda g: g["result"] is not None)
+            assert over["result"]["termination"] == "aborted"
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("timer", ["clock", "first move"])
+def test_a_clean_restart_of_the_only_hub_serving_a_game_stops_its_timers_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, timer: str
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+
+    async def scenario() -> None:
+        async with some_hubs(tmp_path, 3) as hubs:
+            one, two, three = hubs
+            game, _player = await (
+                running_clock(one) if timer == "clock" else first_move_waits(one)
+            )
+            fake.advance(5)
+            before = await time_left(one, game)
+            await hubs.stop(one)
+            fake.advance(600)  # the server is down
+            # Back (the hub that loads it first resumes it, in the store for every other):
+            # the mover has the time it had left; the first move, its whole time again.
+            resumed = before if timer == "clock" else (60_000, 30_000)
+            assert await time_left(two, game) == resumed
+            assert await time_left(three, game) == resumed
+            fake.advance(1)
+            assert await time_left(three, game) == (
+                (before[0] - 1000, -1) if timer == "clock" else (60_000, 29_000)
+            )
+
+    run(scenario)
+
+
+def test_a_hub_that_shuts_down_while_another_serves_the_game_gives_no_time_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+
+    async def scenario() -> None:
+        async with some_hubs(tmp_path, 3) as hubs:
+            one, two, three = hubs
+            game, _player = await running_clock(one)
+            await Client(two).join(game)
+            fake.advance(5)
+            await hubs.stop(one)  # the game is still served through two: no pause
+            fake.advance(5)
+            stored = one.store.load(game)
+            assert stored is not None and stored.clock is not None
+            assert "paused" not in stored.clock
+            assert await time_left(two, game) == (50_000, -1)
+            assert await time_left(three, game) == (50_000, -1)
+
+    run(scenario)
+
+
+def test_a_pause_that_reaches_a_hub_serving_the_game_is_forgotten_without_giving_time_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeTime.install(monkeypatch)
+
+    async def scenario() -> None:
+        async with some_hubs(tmp_path, 3) as hubs:
+            one, two, three = hubs
+            game, _player = await running_clock(one)
+            watcher = Client(two)
+            await watcher.join(game)
+            fake.advance(5)
+
+            # Hub two begins to serve the game as hub one shuts down: one thinks it alone.
+            async def nobody_else(game_ids: Any) -> set[str]:
+                return set()
+
+            monkeypatch.setattr(one.bus, "shared", nobody_else)
+            await hubs.stop(one)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while two.rooms[game].version < 4 and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)  # polling for an event (the pause forgotten)
+            # Paused (version 3), then forgotten by hub two (version 4), in the store too.
+            assert two.rooms[game].version == 4
+            stored = two.store.load(game)
+            assert stored is not None and stored.clock is not None
+            assert "paused" not in stored.clock
+            fake.advance(5)
+            assert await time_left(two, game) == (50_000, -1)
+            assert await time_left(three, game) == (50_000, -1)
 
     run(scenario)

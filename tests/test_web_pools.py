@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from sos_web import TestClient, app_client, receive_type
 from sosgame.web.app import create_app
@@ -34,6 +36,7 @@ from sosgame.web.matchmaking.pools import (
     pools_from_environment,
     search_range,
 )
+from sosgame.web.storage.schema import games, players
 from test_web_hubs import two_hubs
 
 Message = dict[str, Any]
@@ -267,6 +270,36 @@ def test_the_wait_before_the_offer_is_a_server_limit() -> None:
     assert ServerLimits().pool_fallback_seconds == 20.0
 
 
+def test_a_casual_pool_game_is_in_its_players_accounts_and_stays_unrated(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with lobbies(tmp_path, clock) as (one, two):
+            store = one.hub.store
+            with store.engine.begin() as db:
+                db.execute(
+                    players.insert(),
+                    [
+                        {"id": n, "key": f"p{n}", "name": f"P{n}", "password_hash": "-",
+                         "mu": 25.0, "sigma": 8.3, "games": 0, "created_ms": 0}
+                        for n in (7, 8)
+                    ],
+                )  # fmt: skip
+            ann, bao = Player(one, "P7", account=7), Player(two, "P8", account=8)
+            await ann.enter(CASUAL)
+            await bao.enter(CASUAL)
+            await one.sweep()
+            (paired,) = await ann.received("paired")
+            # Found by the account alone (no seat token), as My games and the profile find it.
+            for account in (7, 8):
+                mine = await one.hub.db(store.games_of, [], account, limit=10)
+                assert [game.id for game in mine] == [paired["game"]]
+            with store.engine.begin() as db:
+                stored = db.execute(select(games.c.rated).where(games.c.id == paired["game"]))
+                assert stored.scalar_one() is False
+
+    run(scenario)
+
+
 def test_guests_may_not_enter_rated_pools_and_nobody_waits_twice(tmp_path: Path) -> None:
     async def scenario() -> None:
         clock = FakeClock()
@@ -356,7 +389,8 @@ def test_two_lobby_sockets_in_one_pool_land_in_one_game_they_can_play(tmp_path: 
         welcome = receive_type(ann, "welcome")
         assert (welcome["player"], welcome["name"]) == (None, "Ann")
         bao.send_json({"v": 1, "type": "hello"})
-        assert receive_type(bao, "welcome")["name"] == "Guest"
+        # A guest who gives no name gets one of their own, such as "Guest 4821".
+        assert re.fullmatch(r"Guest \d{4}", receive_type(bao, "welcome")["name"])
         bao.send_json({"v": 1, "type": "pool", "pool": RATED})
         assert receive_type(bao, "error")["code"] == "account_needed"
         for socket in (ann, bao):
@@ -459,3 +493,23 @@ def test_no_player_is_ever_paired_into_two_games(steps: list[tuple[str, int]]) -
 
     with tempfile.TemporaryDirectory() as folder:
         run(lambda: scenario(Path(folder)))
+
+
+def test_every_seat_of_an_online_game_has_a_name_of_its_own(tmp_path: Path) -> None:
+    from sosgame.web.people.names import distinct_names
+
+    assert distinct_names(["Guest", "Guest", "Ann", "\u0410nn"]) == [
+        "Guest",
+        "Guest (2)",
+        "Ann",
+        "\u0410nn (2)",
+    ]
+    with app_client(tmp_path / "games.sqlite3") as client:
+        body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Ann"}]}
+        created = client.post("/api/games", json=body).json()
+        state = client.get(f"/api/games/{created['id']}").json()
+        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann (2)"]
+        # At one screen, the person who names the seats decides.
+        created = client.post("/api/games", json={**body, "kind": "local"}).json()
+        state = client.get(f"/api/games/{created['id']}").json()
+        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann"]

@@ -157,3 +157,24 @@ def test_seeks_per_address_are_limited(tmp_path: Path) -> None:
         refused = client.post("/api/seeks", json=body, headers=headers)
         assert refused.status_code == 429
         assert refused.json()["error"]["code"] == "too_many_seeks"
+
+
+def test_a_casual_seek_game_is_in_its_players_accounts(tmp_path: Path) -> None:
+    from test_web_accounts import claim
+
+    with app_client(tmp_path / "games.sqlite3") as client:
+        ann_cookie, bao_cookie = claim(client, "Ann"), claim(client, "Bao")
+        with (
+            client.websocket_connect("/ws/lobby", headers=ann_cookie) as ann,
+            client.websocket_connect("/ws/lobby", headers=bao_cookie) as bao,
+        ):
+            headers = {"Authorization": f"Bearer {_hello(ann, 'Ann')}", **ann_cookie}
+            _hello(bao, "Bao")
+            seek = client.post("/api/seeks", json={"rows": 5, "cols": 5}, headers=headers)
+            assert seek.status_code == 201, seek.text
+            bao.send_json({"v": 1, "type": "join_seek", "seek": seek.json()["id"]})
+            game = receive_type(bao, "paired")["game"]
+        # By the session alone, without a seat token: My games lists it for both.
+        for cookie in (ann_cookie, bao_cookie):
+            mine = client.get("/api/my-games", headers=cookie).json()["games"]
+            assert [listed["id"] for listed in mine] == [game]

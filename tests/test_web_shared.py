@@ -637,3 +637,96 @@ def test_a_rematch_offer_lapses_for_the_followers_of_every_process(
             until(bao, lambda m: m["type"] == "state" and not m["game"]["offers"], "lapsed")
             send(bao, type="answer", offer="rematch", accept=True)
             assert until(bao, lambda m: m["type"] == "error", "refused")["code"] == "no_offer"
+
+
+CLOCK = {"initial": 60, "increment": 0}
+
+
+def _shown(server: Server, game: str) -> Message:
+    state: Message = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
+    return state
+
+
+def _both(first: Server, second: Server, game: str) -> tuple[Message, Message, float]:
+    """The game as ``first`` then ``second`` show it, and the ms between the two asks."""
+    started = time.monotonic()
+    one, two = _shown(first, game), _shown(second, game)
+    return one, two, 1000 * (time.monotonic() - started)
+
+
+def _running(server: Server) -> tuple[str, Any]:
+    """A game made through ``server`` whose clocks run (seat 0's, from now), and the
+    player's open socket there."""
+    created = create(server, seats=[{"name": "Ann"}, {"name": "Bao"}], clock=CLOCK)
+    socket = server.ws(created["id"]).__enter__()
+    hello(socket, created["token"])
+    move(socket, "Sa1", 0)
+    until(socket, at_ply(1), "the first move")
+    move(socket, "Ob1", 1)
+    assert until(socket, at_ply(2), "the second move")["game"]["clock"]["running"] == 0
+    return created["id"], socket
+
+
+def test_a_process_that_loads_a_game_mid_turn_charges_the_mover_from_the_turns_start(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        clocked, player = _running(one)
+        seats = [{"name": "Ann"}, {"name": "Bao"}]
+        waiting = create(one, kind="online", public=True, seats=seats, clock=CLOCK)["id"]
+        taken = httpx.post(f"{one.http}/api/games/{waiting}/seats/1", json={}, timeout=60)
+        assert taken.status_code == 200, taken.text
+        assert _shown(one, waiting)["first_move"]["seat"] == 0
+        time.sleep(3)  # a real wait: the clock and the first-move timer run in process one
+        # Each game loaded by process two now shows the time process one shows.
+        here, there, between = _both(one, two, clocked)
+        assert here["clock"]["remaining"][0] <= 57_000
+        assert 0 <= here["clock"]["remaining"][0] - there["clock"]["remaining"][0] <= 100 + between
+        here, there, between = _both(one, two, waiting)
+        assert here["first_move"]["left"] <= 27_000
+        assert 0 <= here["first_move"]["left"] - there["first_move"]["left"] <= 100 + between
+        player.close()
+
+
+def _stop(*servers: Server) -> None:
+    """Stop the processes cleanly (SIGTERM), together."""
+    for server in servers:
+        server.process.terminate()
+    for server in servers:
+        server.process.wait(timeout=60)
+        log = server.log.read_text()
+        assert "Application shutdown complete" in log, log[-2000:]
+
+
+def test_a_clean_shutdown_pauses_the_clocks_of_the_games_no_other_process_serves(
+    tmp_path: Path, shared: list[str]
+) -> None:
+    store = Store(shared[1])
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        game, player = _running(one)
+        with two.ws(game) as spectator:
+            hello(spectator)
+            # Process one stops while two still serves the game: its clock runs on.
+            _stop(one)
+            player.close()
+            time.sleep(2)
+            stored = store.load(game)
+            assert stored is not None and stored.clock is not None
+            assert "paused" not in stored.clock
+            with sosgame(tmp_path, "serve", *shared) as three:
+                served, loaded, between = _both(two, three, game)
+                left = served["clock"]["remaining"][0]
+                assert left <= 58_000
+                assert 0 <= left - loaded["clock"]["remaining"][0] <= 100 + between
+                spectator.close()
+                # Every process that has the game stops at once: the last one pauses it.
+                _stop(two, three)
+    stored = store.load(game)
+    assert stored is not None and stored.clock is not None
+    clock = stored.clock
+    at_pause = clock["remaining"][0] - (clock["paused"] - clock["since"])
+    time.sleep(2)  # no process serves the game: its clock stands still
+    with sosgame(tmp_path, "serve", *shared) as four:
+        left = _shown(four, game)["clock"]["remaining"][0]
+        assert at_pause - 100 <= left <= at_pause
+    store.close()

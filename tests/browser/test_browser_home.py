@@ -113,3 +113,49 @@ def test_the_badge_follows_the_game_after_a_move(page: Any, server: LiveServer) 
     expect(badge).to_have_text("1")
     click_move(page, "Sb2")  # now Bao's turn: the game's socket says so, and the badge follows
     expect(badge).to_be_hidden()
+
+
+def test_a_local_game_is_never_shown_as_rated(page: Any, server: LiveServer) -> None:
+    answer = page.context.request.post(
+        f"{server.url}/api/players", data={"name": "Eve", "password": "a good password"}
+    )
+    assert answer.status == 201, answer.text()
+    page.goto(server.url)
+    rated = page.locator("#rated")
+    # A local game first: not rated, and the box says so.
+    expect(page.locator("#kind")).to_have_value("local")
+    expect(rated).to_be_disabled()
+    expect(rated).not_to_be_checked()
+    page.select_option("#kind", "online")
+    expect(rated).to_be_enabled()
+    expect(rated).to_be_checked()
+    # The player's choice for online games comes back after a local game.
+    rated.uncheck()
+    page.select_option("#kind", "local")
+    expect(rated).not_to_be_checked()
+    page.select_option("#kind", "online")
+    expect(rated).not_to_be_checked()
+
+
+def test_one_day_a_move_is_said_in_the_singular(page: Any, server: LiveServer) -> None:
+    page.goto(server.url)
+    page.select_option("#kind", "online")
+    options = page.locator("#days option")
+    expect(options.nth(1)).to_have_text("1 day a move")
+    expect(options.nth(2)).to_have_text("2 days a move")
+
+
+def test_without_a_network_the_error_is_said_in_the_pages_language(
+    page: Any, server: LiveServer
+) -> None:
+    page.goto(server.url)
+    page.select_option("#language", "vi")
+    expect(page.locator("#start")).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        page.click("#start")
+        error = page.locator("#new-game .error")
+        expect(error).to_contain_text("không kết nối được với máy chủ")
+        expect(error).not_to_contain_text("Failed to fetch")
+    finally:
+        page.context.set_offline(False)

@@ -238,6 +238,23 @@ def test_the_live_region_tells_every_move_whose_turn_and_the_result(
     assert desktop.locator("[aria-live]:not(#chat-log)").count() == 2
 
 
+def test_the_live_region_tells_when_the_game_starts_and_when_it_is_aborted(
+    desktop: Any, server: LiveServer
+) -> None:
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    created = server.post("/api/games", body)
+    _hold(desktop, server, created["id"], created["token"])
+    desktop.goto(f"{server.url}/#/game/{created['id']}")
+    region = desktop.get_by_test_id("announcer")
+    expect(region).to_have_text("Waiting for every player to take a seat.")
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
+    expect(region).to_have_text("Ann to move.")
+    desktop.once("dialog", lambda dialog: dialog.accept())
+    desktop.click("#abort")
+    expect(region).to_have_text("The game was aborted: nobody wins.")
+
+
 def test_the_computer_moves_are_told_too(desktop: Any, server: LiveServer) -> None:
     seats = [{"name": "Ann"}, {"name": "Cat", "player": "random"}]
     _open_game(desktop, server, 3, 3, seats=seats)
@@ -328,3 +345,65 @@ def test_without_a_share_sheet_the_invitation_is_copied(browser: Any, server: Li
         assert copied == page.locator("#invite-1").input_value()
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------- boards that fit
+
+CELLS = (
+    """() => [...document.querySelectorAll('.cell')].map((c) => c.getBoundingClientRect().width)"""
+)
+
+
+def _sized(browser: Any, width: int, height: int) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    context.set_default_timeout(30_000)
+    return context.new_page()
+
+
+def test_a_phone_held_sideways_shows_an_8x8_board_with_fingertip_cells(
+    browser: Any, server: LiveServer
+) -> None:
+    page = _sized(browser, 844, 390)
+    try:
+        body = {"rows": 8, "cols": 8, "seats": [{"name": "Ann"}, {"name": "Bot", "player": "easy"}]}
+        created = server.post("/api/games", body)
+        page.goto(server.url)
+        page.evaluate(
+            "([id, token]) => localStorage.setItem('sos.tokens', JSON.stringify({[id]: [token]}))",
+            [created["id"], created["token"]],
+        )
+        page.goto(f"{server.url}/#/game/{created['id']}")
+        expect(page.locator(".cell").first).to_be_visible()
+        assert min(page.evaluate(CELLS)) >= 32
+        frame = page.get_by_test_id("board-frame")
+        expect(frame).not_to_have_class("board-frame pans")
+        assert frame.evaluate(
+            "(f) => f.scrollWidth <= f.clientWidth && f.scrollHeight <= f.clientHeight"
+        )
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1100])
+def test_the_puzzle_boards_stay_inside_the_page_and_their_panels(
+    browser: Any, server: LiveServer, width: int
+) -> None:
+    page = _sized(browser, width, 844)
+    try:
+        page.goto(f"{server.url}/#/puzzles")
+        expect(page.get_by_test_id("board")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(f"{server.url}/#/")
+        expect(page.locator("#daily-board")).to_be_visible()
+        inside = page.evaluate(
+            """() => {
+              const panel = document.getElementById('daily-puzzle').getBoundingClientRect();
+              const wrap = document.querySelector("#daily-puzzle .board-wrap");
+              const board = wrap.getBoundingClientRect();
+              return board.left >= panel.left && board.right <= panel.right;
+            }"""
+        )
+        assert inside
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        page.context.close()

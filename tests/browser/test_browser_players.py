@@ -181,6 +181,29 @@ def test_a_lobby_game_between_named_players_is_rated(
     assert page.errors == []
 
 
+def test_an_aborted_game_is_not_a_loss_on_the_players_page(
+    context: Any, server: LiveServer
+) -> None:
+    _claim(context, server, "Dan")
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "x"}, {"name": "y"}]}
+    created = context.request.post(f"{server.url}/api/games", data=body).json()
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{created['id']}") as socket:
+        socket.send(json.dumps({"v": 1, "type": "hello", "token": created["token"]}))
+        socket.send(json.dumps({"v": 1, "type": "abort"}))
+        for _ in range(20):
+            message = json.loads(socket.recv(timeout=20))
+            assert message["type"] != "error", message
+            if message["type"] == "state" and message["game"]["result"] is not None:
+                break
+    page = _page(context)
+    page.goto(f"{server.url}/#/players/Dan")
+    games = page.locator("#player-games li")
+    expect(games).to_have_count(1)
+    expect(games.first).to_contain_text("aborted")
+    expect(games.first).not_to_contain_text("lost")
+    assert page.errors == []
+
+
 def test_a_new_password_and_logging_out_everywhere_from_ones_own_page(
     browser: Any, context: Any, server: LiveServer
 ) -> None:
@@ -254,3 +277,13 @@ def test_the_players_pages_have_every_glyph(
                 page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
         finally:
             context.close()
+
+
+def test_a_name_with_a_slash_has_its_page(context: Any, server: LiveServer) -> None:
+    _claim(context, server, "Tom/Jerry")
+    page = _page(context)
+    page.goto(server.url)
+    page.click("#me")
+    expect(page.locator("h1")).to_contain_text("Tom/Jerry")
+    expect(page.locator("#player-games")).to_be_visible()
+    assert page.errors == []

@@ -3,7 +3,10 @@
 A clock is ``{"initial", "increment", "remaining": [ms per seat], "since": ms or None,
 "flagged": [seats], "waiting": ms or None}``; ``since`` is when the running clock last
 started (``None`` until every seat has made its first move), ``waiting`` when the seat to
-move began to wait for its first move (the first-move timer counts from it).
+move began to wait for its first move (the first-move timer counts from it). Both are moments
+every server process shares: whichever loads the game charges the mover from them. A stored
+clock may have ``"paused"`` too: when a clean shutdown stopped it (see
+:mod:`sosgame.web.live.pauses`); a clock in a room's memory never has it.
 
 A correspondence clock has ``"days"`` too: each seat has that many days per move, and every
 move gives the mover its whole time back (the seat to move always starts from full).
@@ -30,6 +33,9 @@ __all__ = [
     "new_clock",
     "new_correspondence",
     "now_ms",
+    "pause",
+    "paused_at",
+    "resume",
     "sleep_until",
     "view",
 ]
@@ -92,6 +98,34 @@ def deadline_ms(clock: Clock | None) -> int | None:
     if started is None:
         started = clock.get("waiting")
     return None if started is None else int(started) + int(clock["initial"])
+
+
+def pause(clock: Clock, now: int) -> Clock:
+    """A copy of ``clock`` that stands still from ``now`` until it is resumed."""
+    return {**clock, "paused": now}
+
+
+def paused_at(clock: Clock | None) -> int | None:
+    """When ``clock`` was paused, or ``None`` if it was not."""
+    paused = None if clock is None else clock.get("paused")
+    return None if paused is None else int(paused)
+
+
+def resume(clock: Clock, now: int | None) -> Clock:
+    """A copy of ``clock`` without its pause, running again from ``now``: ``since`` moves
+    on by the time it stood still, so the mover keeps the time it had left when it was
+    paused, and a first-move ``waiting`` starts again from ``now`` (the seat to move has its
+    whole first move again, as the pause closed every connection). With ``now`` ``None``,
+    only the pause is forgotten (the game was served meanwhile: it gives no time back)."""
+    resumed = {key: value for key, value in clock.items() if key != "paused"}
+    paused = paused_at(clock)
+    if paused is None or now is None:
+        return resumed
+    if resumed.get("since") is not None:
+        resumed["since"] = int(resumed["since"]) + max(0, now - paused)
+    if resumed.get("waiting") is not None:
+        resumed["waiting"] = now
+    return resumed
 
 
 def iso(when_ms: int | None) -> str | None:

@@ -128,10 +128,6 @@ class FairPlay:
         self.seen_here = set()
         self._moved = (-1, frozenset())
         self._last = ((-1, -1), ({}, -1))
-        if self.clock is not None and self.clock.get("waiting") is not None and not self.days:
-            # As the clocks, the first-move timer stands still while the game is not in
-            # memory (a restart); days per move run on.
-            self.clock["waiting"] = clocks.now_ms()
         self.note_presence()
 
     def take_fair(self, stored: StoredGame) -> None:

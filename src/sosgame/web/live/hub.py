@@ -25,6 +25,7 @@ from sosgame.web.computer.workers import ComputerPool
 from sosgame.web.config import ServerLimits
 from sosgame.web.guards.admission import Admission
 from sosgame.web.guards.gamecaps import Caps
+from sosgame.web.live import pauses
 from sosgame.web.live.chat import deliver as deliver_chat
 from sosgame.web.live.clock import now_ms
 from sosgame.web.live.fanout import PRESENCE_TTL, Connection, LocalChannel
@@ -372,6 +373,7 @@ class Hub:
         if stored is None:
             await self.bus.unfollow(game_id)
             return None
+        stored = await pauses.resume(self, stored)
         room = self.rooms.get(game_id)
         if room is None:
             room = Room(self, stored)
@@ -410,15 +412,28 @@ class Hub:
         return room
 
     async def close(self) -> None:
-        """Stop every room's tasks, the sweeper and the worker pools."""
+        """Stop every room's tasks, the sweeper and the worker pools; pause the clocks of
+        the games no other hub serves (:mod:`sosgame.web.live.pauses`)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         for room in self.rooms.values():
             room.close()
+        await self._pause()
         if self._background:  # such as the rating of a game just finished
             await asyncio.wait(set(self._background), timeout=5)
         await self.database.close()
         await self.bus.close()
         self.computers.close()
+
+    async def _pause(self) -> None:
+        if not self.database.available:
+            return  # the clocks run on, as after a crash
+        try:
+            paused = await pauses.pause_alone(self, list(self.rooms.values()))
+        except Exception as error:
+            _log.warning("could not pause the clocks: %s", error)
+            return
+        if paused:
+            _log.info("paused the clocks of %d games until they are loaded again", len(paused))

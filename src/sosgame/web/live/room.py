@@ -21,7 +21,7 @@ from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import PERSON, Seat, Table
 from sosgame.web.computer.autoplay import ComputerTurns
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import permissions
+from sosgame.web.live import pauses, permissions
 from sosgame.web.live.fairplay import FairMessage, FairPlay, ending_of
 from sosgame.web.live.fanout import Connection, dumps
 from sosgame.web.live.host import RoomHost
@@ -81,10 +81,8 @@ class Room(FairPlay):
         self.table = _table(stored)
         """The game at its seats, with undo back to a person's turn and redo."""
         self.clock = stored.clock
-        if self.clock is not None and self.clock.get("since") is not None and not self.days:
-            # The clocks stand still while the game is not in memory (a restart); days per
-            # move run on, as the sweep of the store does.
-            self.clock["since"] = clocks.now_ms()
+        """Its ``since`` and ``waiting`` are the store's, whoever loads the game (a pause
+        stored at a clean shutdown is resumed before: :mod:`sosgame.web.live.pauses`)."""
         self.channel = hub.channel(stored.id, len(stored.seats))
         self.lock = asyncio.Lock()
         self.checking: asyncio.Task[None] | None = None
@@ -489,7 +487,7 @@ class Room(FairPlay):
             self.table = _table(stored)
         self.table.seats = _seats(stored.seats)
         self._take(stored)
-        self.clock = stored.clock
+        self.clock = pauses.taken(self, stored.clock)
         self.take_fair(stored)
         self._state_text = None
 

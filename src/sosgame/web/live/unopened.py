@@ -73,7 +73,7 @@ def abort_unopened(
                 .values(
                     status="finished",
                     result=dump_json(result),
-                    clock=dump_json({**clock, "since": None, "waiting": None}),
+                    clock=dump_json({**clocks.resume(clock, None), "since": None, "waiting": None}),
                     updated_ms=now_ms,
                     version=row.version + 1,
                 )

@@ -294,7 +294,7 @@ class Lobby:
                 owner=owner.address,
                 owner_player=owner.account,
             )
-            if await self.hub.db(self.entries.pair, seated, game, rated=pool.rated, caps=caps):
+            if await self.hub.db(self.entries.pair, seated, game, caps=caps):
                 made += 1
         return made
 

@@ -114,13 +114,11 @@ class PoolStore:
             )
             return [Entry(*row) for row in rows]
 
-    def pair(
-        self, seated: Sequence[Entry], game: StoredGame, *, rated: bool, caps: Caps | None = None
-    ) -> bool:
+    def pair(self, seated: Sequence[Entry], game: StoredGame, *, caps: Caps | None = None) -> bool:
         """Put these entries (in seat order) in ``game`` and store it, at once: ``False``,
         and nothing done, if any of them was paired or gone meanwhile, or (with ``caps``)
         if the game would take one of their players over a cap of games. The accounts are
-        linked to their seats if the game is ``rated``."""
+        linked to their seats, rated game or not."""
         parties = [Party(entry.address, entry.account) for entry in seated]
         keys = [] if caps is None else lock_keys(parties)
         try:
@@ -143,7 +141,9 @@ class PoolStore:
                     for seat, entry in enumerate(seated)
                     if entry.account is not None
                 ]
-                if rated and links:
+                # Casual games too: the account finds its game in My games and its profile
+                # (the game's own ``rated`` decides whether it is rated, not these links).
+                if links:
                     db.execute(player_seats.insert(), links)
         except (_TakenError, DBAPIError):
             return False

@@ -391,7 +391,8 @@ class SeekStore:
                 for seat, one in enumerate(seated)
                 if one.account is not None
             ]
-            if given.rated and links:
+            # Casual games too, so that each account finds its game (see poolstore.pair).
+            if links:
                 db.execute(player_seats.insert(), links)
             return None
 

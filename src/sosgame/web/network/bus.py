@@ -9,7 +9,9 @@ Several processes serving the same games share a Redis server (:class:`RedisBus`
 change is published on the game's channel (``sosgame:<db>:game:<id>``, with the database
 number of the Redis URL, since all of a server's databases share its channels), and every
 process that has the game in memory brings its copy up to date and tells its own
-connections. Publishing never waits: messages go out in order.
+connections. Publishing never waits: messages go out in order. The bus also tells which
+games another process has in memory (Redis counts each channel's subscribers), which a
+process shutting down asks before it pauses their clocks (:mod:`sosgame.web.live.pauses`).
 
 The database, not the bus, decides what happened: every event carries the game's version
 after the change, so a hub that missed one (or hears one twice) notices and reads the game
@@ -24,7 +26,7 @@ import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final, Protocol
 
@@ -49,6 +51,8 @@ MAX_RETRY_SECONDS: Final = 15.0
 """... up to this."""
 PING_SECONDS: Final = 2.0
 """How long a health check waits for Redis to answer."""
+NUMSUB_BATCH: Final = 500
+"""Channels whose subscribers one command counts."""
 TAKE_SECONDS: Final = 0.5
 """How long a shared rate's token is waited for before the process counts on its own."""
 TAKE_CONNECTIONS: Final = 4
@@ -109,6 +113,10 @@ class Bus(Protocol):
 
     def wake(self) -> None:
         """Tell processes that make computer moves that one waits."""
+
+    async def shared(self, game_ids: Sequence[str]) -> set[str] | None:
+        """Of these games, those another hub follows too (has in memory); ``None`` if that
+        cannot be told now."""
 
     async def reachable(self) -> bool | None:
         """Whether the bus's server answers now (``None``: there is none)."""
@@ -203,6 +211,10 @@ class LocalBus:
         else:
             self._on_event(game_id, json.loads(text))
 
+    async def shared(self, game_ids: Sequence[str]) -> set[str] | None:
+        followers = self.exchange.followers
+        return {game_id for game_id in game_ids if followers.get(game_id, set()) - {self}}
+
     async def reachable(self) -> bool | None:
         return None
 
@@ -289,6 +301,27 @@ class RedisBus:
     def wake(self) -> None:
         self._outbox.append((self._wake, self.origin))
         self._ready.set()
+
+    async def shared(self, game_ids: Sequence[str]) -> set[str] | None:
+        if self._client is None:
+            return None
+        channels = {self._channel(game_id): game_id for game_id in game_ids}
+        found: set[str] = set()
+        names = list(channels)
+        try:
+            for first in range(0, len(names), NUMSUB_BATCH):
+                counts = await asyncio.wait_for(
+                    self._client.pubsub_numsub(*names[first : first + NUMSUB_BATCH]),
+                    PING_SECONDS,
+                )
+                for channel, count in counts:
+                    name = _text(channel)
+                    # Redis counts this process's own subscription too.
+                    if int(count) > (name in self._subscribed):
+                        found.add(channels[name])
+        except Exception:
+            return None
+        return found
 
     async def reachable(self) -> bool | None:
         try:

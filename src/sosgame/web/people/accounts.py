@@ -490,7 +490,7 @@ class Accounts:
         return [
             Route("/api/players", self.leaderboard, methods=["GET"]),
             Route("/api/players", self.claim, methods=["POST"]),
-            Route("/api/players/{name}", self.player, methods=["GET"]),
+            Route("/api/players/{name:path}", self.player, methods=["GET"]),
             Route("/api/session", self.session, methods=["GET"]),
             Route("/api/session", self.login, methods=["POST"]),
             Route("/api/session", self.logout, methods=["DELETE"]),

@@ -2,7 +2,7 @@
 // The server analyses (exact where its solver finishes, its strongest search elsewhere);
 // this page asks until the analysis is done, showing how far it has gone.
 import { api, el, router, svg, svgText, view } from "./dom.js";
-import { settings, t } from "./i18n.js";
+import { errorText, settings, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
@@ -42,7 +42,7 @@ async function pollAnalysis(page, route) {
       answer = await api("GET", `/api/games/${page.id}/analysis`);
     } catch (error) {
       answer = NOT_NOW.includes(error.code) ? { status: "queued", done: 0, total: 0 }
-        : { status: "failed", error: error.message };
+        : { status: "failed", said: errorText(error.code, error.message) };
       if (NOT_NOW.includes(error.code)) wait = RETRY_MS;
     }
     if (route !== router.visits) return;
@@ -60,7 +60,7 @@ async function pollAnalysis(page, route) {
       return;
     }
     if (answer.status === "failed") {
-      page.error = t("web.analysis_failed", { message: answer.error || "" });
+      page.error = answer.said || t("web.analysis_failed", { message: answer.error || "" });
       drawAnalysis(page);
       return;
     }
@@ -146,7 +146,7 @@ function analysisColumn(page, flags, select) {
     el("div", { class: "banner", id: "banner", "data-testid": "banner" },
       el("p", { class: "status", id: "analysis-move", "aria-live": "polite", text: report ? moveVerdict(page, report) : "" })),
     drawBoard(state, { lineCount: frame.lines, marks: moveMarks(report), last }),
-    el("div", { class: "picker-row", "data-reserve": "" },
+    el("div", { class: "picker-row", "data-reserve": "move" },
       el("span", { class: "legend" },
         el("span", { class: "key best", "aria-hidden": "true" }), t("web.best_move"), " ",
         el("span", { class: "key played", "aria-hidden": "true" }), t("web.move_played")),

@@ -97,7 +97,7 @@ async function loadOpenGames(openList) {
         })),
       )) : [el("li", { text: t("web.no_open_games") })]));
   } catch (error) {
-    openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? error.message : t("web.offline") }));
+    openList.replaceChildren(el("li", { class: "error", text: navigator.onLine ? errorText(error.code, error.message) : t("web.offline") }));
   }
 }
 
@@ -170,7 +170,7 @@ function newGameForm() {
   // Correspondence, for online games: days per move instead of a clock.
   const days = el("select", { id: "days", "data-testid": "days" },
     el("option", { value: "", text: t("web.days_none") }),
-    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { days: n }) })));
+    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { count: n }) })));
   const daysField = el("label", { class: "field", hidden: true }, el("span", { text: t("web.days_per_move") }), days);
   const publicField = el("label", { class: "field", hidden: true }, publicOn, el("span", { text: t("web.public") }));
   // Rated or casual, said before the game starts: only online games between players with
@@ -181,14 +181,21 @@ function newGameForm() {
   const ratedNote = el("p", { class: "meta", id: "rated-note", "aria-live": "polite" });
   const ratedField = el("div", { id: "rated-field" },
     el("label", { class: "field" }, ratedOn, el("span", { text: t("web.rated_game") })), ratedNote);
-  // Games at one screen are never rated: the form says so too.
+  // Games at one screen are never rated: the box is then cleared as well as disabled, and the
+  // player's choice comes back with an online game.
+  let wantRated = named;
   const sayRated = () => {
-    ratedOn.disabled = !named || kind.value !== "online";
+    const allowed = named && kind.value === "online";
+    ratedOn.disabled = !allowed;
+    ratedOn.checked = allowed && wantRated;
     ratedNote.textContent = kind.value !== "online" ? t("web.rated_note_local")
       : !named ? t("web.rated_note_guest")
       : ratedOn.checked ? t("web.rated_note_on") : t("web.rated_note_off");
   };
-  ratedOn.addEventListener("change", sayRated);
+  ratedOn.addEventListener("change", () => {
+    wantRated = ratedOn.checked;
+    sayRated();
+  });
   sayRated();
   kind.addEventListener("change", () => {
     publicField.hidden = kind.value !== "online";

@@ -10,6 +10,7 @@ export const boardView = { zoom: 1, focus: null };
 const MIN_PHONE_CELL = 22; // px: about a fingertip; bigger boards zoom and pan instead
 const MIN_CELL = 14;
 const MAX_CELL = 168;
+const SHORT_WINDOW = 560; // px of height: a phone held sideways, or a small laptop window
 const ZOOMS = [1, 1.25, 1.5, 2, 2.5, 3];
 // A dash pattern per seat (in cell widths), so that lines differ by more than colour.
 const LINE_DASHES = ["", "0.42 0.16", "0.01 0.2", "0.42 0.14 0.01 0.14", "0.2 0.12",
@@ -46,6 +47,8 @@ export function drawBoard(state, options) {
   const wrap = el("div", { class: `board-wrap${coordinatesOn() ? " coords" : ""}`, "data-rows": state.rows, "data-cols": state.cols },
     coordinateLabels(state.rows, state.cols),
     el("div", { class: "board-box" }, boardGrid(state, options, fresh), linesOverlay(state, lines, fresh)));
+  // For a cell size set in CSS from the board's shape (the home page's puzzle of the day).
+  wrap.style.setProperty("--cols", state.cols);
   return el("div", { class: "board-frame", "data-testid": `${id}-frame` }, wrap);
 }
 
@@ -152,16 +155,25 @@ export function fitBoard() {
   const cols = Number(wrap.dataset.cols);
   const column = frame.parentElement;
   const phone = window.matchMedia("(max-width: 760px)").matches;
+  // A short window (a phone held sideways) has little height left below the header: there the
+  // page scrolls to the board, which may take the window's whole height, less the letter
+  // picker that every move needs (other controls are a scroll away).
+  const short = window.innerHeight < SHORT_WINDOW;
   let below = 0;
   for (let node = frame.nextElementSibling; node; node = node.nextElementSibling) {
-    if (node.dataset.reserve !== undefined) below += node.getBoundingClientRect().height + 8;
+    const reserved = short ? node.dataset.reserve === "move" : node.dataset.reserve !== undefined;
+    if (reserved) below += node.getBoundingClientRect().height + 8;
   }
   const top = frame.getBoundingClientRect().top + window.scrollY;
-  const width = column.clientWidth - 4;
-  const height = Math.max(phone ? 200 : 120, window.innerHeight - top - below - 12);
+  // The column's content box: a panel's padding is not room for the board.
+  const style = getComputedStyle(column);
+  const width = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+  const room = short ? window.innerHeight - below - 12 : window.innerHeight - top - below - 12;
+  const height = Math.max(phone || short ? 200 : 120, room);
   const gutter = wrap.classList.contains("coords") ? GUTTER : 0;
   const fitted = Math.floor(Math.min((width - gutter) / cols, (height - gutter) / rows, MAX_CELL));
-  const cell = Math.floor(Math.max(phone ? MIN_PHONE_CELL : MIN_CELL, fitted) * (boardView.zoom || 1));
+  const least = phone || short ? MIN_PHONE_CELL : MIN_CELL;
+  const cell = Math.floor(Math.max(least, fitted) * (boardView.zoom || 1));
   wrap.style.setProperty("--cell", `${cell}px`);
   frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
   frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);

@@ -90,11 +90,16 @@ export function saveSeekToken(seek, token) {
 export async function api(method, path, body, token) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    // No answer at all (no network, or the server is down): the browser's own words for it
+    // are in its language, not the page's, so the page says it with the code "offline".
+    const error = new Error("offline");
+    error.code = "offline";
+    throw error;
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error((data.error && data.error.message) || response.statusText);

@@ -361,7 +361,7 @@ function pickerRow(state) {
   } else if (gameView.hint) {
     picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: gameView.hint }) }));
   }
-  return el("div", { class: "picker-row", "data-reserve": "" }, picker, zoomControls());
+  return el("div", { class: "picker-row", "data-reserve": "move" }, picker, zoomControls());
 }
 
 // The buttons under the board: undo, redo, hint, resign, rematch, and the links.
@@ -484,7 +484,7 @@ async function rematch() {
     for (const token of tokensFor(state.id)) saveToken(created.id, token);
     go(`#/game/${created.id}`);
   } catch (error) {
-    gameView.error = error.message;
+    gameView.error = errorText(error.code, error.message);
     drawGame();
   }
 }

@@ -10,7 +10,7 @@ const PROTOCOL = 1;
 // The lobby socket of this page: its secret (from `welcome`), what it waits for, the
 // correspondence seeks it joined (whose seat tokens are kept) and where the page shows its state.
 const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), joinedDays: new Set(),
-  status: null, offer: null };
+  status: null, offer: null, leave: null };
 
 export function closeLobby() {
   if (lobby.socket) lobby.socket.close();
@@ -52,9 +52,19 @@ function say(text) {
   if (lobby.status) lobby.status.textContent = text;
 }
 
+// "Stop looking" shows only while this page waits in a pool.
+function looking(yes) {
+  if (lobby.leave) lobby.leave.hidden = !yes;
+}
+
 function receiveLobby(message) {
-  if (message.type === "waiting") say(t("web.pool.waiting"));
-  else if (message.type === "left") say("");
+  if (message.type === "waiting") {
+    say(t("web.pool.waiting"));
+    looking(true);
+  } else if (message.type === "left") {
+    say("");
+    looking(false);
+  }
   else if (message.type === "joined") {
     // A correspondence seek may fill after this page is gone: its token is kept till then.
     if (lobby.joinedDays.has(message.seek)) saveSeekToken(message.seek, message.token);
@@ -82,14 +92,14 @@ function alertFilled() {
 
 function showOffer(level) {
   if (!lobby.offer) return;
-  const button = el("button", { type: "button", class: "primary", id: "play-computer",
+  const button = el("button", { type: "button", class: "primary", id: "pool-play-computer",
     text: t("web.pool.play_computer", { level: t(`web.player.${level}`) }),
     onclick: () => sendLobby({ type: "play_computer" }) });
   lobby.offer.replaceChildren(el("p", { text: t("web.pool.nobody") }), button);
 }
 
 function clockLabel(clock, days) {
-  if (days) return t("web.days_setting", { days });
+  if (days) return t("web.days_setting", { count: days });
   if (!clock) return t("web.clock_off");
   return t("web.clock_setting", { minutes: Math.round(clock.initial / 60), increment: clock.increment });
 }
@@ -99,8 +109,9 @@ export function playNowPanel(loggedIn) {
   const list = el("div", { class: "pools", id: "pools" });
   lobby.status = el("p", { class: "meta", id: "pool-status", role: "status", "aria-live": "polite" });
   lobby.offer = el("div", { id: "pool-offer" });
-  const cancel = el("button", { type: "button", id: "pool-leave", text: t("web.pool.leave"),
+  const cancel = el("button", { type: "button", id: "pool-leave", text: t("web.pool.leave"), hidden: true,
     onclick: () => { if (lobby.socket) sendLobby({ type: "leave" }); lobby.offer.replaceChildren(); } });
+  lobby.leave = cancel;
   // The pools come with the settings the app started from: drawn at once, they move nothing.
   list.replaceChildren(...settings.config.pools.map((pool) => el("button", {
     type: "button", class: "pool", "data-pool": pool.id, disabled: pool.rated && !loggedIn,
@@ -139,7 +150,7 @@ export function seeksPanel(loggedIn) {
   // Correspondence: days per move instead of the clock (such a seek lives a day).
   const days = el("select", { id: "seek-days" },
     el("option", { value: "", text: t("web.days_none") }),
-    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { days: n }) })));
+    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { count: n }) })));
   days.addEventListener("change", () => { minutes.disabled = increment.disabled = Boolean(days.value); });
   const refresh = async () => {
     const data = await api("GET", "/api/seeks");
@@ -185,7 +196,7 @@ export function seeksPanel(loggedIn) {
       say(errorText(failure.code, failure.message));
     }
   });
-  refresh().catch((error) => say(error.message));
+  refresh().catch((error) => say(errorText(error.code, error.message)));
   return el("section", { class: "panel", id: "seeks-panel", "aria-labelledby": "seeks-title" },
     el("h2", { id: "seeks-title", text: t("web.seek.title") }), form, lobby.status,
     el("button", { type: "button", id: "seek-refresh", text: t("web.seek.refresh"), onclick: () => refresh() }), list);

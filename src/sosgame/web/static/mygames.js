@@ -1,7 +1,7 @@
 // "My games": the home page's list of this browser's games (its seat tokens and its account),
 // and the header's badge counting those where it is the player's turn.
 import { allTokens, el, formatClock, router, saveToken, tokensFor } from "./dom.js";
-import { resultText, t } from "./i18n.js";
+import { errorText, resultText, t } from "./i18n.js";
 
 const BADGE_EVERY_MS = 30000;
 const BADGE_SOON_MS = 1500;
@@ -13,9 +13,16 @@ const MOST_TOKENS = 100;
 async function fetchMine(page) {
   const tokens = allTokens().slice(-MOST_TOKENS);
   const headers = tokens.length ? { authorization: tokens.map((token) => `Bearer ${token}`).join(", ") } : {};
-  const response = await fetch(`/api/my-games?page=${page}`, { headers });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
+  let response;
+  try {
+    response = await fetch(`/api/my-games?page=${page}`, { headers });
+  } catch {
+    throw Object.assign(new Error("offline"), { code: "offline" });
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw Object.assign(new Error(data.error ? data.error.message : response.statusText), { code: data.error && data.error.code });
+  }
   // A seek's token (kept before its game was made) is kept by its game from now on.
   for (const game of data.games) {
     for (const token of game.tokens) if (!tokensFor(game.id).includes(token)) saveToken(game.id, token);
@@ -61,7 +68,7 @@ export function myGamesPanel() {
       more.hidden = !data.more;
       if (page === 1) drawBadge(data.your_turn);
     } catch (error) {
-      list.replaceChildren(el("li", { class: "error", text: navigator.onLine ? error.message : t("web.offline") }));
+      list.replaceChildren(el("li", { class: "error", text: navigator.onLine ? errorText(error.code, error.message) : t("web.offline") }));
     }
   };
   more.addEventListener("click", () => {

@@ -147,7 +147,7 @@ export async function showPlayers() {
   try {
     data = await api("GET", "/api/players");
   } catch (error) {
-    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    view().replaceChildren(el("p", { class: "error", text: errorText(error.code, error.message) }));
     return;
   }
   if (route !== router.visits) return;
@@ -210,6 +210,8 @@ function ratingChart(history) {
 
 function outcomeText(game) {
   if (!game.result) return t("web.in_progress");
+  // An aborted game has no winners, yet nobody lost it.
+  if (game.result.termination === "aborted") return t("web.aborted_game");
   const won = game.result.winners.includes(game.seat);
   if (won && game.result.winners.length > 1) return t("web.drew");
   return won ? t("web.won") : t("web.lost");
@@ -266,7 +268,7 @@ export async function showLobby() {
   try {
     data = await api("GET", "/api/lobby");
   } catch (error) {
-    view().replaceChildren(el("p", { class: "error", text: error.message }));
+    view().replaceChildren(el("p", { class: "error", text: errorText(error.code, error.message) }));
     return;
   }
   if (route !== router.visits) return;

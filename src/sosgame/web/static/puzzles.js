@@ -1,7 +1,7 @@
 // The puzzles page (#/puzzles, #/puzzles/ID) and the home page's puzzle of the day. The
 // server judges every move from the puzzle's stored proof; this page only shows its verdicts.
 import { api, el, go, router, view } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { drawBoard, fitBoard, zoomControls } from "./board.js";
 
 // The puzzle on the page: what the server sent, the moves found so far, the board after
@@ -29,7 +29,7 @@ export async function showPuzzles(id) {
     if (puzzle.player !== undefined) puzzleView.player = puzzle.player;
     puzzleView.board = { position: puzzle.position, lines: puzzle.lines, turn: puzzle.turn, scores: puzzle.scores };
   } catch (error) {
-    const text = error.code === "no_puzzle" && !id ? t("web.puzzle_none") : error.message;
+    const text = error.code === "no_puzzle" && !id ? t("web.puzzle_none") : errorText(error.code, error.message);
     view().replaceChildren(el("h1", { text: t("web.puzzles") }), el("p", { class: "error", role: "alert", text }));
     return;
   }
@@ -60,7 +60,7 @@ function drawPuzzle() {
       el("p", { id: "puzzle-goal", class: "goal", text: t(`puzzle.goal.${puzzle.goal}`) }),
       status,
       drawBoard(state, options),
-      el("div", { class: "picker-row", "data-reserve": "" }, pickerFor(over), zoomControls()),
+      el("div", { class: "picker-row", "data-reserve": "move" }, pickerFor(over), zoomControls()),
       solution, actions, ratingLine()));
   fitBoard();
 }
@@ -115,7 +115,7 @@ async function send(giveUp) {
   } catch (error) {
     puzzleView.moves.pop();
     puzzleView.verdict = null;
-    view().append(el("p", { class: "error", role: "alert", text: error.message }));
+    view().append(el("p", { class: "error", role: "alert", text: errorText(error.code, error.message) }));
     return;
   }
   drawPuzzle();
@@ -130,6 +130,6 @@ export function dailyPanel() {
       el("p", { text: t(`puzzle.goal.${puzzle.goal}`) }),
       drawBoard(boardState(puzzle, board), { id: "daily-board" }),
       el("a", { href: `#/puzzles/${puzzle.id}`, id: "daily-open", text: t("web.daily_open") }));
-  }).catch((error) => panel.append(el("p", { class: "error", text: error.message })));
+  }).catch((error) => panel.append(el("p", { class: "error", text: errorText(error.code, error.message) })));
   return panel;
 }

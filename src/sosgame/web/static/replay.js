@@ -78,7 +78,7 @@ function replayColumn(replay, animate) {
     el("div", { class: "banner", id: "banner", "data-testid": "banner" },
       el("p", { class: "status", id: "status", text: replayStatus(replay, frame) })),
     drawBoard(state, { lineCount: frame.lines, last, fresh }),
-    el("div", { class: "picker-row", "data-reserve": "" },
+    el("div", { class: "picker-row", "data-reserve": "move" },
       el("p", { id: "replay-ply", text: t("web.ply_of", { ply, total }) }), zoomControls()),
     replayControls(replay));
 }

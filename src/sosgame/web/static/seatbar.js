@@ -13,7 +13,7 @@ export function seatBar(state, scores = state.scores) {
       el("span", { class: "bar-name", text: seat.name }),
       state.thinking === index ? el("span", { class: "bar-thinking", text: "…", title: t("web.thinking") }) : null,
       state.clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(state.clock.remaining[index]),
-        title: state.days ? t("web.days_setting", { days: state.days }) : null }) : null,
+        title: state.days ? t("web.days_setting", { count: state.days }) : null }) : null,
       el("span", { class: "bar-score", "aria-label": t("web.points", { name: seat.name, count: scores[index] }),
         text: String(scores[index]) }));
     chip.style.setProperty("--seat", seatColour(index));

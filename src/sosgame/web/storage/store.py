@@ -469,6 +469,21 @@ class Store:
             )
             return moved.rowcount == 1
 
+    def set_clocks(self, clocks: Sequence[tuple[str, int, dict[str, Any]]]) -> list[int | None]:
+        """Store each ``(game, seen, clock)``'s clock if the game is still at version ``seen``
+        (it then moves to the next version; nothing else changes, not even when it was last
+        changed): per game, its new version, or ``None`` if another change came first."""
+        moved: list[int | None] = []
+        with self._transaction() as db:
+            for game_id, seen, clock in clocks:
+                done = db.execute(
+                    games.update()
+                    .where(games.c.id == game_id, games.c.version == seen)
+                    .values(clock=_dump(clock), version=seen + 1)
+                )
+                moved.append(seen + 1 if done.rowcount == 1 else None)
+        return moved
+
     def summaries(
         self, statuses: Sequence[str], *, limit: int = 50, public_only: bool = False
     ) -> list[GameSummary]:
