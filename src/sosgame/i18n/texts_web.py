@@ -14,6 +14,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.title", "SOS"),
     text("web.language", "Language"),
     text("web.new_game", "New game"),
+    text(
+        "web.leave_confirm",
+        "Leave this game for a new one? It goes on without you, and your time keeps running.",
+    ),
     text("web.rows", "Rows"),
     text("web.cols", "Columns"),
     text("web.mode", "Mode"),

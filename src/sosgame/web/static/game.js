@@ -395,7 +395,11 @@ function gameControls(state) {
     controls.append(el("a", { href: `#/analysis/${state.id}`, id: "analysis", class: "button-link", text: t("web.analysis") }));
     controls.append(el("a", { href: `#/replay/${state.id}`, id: "replay", class: "button-link", text: t("web.replay") }));
   }
-  button("new-game", t("web.new_game"), () => go("#/"));
+  // Leaving an online game being played does not end it: the player is asked first.
+  const live = mine && !over && !local && state.status === "playing";
+  button("new-game", t("web.new_game"), () => {
+    if (!live || confirm(t("web.leave_confirm"))) go("#/");
+  });
   controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download"),
     onclick: mine ? (event) => downloadWithChat(event, state.id) : null }));
   return controls;
