@@ -113,6 +113,12 @@ function receive(id, message) {
     // Each player's tokens open the same seats in the rematch.
     for (const token of tokensFor(id)) saveToken(message.game, token);
     gameView.rematch = message.game;
+    // Each player's page opens the rematch by itself, where its first move is awaited; a
+    // spectator's offers a link to watch it.
+    if (connection.seats.length) {
+      go(`#/game/${message.game}`);
+      return;
+    }
     drawGame();
   } else if (message.type === "chat") receiveChat(message);
   else if (message.type === "error") receiveError(message);
