@@ -254,3 +254,34 @@ def test_new_game_asks_before_leaving_a_live_online_game(browser: Any, server: L
         expect(page.locator("#start")).to_be_visible()
     finally:
         context.close()
+
+
+IN_VIEW = """(node) => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight
+    && box.left >= 0 && box.right <= window.innerWidth;
+}"""
+
+
+def test_on_a_phone_what_needs_the_player_is_in_view_and_answered_there(
+    pages: list[Any], server: LiveServer
+) -> None:
+    ann, bao, _ = pages
+    bao.set_viewport_size({"width": 390, "height": 844})
+    online_game(pages, server, clock=True)
+    # The first move's countdown, in view on the phone without scrolling.
+    bar = bao.get_by_test_id("fair-bar")
+    expect(bar).to_contain_text("Ann has")
+    assert bar.evaluate(IN_VIEW)
+    # A desktop page keeps it in the panel beside the board.
+    expect(ann.get_by_test_id("fair-bar")).to_have_count(1)
+    expect(ann.get_by_test_id("fair-bar")).to_be_hidden()
+    click_move(ann, "Sa1")
+    click_move(bao, "Ob1")
+    ann.click("#offer-draw")
+    # The draw offer, answered from the bar.
+    expect(bar).to_contain_text("Ann offers a draw.")
+    assert bar.evaluate(IN_VIEW)
+    bao.click("#bar-accept-draw")
+    expect(ann.locator("#result")).to_contain_text("draw", ignore_case=True)
+    expect(bar).to_have_count(0)

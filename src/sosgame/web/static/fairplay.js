@@ -169,3 +169,43 @@ export function fairPanel(state, { mine, send, redraw }) {
   return el("section", { class: "panel fair", id: "fair-play", "data-testid": "fair-play", "aria-labelledby": "fair-title" },
     el("h2", { id: "fair-title", text: t("web.fair_play") }), ...lines, buttons);
 }
+
+// On a phone the panel is far below the board: what needs this player now (an offer to
+// answer, a claim they may make, the first-move or absence countdown) is also shown in a bar
+// fixed at the bottom of the screen, answerable there. It is drawn after the panel, whose
+// announcement already told screen readers, so the bar says nothing to them again.
+export function fairBar(state, { mine, send }) {
+  if (state.result || !mine.length) return null;
+  const bar = (text, ...buttons) => el("div", { class: "fair-bar", id: "fair-bar", "data-testid": "fair-bar" },
+    text, buttons.length ? el("div", { class: "fair-bar-buttons" }, ...buttons) : null);
+  const offer = state.offers.find((item) => item.offer !== "rematch" && allows(state, mine, "can_answer", item.offer));
+  if (offer) {
+    const answer = (accept) => () => send({ type: "answer", offer: offer.offer, accept, ply: state.ply });
+    return bar(el("p", { text: t(`web.offer.${offer.offer}`, { name: state.seats[offer.from].name }) }),
+      el("button", { type: "button", id: `bar-accept-${offer.offer}`, text: t("web.accept"), onclick: answer(true) }),
+      el("button", { type: "button", id: `bar-decline-${offer.offer}`, text: t("web.decline"), onclick: answer(false) }));
+  }
+  if (state.abandon && allows(state, mine, "can_claim", "win")) {
+    const seat = state.abandon.away.findIndex((since, index) => since !== null && !mine.includes(index));
+    const text = seat >= 0 ? t("web.away_claimable", { name: state.seats[seat].name,
+      seconds: Math.round(state.abandon.away[seat] / 1000) }) : t("web.claim_win");
+    return bar(el("p", { text }), el("button", { type: "button", id: "bar-claim-win", text: t("web.claim_win"),
+      onclick: () => send({ type: "claim", claim: "win", ply: state.ply }) }));
+  }
+  if (state.first_move) {
+    const name = state.seats[state.first_move.seat].name;
+    const node = countdown(state, "bar-first-move", "web.first_move", { name }, state.first_move.left);
+    tick();
+    return bar(node);
+  }
+  if (state.abandon) {
+    const seat = state.abandon.away.findIndex((since, index) => since !== null && !mine.includes(index));
+    if (seat >= 0) {
+      const since = state.abandon.away[seat];
+      const node = countdown(state, "bar-away", "web.away", { name: state.seats[seat].name }, state.abandon.after - since);
+      tick();
+      return bar(node);
+    }
+  }
+  return null;
+}

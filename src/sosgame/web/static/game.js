@@ -5,7 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
-import { allows, fairPanel, forgetFair } from "./fairplay.js";
+import { allows, fairBar, fairPanel, forgetFair } from "./fairplay.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { announce, announcement, turnText } from "./announcer.js";
 import { seatBar } from "./seatbar.js";
@@ -264,15 +264,15 @@ function drawGame() {
   const state = gameView.state;
   if (!state) return;
   const kept = keptFocus();
+  const fair = fairPanel(state, { mine: connection.seats, send, redraw: drawGame });
   view().replaceChildren(
     el("div", { class: "game", "data-testid": "game" },
       el("div", { class: "board-column" },
         gameHeader(state), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
-      el("div", { class: "side" }, playersPanel(state), fairPanel(state, {
-        mine: connection.seats, send, redraw: drawGame,
-      }), linksPanel(state), movesPanel(state), chatPanel())),
+      el("div", { class: "side" }, playersPanel(state), fair, linksPanel(state), movesPanel(state), chatPanel())),
+    fairBar(state, { mine: connection.seats, send }),
   );
   gameView.animate = false;
   document.title = gameTitle(state);
