@@ -318,7 +318,8 @@ def test_challenges_on_the_socket_refuse_guests_and_bad_messages_by_name(tmp_pat
                 socket.send_json({"v": 1, **message})
                 assert receive_type(socket, "error")["code"] == code, message
             ann.send_json({"v": 1, "type": "challenge", "name": "bao", **game})
-            assert receive_type(ann, "challenge_sent")["challenge"]
+            sent = receive_type(ann, "challenge_sent")
+            assert sent["challenge"] and sent["to"] == "Bao"
             pushed = receive_type(ann, "challenges", most=200)["challenges"]
             while not pushed:
                 pushed = receive_type(ann, "challenges", most=200)["challenges"]

@@ -347,7 +347,7 @@ async def _challenges(
                 "no_player",
                 f"nobody has claimed the name {parsed.name!r} (guests cannot be challenged)",
             )
-        await pools.challenge(client, parsed.game, target.id)
+        await pools.challenge(client, parsed.game, target.id, target.name)
     elif parsed.type == "accept":
         assert parsed.challenge is not None
         if client.account is None:

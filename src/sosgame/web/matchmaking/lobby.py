@@ -197,8 +197,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ challenges
 
-    async def challenge(self, client: LobbyClient, given: SeekSettings, target: int) -> None:
-        """Challenge the player of the account ``target`` to a game of two."""
+    async def challenge(
+        self, client: LobbyClient, given: SeekSettings, target: int, name: str = ""
+    ) -> None:
+        """Challenge the player of the account ``target`` (called ``name``) to a game of two."""
         if client.account is None:
             raise ProtocolError("account_needed", "log in to challenge a player")
         if target == client.account:
@@ -226,7 +228,9 @@ class Lobby:
                 f"you have {CHALLENGES_PER_PLAYER} challenges waiting, the most one may have",
             )
         token = seat_token(client.secret, seek_id)
-        await client.connection.send(_message("challenge_sent", challenge=seek_id, token=token))
+        await client.connection.send(
+            _message("challenge_sent", challenge=seek_id, token=token, to=name)
+        )
         self.hub.bus.wake()
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
