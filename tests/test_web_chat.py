@@ -5,6 +5,7 @@ only its players download."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -87,7 +88,11 @@ def test_players_and_spectators_each_have_their_own_chat(tmp_path: Path) -> None
             watcher.send_json({"v": 1, "type": "chat", "phrase": "hello"})
             said = receive_type(watcher, "chat")
             # The spectator hears only the spectators' chat, not the players'.
-            assert (said["seat"], said["name"], said["phrase"]) == (None, "Spectator", "hello")
+            assert (said["seat"], said["phrase"]) == (None, "hello")
+            # A guest spectator's name of their own, the same for each of their messages.
+            assert re.fullmatch(r"Spectator \d{4}", said["name"])
+            watcher.send_json({"v": 1, "type": "chat", "phrase": "thanks"})
+            assert receive_type(watcher, "chat")["name"] == said["name"]
             bao.send_json({"v": 1, "type": "chat", "text": "hi"})
             assert receive_type(bao, "error")["code"] == "account_needed"
             bao.send_json({"v": 1, "type": "ping"})

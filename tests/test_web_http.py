@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
 from collections.abc import Iterator
@@ -176,7 +177,8 @@ def test_openapi_describes_every_http_endpoint(client: TestClient) -> None:
     assert schema["openapi"].startswith("3.")
     paths = set(schema["paths"])
     for route in client.app.routes:  # type: ignore[attr-defined]
-        path = getattr(route, "path", "")
+        # Without Starlette's converters ({name:path}), as OpenAPI writes a parameter.
+        path = re.sub(r":\w+\}", "}", getattr(route, "path", ""))
         if path.startswith("/api/"):
             assert path in paths, path
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -388,7 +389,8 @@ def test_two_lobby_sockets_in_one_pool_land_in_one_game_they_can_play(tmp_path: 
         welcome = receive_type(ann, "welcome")
         assert (welcome["player"], welcome["name"]) == (None, "Ann")
         bao.send_json({"v": 1, "type": "hello"})
-        assert receive_type(bao, "welcome")["name"] == "Guest"
+        # A guest who gives no name gets one of their own, such as "Guest 4821".
+        assert re.fullmatch(r"Guest \d{4}", receive_type(bao, "welcome")["name"])
         bao.send_json({"v": 1, "type": "pool", "pool": RATED})
         assert receive_type(bao, "error")["code"] == "account_needed"
         for socket in (ann, bao):
@@ -491,3 +493,23 @@ def test_no_player_is_ever_paired_into_two_games(steps: list[tuple[str, int]]) -
 
     with tempfile.TemporaryDirectory() as folder:
         run(lambda: scenario(Path(folder)))
+
+
+def test_every_seat_of_an_online_game_has_a_name_of_its_own(tmp_path: Path) -> None:
+    from sosgame.web.people.names import distinct_names
+
+    assert distinct_names(["Guest", "Guest", "Ann", "\u0410nn"]) == [
+        "Guest",
+        "Guest (2)",
+        "Ann",
+        "\u0410nn (2)",
+    ]
+    with app_client(tmp_path / "games.sqlite3") as client:
+        body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Ann"}]}
+        created = client.post("/api/games", json=body).json()
+        state = client.get(f"/api/games/{created['id']}").json()
+        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann (2)"]
+        # At one screen, the person who names the seats decides.
+        created = client.post("/api/games", json={**body, "kind": "local"}).json()
+        state = client.get(f"/api/games/{created['id']}").json()
+        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann"]

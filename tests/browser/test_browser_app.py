@@ -274,6 +274,29 @@ def test_the_home_page_does_not_move_while_it_loads(phone: Any, server: LiveServ
     assert sum(shifts) < 0.01, shifts
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_extra_turn_is_said_in_full_inside_the_banner(
+    request: Any, server: LiveServer, size: str
+) -> None:
+    page = request.getfixturevalue(size)
+    _open_game(page, server, 3, 3)
+    for move in GAME[:3]:  # Sc1 completes S-O-S: an extra turn
+        _play(page, move)
+    extra = page.locator("#extra-turn")
+    expect(extra).to_be_visible()
+    expect(extra).to_have_text("SOS! Ann scored and moves again.")
+    inside = extra.evaluate(
+        """(badge) => {
+          const box = badge.getBoundingClientRect();
+          const banner = badge.closest('#banner').getBoundingClientRect();
+          return box.left >= banner.left && box.right <= banner.right
+            && box.top >= banner.top && box.bottom <= banner.bottom
+            && badge.scrollWidth <= badge.clientWidth;
+        }"""
+    )
+    assert inside
+
+
 def test_the_last_move_and_the_newest_lines_stand_out(desktop: Any, server: LiveServer) -> None:
     _open_game(desktop, server, 4, 4)
     for move in ["Sa1", "Ob1"]:

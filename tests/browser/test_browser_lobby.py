@@ -170,3 +170,49 @@ def test_the_chat_follows_a_change_of_language(two: list[Any], server: LiveServe
     expect(page.locator("#chat-log .chat-said")).to_have_text("Xin chào")
     expect(page.locator("#chat-toggle")).to_have_text("Tắt trò chuyện")
     assert page.errors == []
+
+
+def test_two_guests_paired_in_a_pool_have_names_of_their_own(
+    two: list[Any], server: LiveServer
+) -> None:
+    for page in two:
+        page.goto(server.url)
+        page.locator(f'[data-pool="{POOL}"]').click()
+    game = _game_id(two[0])
+    assert _game_id(two[1]) == game
+    names = [seat["name"] for seat in server.get(f"/api/games/{game}")["seats"]]
+    assert len(set(names)) == 2, names
+    assert all(re.fullmatch(r"Guest \d{4}( \(2\))?", name) for name in names), names
+    for page in two:
+        expect(page.locator("#seats")).to_contain_text(names[0])
+        expect(page.locator("#seats")).to_contain_text(names[1])
+
+
+def test_a_muted_spectator_stays_muted_after_a_reload_and_alone(
+    browser: Any, server: LiveServer
+) -> None:
+    body = {"rows": 4, "cols": 4, "kind": "online", "public": True}
+    body["seats"] = [{"name": "Ann"}, {"name": "Bao"}]
+    game = server.post("/api/games", body)["id"]
+    contexts = [browser.new_context(locale="en-US") for _ in range(3)]
+    try:
+        me, loud, quiet = (context.new_page() for context in contexts)
+        for page in (me, loud, quiet):
+            page.goto(f"{server.url}/#/game/{game}")
+            expect(page.locator('[data-phrase="hello"]')).to_be_visible()
+        loud.locator('[data-phrase="hello"]').click()
+        expect(me.locator("#chat-log li")).to_have_count(1)
+        me.locator(".chat-mute").first.click()
+        expect(me.locator("#chat-log li")).to_have_count(0)
+        # Another guest spectator is not muted with the first.
+        quiet.locator('[data-phrase="thanks"]').click()
+        expect(me.locator("#chat-log")).to_contain_text("Thanks")
+        me.reload()
+        expect(me.locator('[data-phrase="hello"]')).to_be_visible()
+        loud.locator('[data-phrase="good_luck"]').click()
+        quiet.locator('[data-phrase="good_game"]').click()
+        expect(me.locator("#chat-log")).to_contain_text("Good game")
+        expect(me.locator("#chat-log")).not_to_contain_text("Good luck")
+    finally:
+        for context in contexts:
+            context.close()

@@ -238,6 +238,23 @@ def test_the_live_region_tells_every_move_whose_turn_and_the_result(
     assert desktop.locator("[aria-live]:not(#chat-log)").count() == 2
 
 
+def test_the_live_region_tells_when_the_game_starts_and_when_it_is_aborted(
+    desktop: Any, server: LiveServer
+) -> None:
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    created = server.post("/api/games", body)
+    _hold(desktop, server, created["id"], created["token"])
+    desktop.goto(f"{server.url}/#/game/{created['id']}")
+    region = desktop.get_by_test_id("announcer")
+    expect(region).to_have_text("Waiting for every player to take a seat.")
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
+    expect(region).to_have_text("Ann to move.")
+    desktop.once("dialog", lambda dialog: dialog.accept())
+    desktop.click("#abort")
+    expect(region).to_have_text("The game was aborted: nobody wins.")
+
+
 def test_the_computer_moves_are_told_too(desktop: Any, server: LiveServer) -> None:
     seats = [{"name": "Ann"}, {"name": "Cat", "player": "random"}]
     _open_game(desktop, server, 3, 3, seats=seats)

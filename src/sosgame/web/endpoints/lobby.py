@@ -32,6 +32,7 @@ from sosgame.web.live.protocol import (
 from sosgame.web.matchmaking import creation
 from sosgame.web.matchmaking.lobby import STALE_MS, Lobby, LobbyClient
 from sosgame.web.matchmaking.seeks import SeekSettings, member_of, parse_seek, seat_token
+from sosgame.web.people.names import guest_name
 from sosgame.web.people.ratings import NEW_PLAYER
 from sosgame.web.people.tokens import hash_token
 
@@ -60,7 +61,6 @@ LOBBY_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     "cancel_challenge": ("challenge",),
 }
 """The lobby socket's message types and the fields each takes (besides ``v`` and ``type``)."""
-GUEST: Final = "Guest"
 _NEW_SEEK: Final = Model(
     "NewSeek",
     {
@@ -179,7 +179,7 @@ async def new_seek(request: Request) -> Response:
     account = await server(request).accounts.current(request)
     if given.rated and account is None:
         raise ProtocolError("account_needed", "rated seeks are for players with an account")
-    name = account.name if account is not None else given.name or GUEST
+    name = account.name if account is not None else given.name or guest_name()
     # The game it makes will be the creator's: refused now if they may make none.
     party = Party(address(request), None if account is None else account.id)
     caps = creation.caps_now(hub(request))
@@ -253,7 +253,7 @@ async def delete_seek(request: Request) -> Response:
 
 async def _greet(websocket: WebSocket, connection: Connection, name: str | None) -> LobbyClient:
     """The client of a ``hello``: the account of the session cookie, or a guest."""
-    client = LobbyClient(connection, address(websocket), name or GUEST)
+    client = LobbyClient(connection, address(websocket), name or guest_name())
     secret = websocket.cookies.get("sos_session")
     players = server(websocket).accounts.players
     account = None

@@ -17,6 +17,7 @@ download (:func:`record_tag`); the spectators' chat is never stored.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final
 
@@ -111,7 +112,10 @@ async def send_chat(
     who = await account()
     if text is not None and who is None:
         raise ProtocolError("account_needed", "free text is for players with an account")
-    name = names[seat] if seat is not None else who or SPECTATOR
+    if seat is None and who is None and connection.alias is None:
+        # Each guest spectator a name of their own, so that muting one mutes nobody else.
+        connection.alias = f"{SPECTATOR} {1000 + secrets.randbelow(9000)}"
+    name = names[seat] if seat is not None else who or connection.alias or SPECTATOR
     message: dict[str, Any] = {
         "v": PROTOCOL_VERSION,
         "type": "chat",

@@ -68,6 +68,8 @@ class Connection:
         self._close = close
         self.address = address
         self.seats: frozenset[int] = frozenset()
+        self.alias: str | None = None
+        """The name a spectator without an account goes by in the chat (chosen there)."""
         self.greeted = False
         self._backlog = backlog
         self._chat_backlog = chat_backlog

@@ -18,6 +18,7 @@ from sosgame.web.live import clock as clocks
 from sosgame.web.live.hub import Hub, TooManyError
 from sosgame.web.live.protocol import PROTOCOL_VERSION, ClockSettings, NewGame, ProtocolError
 from sosgame.web.live.room import Room
+from sosgame.web.people.names import distinct_names
 from sosgame.web.people.tokens import hash_token, invite_matches, new_invite, new_token
 from sosgame.web.storage.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.storage.writer import StaleWriteError
@@ -263,6 +264,10 @@ def stored_game(
     for row in seats:
         if row.player == HUMAN and row.token_hash is None and not public:
             row.invite = new_invite()
+    if kind == "online":
+        # Two strangers both called "Guest" (or "Ann") are told apart in the game.
+        for row, name in zip(seats, distinct_names([row.name for row in seats]), strict=True):
+            row.name = name
     status = "open"
     if finished:
         status = "finished"

@@ -13,6 +13,7 @@ character to the ones it is confusable with, in both directions.
 from __future__ import annotations
 
 import json
+import secrets
 import unicodedata
 from collections import defaultdict
 from functools import cache
@@ -21,10 +22,35 @@ from typing import Final
 
 from sosgame.web.guards.limits import is_filler
 
-__all__ = ["normal_name", "skeleton"]
+__all__ = ["distinct_names", "guest_name", "normal_name", "skeleton"]
 
 # Marks the data wraps right-to-left characters in (from the file's comments), not content.
 _DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
+GUEST: Final = "Guest"
+"""The name of a guest who gives none, before its number (see :func:`guest_name`)."""
+
+
+def guest_name() -> str:
+    """A guest's name of their own, such as "Guest 4821": two guests paired in a pool are told
+    apart in the game, its lists and its chat."""
+    return f"{GUEST} {1000 + secrets.randbelow(9000)}"
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """``names`` with each later repeat of a name (or of a name that looks like it) numbered,
+    "Ann (2)", so that every seat of a game reads as its own person."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        chosen, number = name, 1
+        while skeleton(chosen) in seen:
+            number += 1
+            chosen = f"{name} ({number})"
+        seen.add(skeleton(chosen))
+        out.append(chosen)
+    return out
 
 
 def normal_name(name: str) -> str:

@@ -21,7 +21,10 @@ export function turnText(state) {
 // points and who moves next), a move taken back, or (on a first look) whose turn it is.
 export function announcement(before, state) {
   const next = turnText(state);
-  if (!before || before.id !== state.id || state.ply === before.ply) return before && before.id === state.id ? "" : next;
+  if (!before || before.id !== state.id) return next;
+  // No move, yet the game may have changed: every seat taken (it starts), or a result
+  // without a move (an abort, a claim).
+  if (state.ply === before.ply) return next === turnText(before) ? "" : next;
   if (state.ply < before.ply) return t("web.announce_undo", { next });
   if (state.ply !== before.ply + 1) return next;
   const action = state.actions[state.actions.length - 1];

@@ -15,13 +15,40 @@ function chatOff() {
   return localStorage.getItem("sos.chat") === "off";
 }
 
+// Who is muted in each game, kept in this browser: a reload does not bring them back.
+const MUTED = "sos.muted";
+const MUTED_GAMES = 50;
+
+function mutedIn(game) {
+  try {
+    return JSON.parse(localStorage.getItem(MUTED) || "{}")[game] || [];
+  } catch {
+    return [];
+  }
+}
+
+function keepMuted() {
+  let all;
+  try {
+    all = JSON.parse(localStorage.getItem(MUTED) || "{}");
+  } catch {
+    all = {};
+  }
+  delete all[chat.game];
+  all[chat.game] = [...chat.muted];
+  // The latest games only: an old game's mutes make room.
+  const games = Object.keys(all);
+  for (const old of games.slice(0, Math.max(0, games.length - MUTED_GAMES))) delete all[old];
+  localStorage.setItem(MUTED, JSON.stringify(all));
+}
+
 // A game on screen: its chat (fresh for a new game), sending with `send`; free text only
 // for a player with an account. A `player` is told that the players' chat is kept.
 export function resetChat(game, send, player) {
   if (chat.game === game && chat.panel) return;
   chat.game = game;
   chat.send = send;
-  chat.muted = new Set();
+  chat.muted = new Set(mutedIn(game));
   // A live list (a list may not take the role "log"), which the keyboard can scroll.
   chat.log = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", tabindex: 0,
     "aria-labelledby": "chat-title" });
@@ -83,6 +110,7 @@ export function receiveChat(message) {
   const mute = el("button", { type: "button", class: "chat-mute", text: t("web.chat.mute", { name: message.name }),
     onclick: () => {
       chat.muted.add(who(message));
+      keepMuted();
       for (const line of [...chat.log.children]) if (line.dataset.who === who(message)) line.remove();
     } });
   // textContent only: what another player typed is never read as HTML.
