@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +177,46 @@ def test_a_challenge_declined_is_said_to_the_challenger_and_guests_are_told_to_l
     expect(guest.locator("#challenge-login")).to_contain_text("guests can neither challenge")
     expect(guest.locator("#challenge-send")).to_have_count(0)
     assert ann.errors == [] and bao.errors == [] and guest.errors == []
+
+
+AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+WIDE = "() => document.scrollingElement.scrollWidth - window.innerWidth"
+
+
+def _violations(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate("async () => (await axe.run(document)).violations")
+    return [f"{item['id']}: {node['target']}" for item in found for node in item["nodes"]]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)])
+def test_a_challenge_and_the_live_lobby_are_accessible_and_fit(
+    browser: Any, server: LiveServer, size: tuple[int, int]
+) -> None:
+    if not AXE.exists():
+        pytest.skip("npm ci has not installed node_modules/")
+    # bypass_csp: the page's policy would refuse axe's script, which is the test's, not the app's.
+    contexts = [
+        browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, locale="en-US", bypass_csp=True
+        )
+        for _ in range(2)
+    ]
+    try:
+        ann, bao = (context.new_page() for context in contexts)
+        _claim(ann, server, "Ann")
+        _claim(bao, server, "Bao")
+        bao.goto(server.url)
+        ann.goto(f"{server.url}/#/lobby")
+        ann.click("#seek-create")
+        expect(ann.locator("#seeks li[data-seek]")).to_have_count(1)
+        ann.fill("#challenge-name", "Bao")
+        ann.click("#challenge-send")
+        expect(bao.locator("#challenges li.received")).to_have_count(1)
+        expect(ann.locator("#challenges li.sent")).to_have_count(1)
+        for page in (ann, bao):
+            assert page.evaluate(WIDE) <= 0
+            assert _violations(page) == []
+    finally:
+        for context in contexts:
+            context.close()
