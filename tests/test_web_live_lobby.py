@@ -324,3 +324,5 @@ def test_challenges_on_the_socket_refuse_guests_and_bad_messages_by_name(tmp_pat
             while not pushed:
                 pushed = receive_type(ann, "challenges", most=200)["challenges"]
             assert pushed[0]["to"] == "Bao" and pushed[0]["from"] == "Ann"
+            # A challenge is not a seek anyone may take.
+            assert client.get("/api/seeks").json() == {"seeks": []}
