@@ -172,7 +172,7 @@ def test_a_challenge_declined_is_said_to_the_challenger_and_guests_are_told_to_l
     # A name nobody claimed (a guest's) cannot be challenged.
     ann.fill("#challenge-name", "Somebody")
     ann.click("#challenge-send")
-    expect(ann.locator("#challenge-status")).to_contain_text("guests cannot be challenged")
+    expect(ann.locator("#challenge-status")).to_contain_text("Nobody has claimed this name")
     guest.goto(f"{server.url}/#/players/Bao")
     expect(guest.locator("#challenge-login")).to_contain_text("guests can neither challenge")
     expect(guest.locator("#challenge-send")).to_have_count(0)

@@ -1,7 +1,7 @@
 """Every text the interfaces show, in English, the source language of the catalogs: one
 module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``), one for
-the puzzles, which every interface shows (``texts_puzzles``), and the engine's errors
-(``texts_errors``).
+the puzzles, which every interface shows (``texts_puzzles``), the engine's errors
+(``texts_errors``) and the web server's (``texts_web_errors``).
 
 Each entry is marked for extraction: ``make catalogs`` reads them with Babel into
 ``locale/sosgame.pot`` (the key is the message context, the English text the message id),
@@ -23,6 +23,7 @@ from sosgame.i18n import (
     texts_puzzles,
     texts_tui,
     texts_web,
+    texts_web_errors,
 )
 from sosgame.i18n.marks import Source
 
@@ -33,6 +34,7 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_game.ENTRIES,
         *texts_tui.ENTRIES,
         *texts_web.ENTRIES,
+        *texts_web_errors.ENTRIES,
         *texts_lobby.ENTRIES,
         *texts_home.ENTRIES,
         *texts_cli.ENTRIES,

@@ -62,11 +62,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.playing.title", "Games being played"),
     text("web.playing.none", "No game is being played now."),
     text("web.playing.watch", "Watch {size} {mode}: {names}"),
-    text("web.error.no_challenge", "This challenge is no longer there."),
-    text(
-        "web.error.too_many_challenges", "You already have as many challenges waiting as one may."
-    ),
-    text("web.error.no_player", "Nobody has claimed this name (guests cannot be challenged)."),
     text("web.chat.title", "Chat"),
     text("web.chat.turn_off", "Turn the chat off"),
     text("web.chat.turn_on", "Turn the chat on"),
@@ -82,11 +77,4 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "The players' messages are kept with the game: only its players' record downloads"
         " include them.",
     ),
-    text("web.error.chat_full", "This game's chat is full: no more messages can be kept."),
-    text("web.error.account_needed", "This needs an account: log in first."),
-    text("web.error.already_waiting", "You are already looking for a game elsewhere."),
-    text("web.error.not_for_you", "This game is offered to other players."),
-    text("web.error.no_seek", "This game is no longer offered."),
-    text("web.error.too_many_seeks", "You already offer too many games."),
-    text("web.error.too_many_entries", "Too many players are looking for a game from here."),
 ]

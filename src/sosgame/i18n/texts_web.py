@@ -97,23 +97,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.next", "Forward"),
     text("web.last", "End"),
     text("web.reason.time", "{names} ran out of time"),
-    text("web.error.not_your_turn", "It is not your turn."),
-    text("web.error.not_your_seat", "Only that seat's player may do that."),
-    text("web.error.illegal_move", "That move is not allowed."),
-    text("web.error.game_over", "The game is over."),
-    text(
-        "web.error.bad_invite",
-        "This seat is taken only with its invite link; a spectator link gives no seat.",
-    ),
-    text(
-        "web.error.too_many_games",
-        "Too many unfinished games; finish some or try again later.",
-    ),
-    text(
-        "web.error.too_many_lobby_games",
-        "You already have too many public games waiting for players; wait until they fill up.",
-    ),
-    text("web.error.too_many_connections", "Too many connections; try again later."),
     text(
         "web.move_queued",
         "Not connected: your move {move} will be sent when the connection is back.",
@@ -128,14 +111,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "This link has no invite: ask a player of the game for the seat's invite link.",
     ),
     text("web.rematch_play", "A rematch has started: play it"),
-    text("web.error.stale", "The board changed before your move arrived; look again."),
-    text("web.error.waiting", "The game has not started: not every seat is taken."),
-    text("web.error.rate_limited", "Too many actions at once; slow down."),
-    text(
-        "web.error.storage_unavailable",
-        "The games' storage cannot be reached just now; try again in a moment.",
-    ),
-    text("web.error.unavailable", "The computer player is not available."),
     text("web.error.other", "Not done: {message}"),
     text(
         "web.error.offline",
@@ -282,11 +257,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.password_new", "New password"),
     text("web.password_change", "Change the password"),
     text("web.password_changed", "Password changed; you are now logged out everywhere else."),
-    text(
-        "web.error.name_confusable",
-        "This name looks too much like a name already claimed; choose another.",
-    ),
-    text("web.error.not_logged_in", "You are not logged in; log in first."),
     # Fair play: offers, aborts, claims, rated or casual.
     text("web.fair_play", "Offers and claims"),
     text("web.offer_draw", "Offer a draw"),
@@ -328,9 +298,4 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.rated_note_guest", "Only games between players with accounts are rated: log in."),
     text("web.game_casual", "Casual game: not rated"),
     text("web.rematch_waiting", "Rematch offered: waiting for the other players."),
-    text("web.error.no_offer", "That offer is no longer standing."),
-    text(
-        "web.error.not_abandoned",
-        "Nobody has been away long enough for a claim yet.",
-    ),
 ]

@@ -61,12 +61,18 @@ ERROR: Final = Model(
         "properties": {
             "error": {
                 "type": "object",
-                "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "detail": {"type": "string"},
+                },
+                "required": ["code", "message"],
             }
         },
     },
 )
-"""Every refusal's body: ``{"error": {"code": ..., "message": ...}}``."""
+"""Every refusal's body: ``{"error": {"code": ..., "message": ...}}``, with ``"detail"`` when
+the refusal says more (see :mod:`sosgame.web.live.errors`)."""
 
 
 @dataclass(frozen=True)

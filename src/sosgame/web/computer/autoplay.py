@@ -176,7 +176,7 @@ class ComputerTurns:
         except ProtocolError as error:
             _log.warning("computer move in game %s failed: %s", room.id, error.message)
             self.thinking = None
-            room.channel.publish(error_message(error.code, error.message))
+            room.channel.publish(error_message(error.code, error.detail))
             room.publish_state()
             return
         async with room.lock:

@@ -9,7 +9,6 @@ from functools import partial
 from typing import Final
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse
 
 from sosgame.web.api import refused
 from sosgame.web.computer.analysis import Analyses
@@ -17,8 +16,8 @@ from sosgame.web.config import ServerLimits
 from sosgame.web.guards.bodies import read_json
 from sosgame.web.guards.ratelimit import SharedRates, TokenStore
 from sosgame.web.live.chat import ChatRates
+from sosgame.web.live.errors import ProtocolError, error_response
 from sosgame.web.live.hub import Hub
-from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.live.replay import Answers
 from sosgame.web.live.room import Room
 from sosgame.web.people.accounts import Accounts
@@ -27,7 +26,6 @@ __all__ = [
     "FORBIDDEN",
     "NO_GAME",
     "READS",
-    "STORAGE_UNAVAILABLE",
     "TOO_MANY",
     "Server",
     "address",
@@ -41,10 +39,6 @@ __all__ = [
     "server",
 ]
 
-STORAGE_UNAVAILABLE: Final = (
-    "storage_unavailable",
-    "the games' storage cannot be reached now: try again soon",
-)
 
 NO_GAME: Final = refused("There is no game with this id (no_game)")
 FORBIDDEN: Final = refused("No right to do it: a missing or wrong seat token or invite")
@@ -102,11 +96,6 @@ def server(connection: HTTPConnection) -> Server:
     return found
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    """An error as every endpoint answers it: ``{"error": {"code": ..., "message": ...}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
 def address(connection: HTTPConnection) -> str:
     """The client's address."""
     return connection.client.host if connection.client is not None else ""
@@ -151,5 +140,5 @@ async def room_or_404(request: Request) -> Room:
     await cold_load(request, game_id)
     room = await hub(request).room(game_id)
     if room is None:
-        raise ProtocolError("no_game", "there is no game with this id")
+        raise ProtocolError("no_game")
     return room

@@ -304,7 +304,7 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                 parsed = parse_lobby_message(text)
                 if client is None:
                     if parsed.type != "hello":
-                        raise ProtocolError("hello_first", "say hello before anything else")
+                        raise ProtocolError("hello_first")
                     client = await _greet(websocket, connection, parsed.name)
                 elif parsed.type == "pool":
                     assert parsed.pool is not None
@@ -321,9 +321,9 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                 elif parsed.type != "hello":
                     await _challenges(websocket, pools, client, parsed)
                 else:
-                    raise ProtocolError("hello_once", "say hello only once")
+                    raise ProtocolError("hello_once")
             except ProtocolError as error:
-                await connection.send(error_message(error.code, error.message))
+                await connection.send(error_message(error.code, error.detail))
     finally:
         if client is not None:
             # Shielded: a handler cancelled while its database call still waits in the queue
@@ -339,19 +339,16 @@ async def _challenges(
     if parsed.type == "challenge":
         assert parsed.name is not None and parsed.game is not None
         if client.account is None:
-            raise ProtocolError("account_needed", "log in to challenge a player")
+            raise ProtocolError("account_needed", "challenges are between named players")
         players = server(websocket).accounts.players
         target = await hub(websocket).db(players.find, parsed.name)
         if target is None:
-            raise ProtocolError(
-                "no_player",
-                f"nobody has claimed the name {parsed.name!r} (guests cannot be challenged)",
-            )
+            raise ProtocolError("no_player", parsed.name)
         await pools.challenge(client, parsed.game, target.id, target.name)
     elif parsed.type == "accept":
         assert parsed.challenge is not None
         if client.account is None:
-            raise ProtocolError("account_needed", "only players with an account are challenged")
+            raise ProtocolError("account_needed", "challenges are between named players")
         await pools.join_seek(client, parsed.challenge, challenge=True)
     elif parsed.type == "decline":
         await pools.decline(client, parsed.challenge)

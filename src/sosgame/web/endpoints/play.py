@@ -51,13 +51,13 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
     try:
         await cold_load(websocket, game_id)
     except ProtocolError as error:
-        await connection.send(error_message(error.code, error.message))
+        await connection.send(error_message(error.code, error.detail))
         await connection.flush()
         await websocket.close(code=1013, reason="too many games opened: try again later")
         return
     room = await hub(websocket).room(game_id)
     if room is None:
-        await connection.send(error_message("no_game", "there is no game with this id"))
+        await connection.send(error_message("no_game"))
         await connection.flush()
         await websocket.close(code=4404)
         return
@@ -70,7 +70,7 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                 parsed = parse_client_message(text)
                 if not connection.greeted:
                     if parsed.type != "hello":
-                        raise ProtocolError("hello_first", "say hello before anything else")
+                        raise ProtocolError("hello_first")
                     room = await hub(websocket).room_to_join(game_id) or room
                     room.join(connection, parsed.all_tokens)
                     continue
@@ -91,7 +91,7 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                     )
                     continue
             except ProtocolError as error:
-                await connection.send(error_message(error.code, error.message))
+                await connection.send(error_message(error.code, error.detail))
                 continue
             if parsed.offer == "rematch":
                 await _rematch(websocket, room, connection, parsed, client)
@@ -121,7 +121,7 @@ async def _rematch(
             owner=client,
         )
     except ProtocolError as error:
-        await connection.send(error_message(error.code, error.message))
+        await connection.send(error_message(error.code, error.detail))
 
 
 async def _keep(websocket: WebSocket, game_id: str, seats: int, message: dict[str, Any]) -> bool:

@@ -84,7 +84,7 @@ async def _puzzle_or_404(request: Request) -> Puzzle:
     await _loaded()
     found = puzzles.find_puzzle(str(request.path_params["puzzle_id"]))
     if found is None:
-        raise ProtocolError("no_puzzle", "there is no puzzle with this id")
+        raise ProtocolError("no_puzzle")
     return found
 
 

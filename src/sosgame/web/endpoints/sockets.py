@@ -10,7 +10,7 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sosgame.web.endpoints.common import STORAGE_UNAVAILABLE, address, hub, server
+from sosgame.web.endpoints.common import address, hub, server
 from sosgame.web.guards.admission import BusyError
 from sosgame.web.guards.middleware import origin_allowed
 from sosgame.web.guards.ratelimit import RATE, RateLimit
@@ -50,15 +50,15 @@ async def serve_socket(
     try:
         hub(websocket).admit(place, client)
     except TooManyError as error:
-        await websocket.send_text(dumps(error_message(error.code, error.message)))
-        await websocket.close(code=1013, reason=error.message[:120])
+        await websocket.send_text(dumps(error_message(error.code, error.detail)))
+        await websocket.close(code=1013, reason=(error.detail or error.message)[:120])
         return
     try:
         await serve(client)
     except StorageUnavailableError:
         # The client tries again later (the outage itself is logged once).
         with contextlib.suppress(Exception):
-            await websocket.send_text(dumps(error_message(*STORAGE_UNAVAILABLE)))
+            await websocket.send_text(dumps(error_message("storage_unavailable")))
             await websocket.close(code=1013, reason="storage unavailable: try again later")
     finally:
         hub(websocket).release(place, client)

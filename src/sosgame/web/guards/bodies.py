@@ -18,9 +18,9 @@ from typing import Any, Final
 
 from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sosgame.web.live.errors import error_response
 from sosgame.web.live.protocol import ProtocolError, parse_json
 
 __all__ = [
@@ -158,6 +158,6 @@ class BodyLimit:
 
 async def _refuse(limit: int, scope: Scope, receive: Receive, send: Send) -> None:
     error = BodyTooLargeError(limit)
-    body = {"error": {"code": error.code, "message": error.message}}
-    response = JSONResponse(body, status_code=413, headers={"connection": "close"})
+    response = error_response(error.code, error.detail)
+    response.headers["connection"] = "close"
     await response(scope, receive, send)

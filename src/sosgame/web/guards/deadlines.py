@@ -35,6 +35,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from sosgame.web.config import ServerLimits
+from sosgame.web.live.errors import error_body, error_status
 
 __all__ = ["H11HeadersDeadline", "http_protocol"]
 
@@ -46,9 +47,10 @@ def _limits() -> ServerLimits:
     return ServerLimits.from_environment()
 
 
-def _answer(status: int, code: str, message: str) -> bytes:
+def _closing_error(code: str, detail: str) -> bytes:
     """A whole HTTP answer with a JSON error that closes its connection."""
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    status = error_status(code)
+    body = json.dumps({"error": error_body(code, detail)}).encode()
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "content-type: application/json\r\n"
@@ -61,15 +63,15 @@ def _answer(status: int, code: str, message: str) -> bytes:
 @cache
 def _headers_too_large() -> bytes:
     most = _limits().max_header_bytes
-    return _answer(
-        431, "headers_too_large", f"a request line and headers may be at most {most} bytes"
+    return _closing_error(
+        "headers_too_large", f"a request line and headers may be at most {most} bytes"
     )
 
 
 @cache
 def _body_timeout() -> bytes:
     seconds = _limits().body_timeout
-    return _answer(408, "body_timeout", f"a request body must arrive within {seconds:g} s")
+    return _closing_error("body_timeout", f"a request body must arrive within {seconds:g} s")
 
 
 LINGER_SECONDS = 5.0

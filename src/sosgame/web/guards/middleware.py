@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sosgame.web.endpoints.common import error_response
+from sosgame.web.live.errors import error_response
 
 __all__ = ["HEADERS", "RequestChecks", "SecurityHeaders", "host_name", "origin_allowed"]
 
@@ -126,16 +126,15 @@ class RequestChecks:
         host = headers.get("host", "")
         refusal = None
         if len(headers.getlist("host")) > 1:
-            refusal = error_response(400, "bad_host", "a request has one Host header")
+            refusal = error_response("bad_host", "a request has one Host header")
         elif self.allowed_hosts is not None and not _host_allowed(host, self.allowed_hosts):
             refusal = error_response(
-                400,
                 "bad_host",
                 "this server does not answer for that host name"
                 " (sosgame serve --allowed-hosts names the ones it does)",
             )
         elif len(headers.getlist("origin")) > 1:
-            refusal = error_response(403, "bad_origin", "a request has at most one Origin header")
+            refusal = error_response("bad_origin", "a request has at most one Origin header")
         elif scope["type"] == "http" and scope["method"] in STATE_CHANGING:
             origin = headers.get("origin")
             cross_site = headers.get("sec-fetch-site") == "cross-site"
@@ -145,7 +144,7 @@ class RequestChecks:
                 and not origin_allowed(origin, host, self.allowed_origins, scheme)
             ) or (cross_site and origin not in self.allowed_origins):
                 refusal = error_response(
-                    403, "bad_origin", "requests from other sites' pages are refused"
+                    "bad_origin", "requests from other sites' pages are refused"
                 )
         if refusal is None:
             await self.app(scope, receive, send)

@@ -128,13 +128,9 @@ async def send_chat(
         try:
             kept = await keep(message)
         except StorageUnavailableError:
-            raise ProtocolError(
-                "storage_failed", "the message could not be stored, so it was not sent"
-            ) from None
+            raise ProtocolError("storage_failed", "the chat message was not sent") from None
         if not kept:
-            raise ProtocolError(
-                "chat_full", "this seat has said all the messages this game's chat may keep"
-            )
+            raise ProtocolError("chat_full", "from this seat")
     event = {"chat": message}
     deliver(followers, event)
     bus.publish(game_id, event)

@@ -272,15 +272,15 @@ class FairPlay:
         """Carry out an ``offer``, ``answer``, ``withdraw``, ``abort`` or ``claim`` (under
         the room's lock; a rematch offer is :mod:`sosgame.web.live.rematches`' work)."""
         if not connection.seats:
-            raise ProtocolError("not_your_seat", "only a player of this game may do that")
+            raise ProtocolError("not_your_seat")
         self._check_ply(message)
         if message.type == "abort":
             await self._abort(connection.seats)
             return
         if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over", "the game is over")
+            raise ProtocolError("game_over")
         if self.status != "playing":
-            raise ProtocolError("waiting", "the game waits for every seat to be taken")
+            raise ProtocolError("waiting")
         if message.type == "claim":
             await self._claim(connection.seats, message.claim or "")
             return
@@ -328,7 +328,7 @@ class FairPlay:
         standing = self.standing_offers()
         offer = next((item for item in standing if item["offer"] == kind), None)
         if offer is None:
-            raise ProtocolError("no_offer", f"there is no {kind} offer standing")
+            raise ProtocolError("no_offer", f"the {kind} offer")
         required = self._required()
         mine = (held & required) - set(offer["accepted"])
         if not mine:
@@ -349,7 +349,7 @@ class FairPlay:
         standing = self.standing_offers()
         offer = next((item for item in standing if item["offer"] == kind), None)
         if offer is None:
-            raise ProtocolError("no_offer", f"there is no {kind} offer standing")
+            raise ProtocolError("no_offer", f"the {kind} offer")
         if offer["from"] not in held:
             raise ProtocolError("not_your_seat", f"only seat {offer['from']} may withdraw it")
         await self.store_offers([item for item in standing if item is not offer])
@@ -402,7 +402,7 @@ class FairPlay:
 
     async def _abort(self, held: frozenset[int]) -> None:
         if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over", "the game is over")
+            raise ProtocolError("game_over")
         if self.started:
             raise ProtocolError(
                 "not_allowed", "every seat has made its first move: resign instead of aborting"

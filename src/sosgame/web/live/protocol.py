@@ -1,7 +1,7 @@
 """The JSON the server accepts, checked field by field: new-game settings and client messages.
 
-Every check raises :class:`ProtocolError` with a code and a message naming what was wrong;
-nothing is changed before a message has passed every check.
+Every check raises :class:`ProtocolError` with a registered code (:mod:`sosgame.web.live.errors`)
+and a detail naming what was wrong; nothing is changed before a message has passed every check.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
 from sosgame.web.api import JSON, Model
 from sosgame.web.guards import jsonsafe, limits
+from sosgame.web.live.errors import ProtocolError, error_body
 from sosgame.web.storage.rows import HUMAN
 
 __all__ = [
@@ -131,18 +132,10 @@ NEW_GAME: Final = Model(
 """The body of ``POST /api/games``: the fields :func:`parse_new_game` takes, and its limits."""
 
 
-class ProtocolError(ValueError):
-    """A request or message that breaks the protocol; ``code`` is a short machine name."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The ``error`` message sent back for a bad message."""
-    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, **extra}
+def error_message(code: str, detail: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The ``error`` message sent back for a bad message (a code of the registry,
+    :mod:`sosgame.web.live.errors`)."""
+    return {"v": PROTOCOL_VERSION, "type": "error", **error_body(code, detail), **extra}
 
 
 @dataclass(frozen=True)

@@ -50,21 +50,21 @@ async def rematch(
         required = {row.seat for row in room.seats if row.player == HUMAN}
         mine = held & required
         if not mine:
-            raise ProtocolError("not_your_seat", "only a player of this game may do that")
+            raise ProtocolError("not_your_seat")
         now = clocks.now_ms()
         standing = room.standing_offers(now)
         offer = next((item for item in standing if item["offer"] == "rematch"), None)
         others = [item for item in standing if item is not offer]
         if what in ("decline", "withdraw"):
             if offer is None:
-                raise ProtocolError("no_offer", "there is no rematch offer standing")
+                raise ProtocolError("no_offer", "the rematch offer")
             if what == "withdraw" and offer["from"] not in held:
                 raise ProtocolError("not_your_seat", f"only seat {offer['from']} may withdraw it")
             await room.store_offers(others)
             return None, None, False
         if offer is None:
             if what == "accept":
-                raise ProtocolError("no_offer", "there is no rematch offer standing")
+                raise ProtocolError("no_offer", "the rematch offer")
             lapses = now + int(hub.limits.rematch_offer_seconds * 1000)
             offer = {"offer": "rematch", "from": min(mine), "accepted": [], "lapses": lapses}
         offer = {**offer, "accepted": sorted({*offer["accepted"], *mine})}

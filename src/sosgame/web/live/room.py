@@ -282,7 +282,7 @@ class Room(FairPlay):
                 async with self.lock:
                     await self._act(connection, message)
         except ProtocolError as error:
-            await connection.send(error_message(error.code, error.message))
+            await connection.send(error_message(error.code, error.detail))
 
     def _check_ply(self, message: ClientMessage) -> None:
         current = len(self.game.actions)
@@ -301,14 +301,14 @@ class Room(FairPlay):
             if self.kind != "local":
                 raise ProtocolError("not_allowed", f"{message.type} is for local games only")
             if not connection.seats:
-                raise ProtocolError("not_your_seat", "only a player of this game may do that")
+                raise ProtocolError("not_your_seat")
             self._check_ply(message)
             await (self._undo() if message.type == "undo" else self._redo())
             return
         if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over", "the game is over")
+            raise ProtocolError("game_over")
         if self.status != "playing":
-            raise ProtocolError("waiting", "the game waits for every seat to be taken")
+            raise ProtocolError("waiting")
         self._check_ply(message)
         if message.type == "move":
             seat = self.game.turn
@@ -509,7 +509,7 @@ class Room(FairPlay):
     async def undo_to(self, keep: int) -> None:
         """Take back every action after the first ``keep`` (an accepted takeback)."""
         if not 0 <= keep < len(self.game.actions):
-            raise ProtocolError("nothing_to_undo", "there is nothing to undo")
+            raise ProtocolError("nothing_to_undo")
         self.computer.cancel()
         before = len(self.game.actions)
         self.rewind(keep)
@@ -522,7 +522,7 @@ class Room(FairPlay):
 
     async def _undo(self) -> None:
         if not self.table.can_undo:
-            raise ProtocolError("nothing_to_undo", "there is nothing to undo")
+            raise ProtocolError("nothing_to_undo")
         self.computer.cancel()
         self.table.undo()
         await self._write_undo(self.table.redo)
@@ -553,7 +553,7 @@ class Room(FairPlay):
 
     async def _redo(self) -> None:
         if not self.table.can_redo:
-            raise ProtocolError("nothing_to_redo", "there is nothing to redo")
+            raise ProtocolError("nothing_to_redo")
         self.computer.cancel()
         kept = len(self.game.actions)
         redone = self.table.redo()

@@ -44,17 +44,17 @@ def too_many(reason: str, limits: ServerLimits) -> TooManyError:
         code = "too_many_games"
     messages = {
         "computer_total": f"the server already runs {limits.computer_games_total} games with"
-        " computer players, the most it takes; try again later",
+        " computer players, the most it takes",
         "computer_address": f"this address already has {limits.computer_games_per_address}"
         " unfinished games with computer players, the most one address may have",
         "address": f"this address already has {limits.games_per_address} unfinished games,"
-        " the most one address may have; finish some or try again later",
+        " the most one address may have",
         "player": f"you already have {limits.games_per_player} unfinished games, the most one"
-        " player may have; finish some or try again later",
+        " player may have",
         "made_address": f"this address has made {limits.new_games_per_address} games in"
-        f" {limits.new_games_seconds:g} seconds, the most one address may; try again later",
+        f" {limits.new_games_seconds:g} seconds, the most one address may",
         "made_player": f"you have made {limits.new_games_per_player} games in"
-        f" {limits.new_games_seconds:g} seconds, the most one player may; try again later",
+        f" {limits.new_games_seconds:g} seconds, the most one player may",
         "lobby_address": f"this address already has {limits.lobby_games_per_address} public"
         " games waiting for players, the most one address may have in the lobby",
         "lobby_player": f"you already have {limits.lobby_games_per_player} public games"
@@ -205,7 +205,7 @@ async def rematch(
         linked = None if again is None else again.rematch
         new = None if linked is None else await hub.room(linked)
         if new is None:
-            raise ProtocolError("storage_failed", "the rematch could not be stored")
+            raise ProtocolError("storage_failed", "the rematch")
     room.rematch_id = new.id
     hub.bus.publish(room.id, {"reload": True, "version": room.version})
     room.publish_state()
@@ -311,16 +311,13 @@ async def take_seat(hub: Hub, room: Room, seat: int, name: str | None, invite: s
         if row.player != HUMAN:
             raise ProtocolError("not_allowed", f"seat {seat} is a computer player")
         if row.token_hash is not None:
-            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            raise ProtocolError("seat_taken", f"seat {seat}")
         if not room.public and not invite_matches(row, invite):
-            raise ProtocolError(
-                "bad_invite",
-                f"seat {seat} is taken only with its invite link; a spectator link gives no seat",
-            )
+            raise ProtocolError("bad_invite", f"seat {seat}")
         token = new_token()
         digest = hash_token(token)
         if not await hub.db(hub.store.take_seat, room.id, seat, name, digest):
-            raise ProtocolError("seat_taken", f"seat {seat} is already taken")
+            raise ProtocolError("seat_taken", f"seat {seat}")
         # Read the game again: with other processes, other seats may have been taken.
         await room.reload()
         if room.status == "open" and all(

@@ -202,9 +202,9 @@ class Lobby:
     ) -> None:
         """Challenge the player of the account ``target`` (called ``name``) to a game of two."""
         if client.account is None:
-            raise ProtocolError("account_needed", "log in to challenge a player")
+            raise ProtocolError("account_needed", "challenges are between named players")
         if target == client.account:
-            raise ProtocolError("no_player", "you cannot challenge yourself")
+            raise ProtocolError("no_player", "not yourself")
         party = Party(client.address, client.account)
         caps = creation.caps_now(self.hub)
         reason = await self.hub.db(gamecaps.refused, self.hub.store.engine, caps, party)
@@ -223,10 +223,7 @@ class Lobby:
             target=target,
         )
         if not made:
-            raise ProtocolError(
-                "too_many_challenges",
-                f"you have {CHALLENGES_PER_PLAYER} challenges waiting, the most one may have",
-            )
+            raise ProtocolError("too_many_challenges", f"at most {CHALLENGES_PER_PLAYER}")
         token = seat_token(client.secret, seek_id)
         await client.connection.send(
             _message("challenge_sent", challenge=seek_id, token=token, to=name)
@@ -236,16 +233,16 @@ class Lobby:
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         """The challenger withdraws a challenge not yet answered."""
         if not await self.hub.db(self.seeks.delete, seek_id, hash_token(client.secret)):
-            raise ProtocolError("no_challenge", "you have no such challenge waiting")
+            raise ProtocolError("no_challenge")
         self.hub.bus.wake()
 
     async def decline(self, client: LobbyClient, seek_id: str | None) -> None:
         """The challenged player declines a challenge, or every one (``None``)."""
         if client.account is None:
-            raise ProtocolError("account_needed", "only players with an account are challenged")
+            raise ProtocolError("account_needed", "challenges are between named players")
         declined = await self.hub.db(self.seeks.decline, client.account, seek_id)
         if seek_id is not None and not declined:
-            raise ProtocolError("no_challenge", "there is no such challenge to you")
+            raise ProtocolError("no_challenge")
         self.hub.bus.wake()
 
     async def join_seek(
@@ -271,19 +268,17 @@ class Lobby:
                 " withdrawn",
             )
         if refused == "no_seek" and challenge:
-            raise ProtocolError("no_challenge", "there is no such challenge to you")
+            raise ProtocolError("no_challenge")
         if refused == "no_seek":
             raise ProtocolError("no_seek", "there is no such seek (filled or withdrawn?)")
         if refused == "not_for_you" and challenge:
-            raise ProtocolError(
-                "not_for_you", "this challenge is not for you (or, rated, from your address)"
-            )
+            raise ProtocolError("not_for_you", "a challenge to another, or rated from your address")
         if refused == "not_for_you":
             raise ProtocolError(
                 "not_for_you", "this seek is for other players (rating, account, address)"
             )
         if refused == "already_joined":
-            raise ProtocolError("already_joined", "you are in this seek already")
+            raise ProtocolError("already_joined")
         # The seat's token now, as the seek's creator has it: a correspondence seek may
         # fill after this connection is gone.
         token = seat_token(client.secret, seek_id)

@@ -121,7 +121,7 @@ def _pool(raw: object, where: str) -> Pool:
     try:
         days = check_days(raw.get("days"), f"{where}.days")
     except ProtocolError as error:
-        raise PoolError(error.message) from None
+        raise PoolError(error.detail or error.message) from None
     if days is not None and raw.get("clock") is not None:
         raise PoolError(f"{where}: give 'clock' or 'days', not both")
     clock = None

@@ -210,7 +210,7 @@ class Accounts:
     async def _logged_in(self, request: Request) -> Account:
         account = await self.current(request)
         if account is None:
-            raise ProtocolError("not_logged_in", "log in first: this needs a named player")
+            raise ProtocolError("not_logged_in")
         return account
 
     async def _limit(self, request: Request) -> None:
@@ -300,12 +300,12 @@ class Accounts:
         """``POST /api/session``: log in with a claimed name and its password."""
         name, password = await self._credentials(request)
         if len(password) > limits.MAX_PASSWORD:
-            raise ProtocolError("wrong_password", "wrong name or password")
+            raise ProtocolError("wrong_password")
         await self._limit(request)
         account: Account | None = await self.hub.db_aside(self.players.find, name)
         digest = None if account is None else account.password_hash
         if not await self.passwords.verify(digest, password, _address(request)) or account is None:
-            raise ProtocolError("wrong_password", "wrong name or password")
+            raise ProtocolError("wrong_password")
         return await self._session(request, account, 200)
 
     @declare(
@@ -353,14 +353,14 @@ class Accounts:
             or len(old) > limits.MAX_PASSWORD
             or not limits.is_text(old)
         ):
-            raise ProtocolError("wrong_password", "wrong password")
+            raise ProtocolError("wrong_password")
         try:
             new = limits.check_password(new, account.name)
         except limits.SettingsError as error:
             raise ProtocolError("weak_password", str(error)) from None
         await self._limit(request)
         if not await self.passwords.verify(account.password_hash, old, _address(request)):
-            raise ProtocolError("wrong_password", "wrong password")
+            raise ProtocolError("wrong_password")
         digest = await self.passwords.hash(new, _address(request))
         secret = await self.hub.db(
             self.players.change_password, account.id, digest, clocks.now_ms(), _LIFETIME_MS

@@ -48,9 +48,7 @@ def _give_way() -> None:
 
 
 def _busy() -> ProtocolError:
-    return ProtocolError(
-        "login_busy", "the server is checking too many passwords now; try again in a moment"
-    )
+    return ProtocolError("login_busy")
 
 
 @dataclass(eq=False)

@@ -62,7 +62,7 @@ function showHome() {
       saveToken(created.id, created.token);
       go(`#/game/${created.id}`);
     } catch (error) {
-      uploadError.textContent = t("web.upload_failed", { message: error.message });
+      uploadError.textContent = t("web.upload_failed", { message: error.detail || error.message });
     }
   });
   const rules = el("div", { class: "rules" }, t("rules").split("\n").map((line) => el("p", { text: line })));
@@ -242,7 +242,7 @@ function newGameForm() {
       saveToken(created.id, created.token);
       go(`#/game/${created.id}`);
     } catch (failure) {
-      error.textContent = errorText(failure.code, failure.message);
+      error.textContent = errorText(failure.code, failure.message, failure.detail);
     }
   });
   return form;
@@ -295,7 +295,7 @@ async function showJoin(id, seat, invite) {
       saveToken(id, taken.token); // added to any seat this browser already holds here
       go(`#/game/${id}`);
     } catch (failure) {
-      error.textContent = failure.code === "seat_taken" ? t("web.seat_taken") : errorText(failure.code, failure.message);
+      error.textContent = failure.code === "seat_taken" ? t("web.seat_taken") : errorText(failure.code, failure.message, failure.detail);
     }
   });
   view().replaceChildren(form);

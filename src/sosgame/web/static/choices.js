@@ -18,7 +18,7 @@ async function playComputer(error) {
     saveToken(created.id, created.token);
     go(`#/game/${created.id}`);
   } catch (failure) {
-    error.textContent = errorText(failure.code, failure.message);
+    error.textContent = errorText(failure.code, failure.message, failure.detail);
   }
 }
 

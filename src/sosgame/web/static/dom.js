@@ -104,6 +104,7 @@ export async function api(method, path, body, token) {
   if (!response.ok) {
     const error = new Error((data.error && data.error.message) || response.statusText);
     error.code = data.error && data.error.code;
+    error.detail = data.error && data.error.detail;
     throw error;
   }
   return data;

@@ -152,7 +152,7 @@ function receiveError(message) {
     connection.socket = null; // the room is gone: no reconnecting
     return;
   }
-  gameView.error = errorText(message.code, message.message);
+  gameView.error = errorText(message.code, message.message, message.detail);
   if (gameView.state) drawGame();
 }
 
@@ -409,7 +409,7 @@ async function downloadWithChat(event, id) {
   const response = await fetch(`/api/games/${id}/record`, { headers: { authorization: `Bearer ${tokensFor(id)[0]}` } });
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
-    notice(errorText(data.error && data.error.code, (data.error && data.error.message) || response.statusText));
+    notice(errorText(data.error && data.error.code, (data.error && data.error.message) || response.statusText, data.error && data.error.detail));
     return;
   }
   const url = URL.createObjectURL(await response.blob());

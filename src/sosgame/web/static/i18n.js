@@ -18,9 +18,12 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 
-export function errorText(code, message) {
+// A refusal in the reader's language: its code's text, and what only that refusal knows
+// (the field, the cap), which the server says in English.
+export function errorText(code, message, detail) {
   const key = `web.error.${code}`;
-  return settings.catalog[key] ? t(key) : t("web.error.other", { message });
+  if (!settings.catalog[key]) return t("web.error.other", { message });
+  return detail ? `${t(key)} (${detail})` : t(key);
 }
 
 export function playerLabel(seat) {

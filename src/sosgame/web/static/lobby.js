@@ -92,8 +92,8 @@ function receiveLobby(message) {
     lobby.sent.set(message.challenge, message.to);
     sayChallenge(t("web.challenge.sent"));
   } else if (message.type === "error") {
-    if (lobby.aboutChallenges && lobby.challengeStatus) sayChallenge(errorText(message.code, message.message));
-    else say(errorText(message.code, message.message));
+    if (lobby.aboutChallenges && lobby.challengeStatus) sayChallenge(errorText(message.code, message.message, message.detail));
+    else say(errorText(message.code, message.message, message.detail));
   }
 }
 
@@ -230,7 +230,7 @@ export function challengeForm(loggedIn, name = null) {
       await openLobby();
       sendLobby(message);
     } catch (failure) {
-      sayChallenge(errorText(failure.code, failure.message));
+      sayChallenge(errorText(failure.code, failure.message, failure.detail));
     }
   });
   return el("section", { class: "panel", id: "challenge-panel", "aria-labelledby": "challenge-title" },
@@ -340,7 +340,7 @@ export function seeksPanel(loggedIn) {
       lobby.seeks.add(made.id);
       say(t("web.seek.waiting"));
     } catch (failure) {
-      say(errorText(failure.code, failure.message));
+      say(errorText(failure.code, failure.message, failure.detail));
     }
   });
   lobby.seekList = list;

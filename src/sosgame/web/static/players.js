@@ -65,7 +65,7 @@ function accountPanel() {
       await api("DELETE", "/api/sessions");
     } catch (failure) {
       if (failure.code !== "not_logged_in") {
-        status.textContent = errorText(failure.code, failure.message);
+        status.textContent = errorText(failure.code, failure.message, failure.detail);
         return;
       }
     }
@@ -98,7 +98,7 @@ function loginError(failure) {
   const { min_password: least, max_password: most } = settings.config.limits;
   const known = { name_taken: {}, wrong_password: {}, weak_password: { least, most }, rate_limited: {} };
   if (failure.code in known) return t(`web.login.${failure.code}`, known[failure.code]);
-  return errorText(failure.code, failure.message);
+  return errorText(failure.code, failure.message, failure.detail);
 }
 
 export function showLogin() {
