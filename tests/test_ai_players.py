@@ -177,6 +177,8 @@ def test_hard_and_perfect_play_the_solved_move_whatever_the_budget(level: str, n
         assert player.proven  # type: ignore[attr-defined]
 
 
+# A search against the clock: alone (make test), as the other worker's load would shorten it.
+@pytest.mark.alone
 def test_hard_plays_the_solved_move_under_a_generous_deadline() -> None:
     game = Game.from_position(ISSUE_POSITION)
     player = make_player("hard", seconds=3, seed=5)

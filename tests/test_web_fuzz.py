@@ -38,7 +38,9 @@ from sosgame.web import create_app
 from sosgame.web.live.protocol import (
     _FIELDS,
     MAX_MESSAGE_BYTES,
+    OfferMessage,
     ProtocolError,
+    ResignMessage,
     parse_client_message,
 )
 
@@ -125,12 +127,14 @@ class Site:
 
     def snapshot(self) -> list[Any]:
         """Both games as anyone sees them (without who happens to be connected, and for
-        how long a seat has been away)."""
+        how long a seat has been away, so whether a claim is allowed yet)."""
         games = []
         for game_id in (self.waiting, self.playing):
             state = self.client.get(f"/api/games/{game_id}").json()
             for seat in state["seats"]:
                 seat.pop("connected")
+            for allowed in state["allowed"]:
+                allowed.pop("can_claim")
             state.pop("abandon")
             games.append(state)
         return games
@@ -302,12 +306,12 @@ def changes_the_game(text: str) -> bool:
         message = parse_client_message(text)
     except ProtocolError:
         return False
-    if message.ply not in (None, 0):
+    if getattr(message, "ply", None) not in (None, 0):
         return False
     return (
-        (message.type == "resign" and message.seat in (None, 1))
+        (isinstance(message, ResignMessage) and message.seat in (None, 1))
         or message.type == "abort"
-        or (message.type == "offer" and message.offer == "draw")
+        or (isinstance(message, OfferMessage) and message.offer == "draw")
     )
 
 

@@ -29,7 +29,12 @@ from sosgame.web.computer import jobs
 from sosgame.web.live import hub as hubs
 from sosgame.web.live.fanout import Connection
 from sosgame.web.live.hub import Hub
-from sosgame.web.live.protocol import ClientMessage, parse_new_game
+from sosgame.web.live.protocol import (
+    PROTOCOL_VERSION,
+    ChatMessage,
+    parse_client_message,
+    parse_new_game,
+)
 from sosgame.web.live.room import Room
 from sosgame.web.matchmaking.creation import create, take_seat
 from sosgame.web.network.bus import Exchange, LocalBus
@@ -82,7 +87,9 @@ class Client:
 
     async def send(self, **fields: Any) -> None:
         assert self.room is not None
-        await self.room.handle(self.connection, ClientMessage(**fields))
+        message = parse_client_message(json.dumps({"v": PROTOCOL_VERSION, **fields}))
+        assert not isinstance(message, ChatMessage)
+        await self.room.handle(self.connection, message)
 
     async def state(self, check: Callable[[Message], bool]) -> Message:
         """The game of the first state message (from the start) that passes ``check``."""

@@ -103,6 +103,32 @@ def test_a_draw_offer_declined_withdrawn_and_accepted(pages: list[Any], server: 
         expect(page.locator("#result")).to_have_text("A draw between Ann, Bao: the players agreed.")
 
 
+def test_the_offer_buttons_follow_what_the_server_allows(
+    pages: list[Any], server: LiveServer
+) -> None:
+    ann, bao, watcher = pages
+    game = online_game(pages, server)
+    # Nobody has a move to take back yet.
+    expect(ann.locator("#offer-draw")).to_be_visible()
+    expect(ann.locator("#offer-takeback")).to_have_count(0)
+    click_move(ann, "Sa1")
+    expect(ann.locator("#offer-takeback")).to_be_visible()
+    # Bao has made no move: the server would refuse Bao's takeback, so Bao is not offered one.
+    expect(bao.locator("#offer-draw")).to_be_visible()
+    expect(bao.locator("#offer-takeback")).to_have_count(0)
+    expect(watcher.locator("#offer-draw")).to_have_count(0)
+    allowed = server.get(f"/api/games/{game}")["allowed"]
+    assert [seat["can_offer"]["takeback"] for seat in allowed] == [True, False]
+    # Once Ann's draw offer stands, Bao answers it and Ann may only withdraw it.
+    ann.click("#offer-draw")
+    expect(bao.locator("#accept-draw")).to_be_visible()
+    expect(bao.locator("#withdraw-draw")).to_have_count(0)
+    expect(ann.locator("#withdraw-draw")).to_be_visible()
+    expect(ann.locator("#accept-draw")).to_have_count(0)
+    for page in (ann, bao):
+        expect(page.locator("#offer-draw")).to_have_count(0)
+
+
 def test_a_takeback_accepted_and_an_abort_by_the_button(
     pages: list[Any], server: LiveServer
 ) -> None:

@@ -17,13 +17,18 @@ from sosgame.web.live import rematches
 from sosgame.web.live.chat import keep_message, seat_share, send_chat
 from sosgame.web.live.clock import now_ms
 from sosgame.web.live.fanout import Connection
+from sosgame.web.live.permissions import RematchStep
 from sosgame.web.live.protocol import (
-    ClientMessage,
+    AnswerMessage,
+    ChatMessage,
+    HelloMessage,
+    OfferMessage,
     ProtocolError,
+    WithdrawMessage,
     error_message,
     parse_client_message,
 )
-from sosgame.web.live.room import Room
+from sosgame.web.live.room import Room, RoomMessage
 from sosgame.web.people.accounts import COOKIE
 
 __all__ = [
@@ -69,12 +74,12 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
                     raise ProtocolError("bad_message", "send messages as text frames of JSON")
                 parsed = parse_client_message(text)
                 if not connection.greeted:
-                    if parsed.type != "hello":
+                    if not isinstance(parsed, HelloMessage):
                         raise ProtocolError("hello_first")
                     room = await hub(websocket).room_to_join(game_id) or room
                     room.join(connection, parsed.all_tokens)
                     continue
-                if parsed.type == "chat":
+                if isinstance(parsed, ChatMessage):
                     names = [row.name for row in room.seats]
                     await send_chat(
                         room.id,
@@ -93,8 +98,9 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
             except ProtocolError as error:
                 await connection.send(error_message(error.code, error.detail))
                 continue
-            if parsed.offer == "rematch":
-                await _rematch(websocket, room, connection, parsed, client)
+            step = _rematch_step(parsed)
+            if step is not None:
+                await _rematch(websocket, room, connection, step, client)
                 continue
             await room.handle(connection, parsed)
     finally:
@@ -102,15 +108,22 @@ async def _serve_socket(websocket: WebSocket, game_id: str, client: str) -> None
         connection.stop()
 
 
-_REMATCH_STEPS: Final = {"offer": "offer", "withdraw": "withdraw"}
+def _rematch_step(message: RoomMessage) -> RematchStep | None:
+    """The step of the rematch an ``offer``, ``answer`` or ``withdraw`` of it takes."""
+    match message:
+        case OfferMessage(offer="rematch"):
+            return "offer"
+        case AnswerMessage(offer="rematch", accept=accept):
+            return "accept" if accept else "decline"
+        case WithdrawMessage(offer="rematch"):
+            return "withdraw"
+    return None
 
 
 async def _rematch(
-    websocket: WebSocket, room: Room, connection: Connection, message: ClientMessage, client: str
+    websocket: WebSocket, room: Room, connection: Connection, step: RematchStep, client: str
 ) -> None:
-    """An ``offer``, ``answer`` or ``withdraw`` of the rematch
-    (:mod:`sosgame.web.live.rematches`)."""
-    step = _REMATCH_STEPS.get(message.type) or ("accept" if message.accept else "decline")
+    """A step of the rematch (:mod:`sosgame.web.live.rematches`)."""
     try:
         await rematches.rematch(
             hub(websocket),

@@ -27,23 +27,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, TypeAlias
 
 from sosgame.game import Game
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import Table
 from sosgame.web.live import clock as clocks
+from sosgame.web.live import permissions
 from sosgame.web.live.fanout import Connection, LocalChannel
 from sosgame.web.live.host import RoomHost
-from sosgame.web.live.protocol import ClientMessage, ProtocolError
+from sosgame.web.live.protocol import (
+    AbortMessage,
+    AnswerMessage,
+    ClaimMessage,
+    OfferMessage,
+    ProtocolError,
+    WithdrawMessage,
+)
 from sosgame.web.storage.rows import HUMAN, Change, SeatRow, StoredGame
 from sosgame.web.storage.writer import StaleWriteError
 
-__all__ = ["ENDINGS", "FAIR_MESSAGES", "FairPlay", "ending_of", "live_offers", "stamped"]
+__all__ = ["ENDINGS", "FairMessage", "FairPlay", "ending_of", "live_offers", "stamped"]
 
 ENDINGS: Final = ("aborted", "agreement", "abandoned")
 """Terminations the engine does not know: the room's result says them instead."""
-FAIR_MESSAGES: Final = ("offer", "answer", "withdraw", "abort", "claim")
+FairMessage: TypeAlias = (
+    OfferMessage | AnswerMessage | WithdrawMessage | AbortMessage | ClaimMessage
+)
 """The client messages :meth:`FairPlay.act` carries out."""
 
 
@@ -100,6 +110,7 @@ class FairPlay:
     seen_here: set[int]
     """The seats that have been connected since the room was opened."""
     _moved: tuple[int, frozenset[int]]
+    _last: tuple[tuple[int, int], tuple[dict[int, int], int]]
     _begun: bool
     """Every seat had made its first move before a takeback undid one."""
 
@@ -116,6 +127,7 @@ class FairPlay:
         self.came_back = {}
         self.seen_here = set()
         self._moved = (-1, frozenset())
+        self._last = ((-1, -1), ({}, -1))
         self.note_presence()
 
     def take_fair(self, stored: StoredGame) -> None:
@@ -161,7 +173,7 @@ class FairPlay:
     def publish_state(self, text: str | None = None) -> None:
         raise NotImplementedError
 
-    def _check_ply(self, message: ClientMessage) -> None:
+    def arm_timer(self) -> None:
         raise NotImplementedError
 
     # ----------------------------------------------------------------------- who moved
@@ -233,6 +245,7 @@ class FairPlay:
                     "offer": item["offer"],
                     "from": item["from"],
                     "accepted": list(item.get("accepted", [])),
+                    "waiting": permissions.waiting_for(self, item),
                     **(
                         {"lapses": max(0, int(item["lapses"]) - now)}
                         if item["offer"] == "rematch"
@@ -268,73 +281,45 @@ class FairPlay:
 
     # ------------------------------------------------------------------------ messages
 
-    async def act(self, connection: Connection, message: ClientMessage) -> None:
+    async def act(self, connection: Connection, message: FairMessage) -> None:
         """Carry out an ``offer``, ``answer``, ``withdraw``, ``abort`` or ``claim`` (under
-        the room's lock; a rematch offer is :mod:`sosgame.web.live.rematches`' work)."""
-        if not connection.seats:
-            raise ProtocolError("not_your_seat")
-        self._check_ply(message)
-        if message.type == "abort":
-            await self._abort(connection.seats)
-            return
-        if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over")
-        if self.status != "playing":
-            raise ProtocolError("waiting")
-        if message.type == "claim":
-            await self._claim(connection.seats, message.claim or "")
-            return
-        if self.kind != "online":
-            raise ProtocolError("not_allowed", "offers are for online games (use undo here)")
-        kind = message.offer or ""
-        if message.type == "offer":
-            await self._offer(connection.seats, kind)
-        elif message.type == "answer":
-            await self._answer(connection.seats, kind, bool(message.accept))
-        else:
-            await self._withdraw(connection.seats, kind)
-
-    def _required(self) -> set[int]:
-        """The seats a draw or takeback needs: every active one, each a person."""
-        active = set(self.game.active_seats)
-        if any(self.seats[seat].player != HUMAN for seat in active):
-            raise ProtocolError(
-                "not_allowed", "a computer player takes no offers; resign or play on"
-            )
-        return active
+        the room's lock; a rematch offer is :mod:`sosgame.web.live.rematches`' work), each
+        once :mod:`~sosgame.web.live.permissions` allows it."""
+        held = connection.seats
+        match message:
+            case AbortMessage(ply=ply):
+                permissions.check_abort(self, held, ply)
+                await self.finish("aborted", [])
+            case ClaimMessage(claim=claim, ply=ply):
+                await self._claim(held, claim, permissions.check_claim(self, held, ply))
+            case OfferMessage(offer=kind, ply=ply):
+                permissions.check_offer(self, held, kind, ply)
+                await self._offer(held, kind)
+            case AnswerMessage(offer=kind, accept=accept, ply=ply):
+                permissions.check_answer(self, held, kind, ply)
+                await self._answer(held, kind, accept)
+            case WithdrawMessage(offer=kind, ply=ply):
+                permissions.check_withdraw(self, held, kind, ply)
+                await self._withdraw(held, kind)
 
     async def _offer(self, held: frozenset[int], kind: str) -> None:
-        required = self._required()
+        required = permissions.required_seats(self)
         mine = held & required
-        if not mine:
-            raise ProtocolError("not_your_seat", "only an active seat may make an offer")
-        standing = self.standing_offers()
-        same = next((item for item in standing if item["offer"] == kind), None)
-        if same is not None:
-            if mine <= set(same["accepted"]):
-                raise ProtocolError("not_allowed", f"the {kind} offer stands already")
-            await self._answer(held, kind, True)  # the same offer from another seat
+        same = permissions.standing(self, kind)
+        if same is not None:  # the same offer, from another seat: accepted
+            await self._answer(held, kind, True)
             return
-        asker = min(mine)
-        if kind == "takeback":
-            self._takeback_point(asker)
-        offer: dict[str, Any] = {"offer": kind, "from": asker, "accepted": sorted(mine)}
+        offer: dict[str, Any] = {"offer": kind, "from": min(mine), "accepted": sorted(mine)}
         if mine >= required:
             await self._carry_out(offer)
             return
-        await self.store_offers([*standing, offer])
+        await self.store_offers([*self.standing_offers(), offer])
 
     async def _answer(self, held: frozenset[int], kind: str, accept: bool) -> None:
         standing = self.standing_offers()
-        offer = next((item for item in standing if item["offer"] == kind), None)
-        if offer is None:
-            raise ProtocolError("no_offer", f"the {kind} offer")
-        required = self._required()
+        offer = next(item for item in standing if item["offer"] == kind)
+        required = permissions.required_seats(self)
         mine = (held & required) - set(offer["accepted"])
-        if not mine:
-            raise ProtocolError(
-                "not_your_seat", f"this connection has no seat to answer the {kind} offer"
-            )
         others = [item for item in standing if item is not offer]
         if not accept:
             await self.store_offers(others)
@@ -347,34 +332,43 @@ class FairPlay:
 
     async def _withdraw(self, held: frozenset[int], kind: str) -> None:
         standing = self.standing_offers()
-        offer = next((item for item in standing if item["offer"] == kind), None)
-        if offer is None:
-            raise ProtocolError("no_offer", f"the {kind} offer")
-        if offer["from"] not in held:
-            raise ProtocolError("not_your_seat", f"only seat {offer['from']} may withdraw it")
-        await self.store_offers([item for item in standing if item is not offer])
+        await self.store_offers([item for item in standing if item["offer"] != kind])
 
-    def _takeback_point(self, asker: int) -> int:
+    def takeback_point(self, asker: int) -> int:
         """How many actions a takeback for ``asker`` keeps: those before its last move."""
-        game = self.game
-        replay = build_game(Snapshot(game.rows, game.cols, game.players, game.mode, self.start, ()))
-        last = None
-        for index, action in enumerate(game.actions):
-            text = str(action)
-            if not text.startswith("resign:") and replay.turn == asker:
-                last = index
-            replay.apply(text)
+        last_moves, last_resignation = self._last_actions()
+        last = last_moves.get(asker)
         if last is None:
             raise ProtocolError("nothing_to_undo", f"seat {asker} has made no move to take back")
-        if any(str(action).startswith("resign:") for action in game.actions[last:]):
+        if last_resignation > last:
             raise ProtocolError("not_allowed", "a resignation cannot be taken back")
         return last
+
+    def _last_actions(self) -> tuple[dict[int, int], int]:
+        """Per seat the index of its last move, and that of the last resignation (-1 if
+        none); worked out once per version and ply, as each seat's flags ask for it."""
+        game = self.game
+        key = (self.version, len(game.actions))
+        if self._last[0] == key:
+            return self._last[1]
+        replay = build_game(Snapshot(game.rows, game.cols, game.players, game.mode, self.start, ()))
+        moves: dict[int, int] = {}
+        resignation = -1
+        for index, action in enumerate(game.actions):
+            text = str(action)
+            if text.startswith("resign:"):
+                resignation = index
+            else:
+                moves[replay.turn] = index
+            replay.apply(text)
+        self._last = (key, (moves, resignation))
+        return moves, resignation
 
     async def _carry_out(self, offer: dict[str, Any]) -> None:
         if offer["offer"] == "draw":
             await self.finish("agreement", list(self.game.active_seats))
             return
-        point = self._takeback_point(int(offer["from"]))
+        point = self.takeback_point(int(offer["from"]))
         if self.started and not self._begun:
             # Stored first: the moves kept after the takeback may no longer show it.
             await self.hub.db(self.hub.store.mark_begun, self.id)
@@ -399,15 +393,6 @@ class FairPlay:
         self.changed()
 
     # --------------------------------------------------------------------------- abort
-
-    async def _abort(self, held: frozenset[int]) -> None:
-        if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over")
-        if self.started:
-            raise ProtocolError(
-                "not_allowed", "every seat has made its first move: resign instead of aborting"
-            )
-        await self.finish("aborted", [])
 
     def first_move_deadline(self) -> int | None:
         """When the seat to move aborts the game by not making its first move (online
@@ -437,14 +422,26 @@ class FairPlay:
         deadline = self.first_move_deadline()
         if deadline is not None:
             return asyncio.get_running_loop().create_task(self._abort_at(deadline))
-        lapses = [int(item["lapses"]) for item in self.standing_offers() if "lapses" in item]
-        if lapses:
-            return asyncio.get_running_loop().create_task(self._lapse_at(min(lapses)))
+        moments = [int(item["lapses"]) for item in self.standing_offers() if "lapses" in item]
+        moments += self._claimable_at(clocks.now_ms())
+        if moments:
+            return asyncio.get_running_loop().create_task(self._lapse_at(min(moments)))
         return None
+
+    def _claimable_at(self, now: int) -> list[int]:
+        """When seats away now may be claimed against, those still to come: the state's
+        ``allowed`` changes then."""
+        if not self.abandonable:
+            return []
+        limit = int(self.hub.limits.abandon_seconds * 1000)
+        active = set(self.game.active_seats)
+        moments = (since + limit for seat, since in self.away_since.items() if seat in active)
+        return [moment for moment in moments if moment >= now]
 
     async def _lapse_at(self, when: int) -> None:
         await clocks.sleep_until(when + 1)
         self.publish_state()
+        self.arm_timer()  # for the next moment, if any
 
     async def _abort_at(self, deadline: int) -> None:
         await clocks.sleep_until(deadline)
@@ -517,10 +514,10 @@ class FairPlay:
                     self.seen_here.add(row.seat)
             else:
                 self.away_since.setdefault(row.seat, now)
-        return set(self.away_since) != before and self._abandonable
+        return set(self.away_since) != before and self.abandonable
 
     @property
-    def _abandonable(self) -> bool:
+    def abandonable(self) -> bool:
         return (
             self.kind == "online"
             and self.clock is None
@@ -533,7 +530,7 @@ class FairPlay:
         (ms away before a claim), per seat how long it has been away (``null``: here, or
         out of the game), and ``back``: per seat that came back in time since the last
         move, how long it was away."""
-        if not self._abandonable:
+        if not self.abandonable:
             return None
         now = clocks.now_ms()
         active = set(self.game.active_seats)
@@ -550,26 +547,9 @@ class FairPlay:
         ]
         return {"after": int(self.hub.limits.abandon_seconds * 1000), "away": away, "back": back}
 
-    async def _claim(self, held: frozenset[int], claim: str) -> None:
-        if not self._abandonable:
-            raise ProtocolError(
-                "not_allowed", "a claim is for online games without a clock, while they go on"
-            )
+    async def _claim(self, held: frozenset[int], claim: str, absent: list[int]) -> None:
+        """Carry out a claim allowed against the ``absent`` seats."""
         active = list(self.game.active_seats)
-        if not held & set(active):
-            raise ProtocolError("not_your_seat", "only a seat still in the game may claim")
-        limit = int(self.hub.limits.abandon_seconds * 1000)
-        now = clocks.now_ms()
-        absent = [
-            seat
-            for seat in active
-            if seat not in held and now - self.away_since.get(seat, now) >= limit
-        ]
-        if not absent:
-            raise ProtocolError(
-                "not_abandoned",
-                f"no seat has been away for {limit // 1000} s; a claim waits for that",
-            )
         if claim == "draw":
             await self.finish("abandoned", active)
             return

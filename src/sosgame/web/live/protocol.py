@@ -7,9 +7,9 @@ and a detail naming what was wrong; nothing is changed before a message has pass
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeAlias
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
@@ -30,11 +30,26 @@ __all__ = [
     "OFFERS",
     "PHRASES",
     "PROTOCOL_VERSION",
+    "AbortMessage",
+    "AnswerMessage",
+    "ChatMessage",
+    "ClaimKind",
+    "ClaimMessage",
     "ClientMessage",
     "ClockSettings",
+    "HelloMessage",
+    "HintMessage",
+    "MoveMessage",
     "NewGame",
+    "OfferKind",
+    "OfferMessage",
+    "PingMessage",
     "ProtocolError",
+    "RedoMessage",
+    "ResignMessage",
     "SeatSettings",
+    "UndoMessage",
+    "WithdrawMessage",
     "check_chat",
     "check_days",
     "check_name",
@@ -171,27 +186,142 @@ class NewGame:
     """Days per move of a correspondence game (then no clock)."""
 
 
-@dataclass(frozen=True)
-class ClientMessage:
-    """A checked client message; fields a type does not use are ``None``."""
+OfferKind: TypeAlias = Literal["draw", "takeback", "rematch"]
+ClaimKind: TypeAlias = Literal["win", "draw"]
 
-    type: str
+
+@dataclass(frozen=True, kw_only=True)
+class HelloMessage:
+    """``hello``: the seat tokens this connection offers."""
+
+    type: ClassVar[str] = "hello"
     token: str | None = None
-    move: str | None = None
-    ply: int | None = None
-    seat: int | None = None
     tokens: tuple[str, ...] = ()
-    offer: str | None = None
-    accept: bool | None = None
-    claim: str | None = None
-    text: str | None = None
-    """A ``chat`` message's free text (checked by :func:`sosgame.web.live.chat.check_chat`)."""
-    phrase: str | None = None
 
     @property
     def all_tokens(self) -> tuple[str, ...]:
-        """``token`` and ``tokens`` together: every seat token a ``hello`` offers."""
+        """``token`` and ``tokens`` together: every seat token the hello offers."""
         return (*((self.token,) if self.token else ()), *self.tokens)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveMessage:
+    """``move``: a letter for the seat to move."""
+
+    type: ClassVar[str] = "move"
+    move: str
+    ply: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResignMessage:
+    """``resign``: a seat this connection holds leaves the game (``None``: the default)."""
+
+    type: ClassVar[str] = "resign"
+    seat: int | None = None
+    ply: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoMessage:
+    """``undo``: take back the last action of a local game."""
+
+    type: ClassVar[str] = "undo"
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedoMessage:
+    """``redo``: play again what undo took back."""
+
+    type: ClassVar[str] = "redo"
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HintMessage:
+    """``hint``: a suggested move for the seat to move."""
+
+    type: ClassVar[str] = "hint"
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfferMessage:
+    """``offer``: a draw, takeback or rematch offered to the other players."""
+
+    type: ClassVar[str] = "offer"
+    offer: OfferKind
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerMessage:
+    """``answer``: accept or decline the standing offer of a kind."""
+
+    type: ClassVar[str] = "answer"
+    offer: OfferKind
+    accept: bool
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class WithdrawMessage:
+    """``withdraw``: take back one's own standing offer."""
+
+    type: ClassVar[str] = "withdraw"
+    offer: OfferKind
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AbortMessage:
+    """``abort``: end a game that has barely begun."""
+
+    type: ClassVar[str] = "abort"
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimMessage:
+    """``claim``: the win or a draw against a seat that left."""
+
+    type: ClassVar[str] = "claim"
+    claim: ClaimKind
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PingMessage:
+    """``ping``: answered by ``pong``."""
+
+    type: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatMessage:
+    """``chat``: free text or a quick phrase, exactly one of them."""
+
+    type: ClassVar[str] = "chat"
+    text: str | None = None
+    phrase: str | None = None
+
+
+ClientMessage: TypeAlias = (
+    HelloMessage
+    | MoveMessage
+    | ResignMessage
+    | UndoMessage
+    | RedoMessage
+    | HintMessage
+    | OfferMessage
+    | AnswerMessage
+    | WithdrawMessage
+    | AbortMessage
+    | ClaimMessage
+    | PingMessage
+    | ChatMessage
+)
+"""A checked client message: one dataclass per type, with exactly that type's fields."""
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -302,28 +432,33 @@ def check_days(value: object, where: str) -> int | None:
     return int(value)
 
 
+_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
+    HelloMessage,
+    MoveMessage,
+    ResignMessage,
+    UndoMessage,
+    RedoMessage,
+    HintMessage,
+    OfferMessage,
+    AnswerMessage,
+    WithdrawMessage,
+    AbortMessage,
+    ClaimMessage,
+    PingMessage,
+    ChatMessage,
+)
+_CLASSES: Final[dict[str, type[ClientMessage]]] = {cls.type: cls for cls in _MESSAGES}
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "hello": ("token", "tokens"),
-    "move": ("move", "ply"),
-    "resign": ("seat", "ply"),
-    "undo": ("ply",),
-    "redo": ("ply",),
-    "hint": (),
-    "offer": ("offer", "ply"),
-    "answer": ("offer", "accept", "ply"),
-    "withdraw": ("offer", "ply"),
-    "abort": ("ply",),
-    "claim": ("claim", "ply"),
-    "ping": (),
-    "chat": ("text", "phrase"),
+    name: tuple(item.name for item in fields(cls)) for name, cls in _CLASSES.items()
 }
+"""Each message type's fields (besides ``v`` and ``type``), as its dataclass has them."""
 _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
-    "move": ("move", "ply"),
-    "resign": ("ply",),
-    "offer": ("offer",),
-    "answer": ("offer", "accept"),
-    "withdraw": ("offer",),
-    "claim": ("claim",),
+    name: tuple(
+        item.name
+        for item in fields(cls)
+        if item.default is MISSING and item.default_factory is MISSING
+    )
+    for name, cls in _CLASSES.items()
 }
 
 
@@ -369,56 +504,74 @@ def check_chat(text: object, phrase: object) -> tuple[str | None, str | None]:
     return clean, None
 
 
-def parse_client_message(text: str) -> ClientMessage:
-    """Check one WebSocket message from a client (see docs/protocol.md)."""
-    kind, data = parse_envelope(text, _FIELDS)
-    for key in _REQUIRED.get(kind, ()):
-        # A null is no value: ``"offer": null`` must not become an offer of nothing.
-        if data.get(key) is None:
-            raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")
-    token = data.get("token")
-    if token is not None and (not isinstance(token, str) or len(token) > 100):
+def _token(value: object) -> str | None:
+    if value is not None and (not isinstance(value, str) or len(value) > 100):
         raise ProtocolError("bad_field", "field 'token' must be a seat token (text)")
-    tokens = data.get("tokens", [])
+    return value
+
+
+def _tokens(value: object) -> tuple[str, ...]:
     if (
-        not isinstance(tokens, list)
-        or len(tokens) > MAX_TOKENS
-        or not all(isinstance(item, str) and 0 < len(item) <= 100 for item in tokens)
+        not isinstance(value, list)
+        or len(value) > MAX_TOKENS
+        or not all(isinstance(item, str) and 0 < len(item) <= 100 for item in value)
     ):
         raise ProtocolError(
             "bad_field", f"field 'tokens' must list at most {MAX_TOKENS} seat tokens (text)"
         )
-    move = data.get("move")
-    if move is not None and (not isinstance(move, str) or len(move) > 10):
+    return tuple(value)
+
+
+def _move(value: object) -> str:
+    if not isinstance(value, str) or len(value) > 10:
         raise ProtocolError("bad_field", "field 'move' must be move text such as 'Sb3'")
-    ply = data.get("ply")
-    if ply is not None:
-        ply = _whole(ply, "ply", 0, 10_000)
-    seat = data.get("seat")
-    if seat is not None:
-        seat = _whole(seat, "seat", 0, MAX_PLAYERS - 1)
-    offer = data.get("offer")
-    if offer is not None and offer not in OFFERS:
+    return value
+
+
+def _offer(value: object) -> OfferKind:
+    if value not in OFFERS:
         raise ProtocolError("bad_field", f"field 'offer' must be one of {', '.join(OFFERS)}")
-    accept = data.get("accept")
-    if accept is not None and not isinstance(accept, bool):
+    return value
+
+
+def _accept(value: object) -> bool:
+    if not isinstance(value, bool):
         raise ProtocolError("bad_field", "field 'accept' must be true or false")
-    claim = data.get("claim")
-    if claim is not None and claim not in CLAIMS:
+    return value
+
+
+def _claim(value: object) -> ClaimKind:
+    if value not in CLAIMS:
         raise ProtocolError("bad_field", f"field 'claim' must be one of {', '.join(CLAIMS)}")
-    said: tuple[str | None, str | None] = (None, None)
+    return value
+
+
+_CHECKS: Final[dict[str, Callable[[Any], object]]] = {
+    # In this order, whatever the type: a message with several bad fields names the first.
+    "token": _token,
+    "tokens": _tokens,
+    "move": _move,
+    "ply": lambda value: _whole(value, "ply", 0, 10_000),
+    "seat": lambda value: _whole(value, "seat", 0, MAX_PLAYERS - 1),
+    "offer": _offer,
+    "accept": _accept,
+    "claim": _claim,
+}
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one WebSocket message from a client (see docs/protocol.md) and give it as its
+    type's dataclass."""
+    kind, data = parse_envelope(text, _FIELDS)
+    for key in _REQUIRED[kind]:
+        # A null is no value: ``"offer": null`` must not become an offer of nothing.
+        if data.get(key) is None:
+            raise ProtocolError("bad_message", f"a {kind!r} message needs field {key!r}")
+    values: dict[str, Any] = {}
+    for key, check in _CHECKS.items():
+        # A null is no value, except in the list of tokens, which is a list or absent.
+        if key in data and (data[key] is not None or key == "tokens"):
+            values[key] = check(data[key])
     if kind == "chat":
-        said = check_chat(data.get("text"), data.get("phrase"))
-    return ClientMessage(
-        kind,
-        token,
-        move,
-        ply,
-        seat,
-        tuple(tokens),
-        offer,
-        accept,
-        claim,
-        text=said[0],
-        phrase=said[1],
-    )
+        values["text"], values["phrase"] = check_chat(data.get("text"), data.get("phrase"))
+    return _CLASSES[kind](**values)

@@ -11,11 +11,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sosgame.web.live import clock as clocks
+from sosgame.web.live import permissions
 from sosgame.web.live.hub import Hub
-from sosgame.web.live.protocol import ProtocolError
+from sosgame.web.live.permissions import RematchStep
 from sosgame.web.live.room import Room
 from sosgame.web.matchmaking import creation
-from sosgame.web.storage.rows import HUMAN
 
 __all__ = ["Links", "rematch"]
 
@@ -27,7 +27,7 @@ async def rematch(
     hub: Hub,
     room: Room,
     held: frozenset[int],
-    what: str,
+    what: RematchStep,
     *,
     links: Links,
     owner: str = "",
@@ -39,32 +39,21 @@ async def rematch(
     Returns the rematch (once everyone has accepted: made now, or before), the offer as it
     stands otherwise, and whether the rematch is new."""
     async with room.lock:
-        if room.rematch_id is not None:
-            if what in ("offer", "accept"):
-                existing = await hub.room(room.rematch_id)
-                if existing is not None:
-                    return existing, None, False
-            raise ProtocolError("not_allowed", "the rematch has been made already")
-        if room.status != "finished":
-            raise ProtocolError("not_allowed", "a rematch is offered once the game is over")
-        required = {row.seat for row in room.seats if row.player == HUMAN}
+        if room.rematch_id is not None and what in ("offer", "accept"):
+            existing = await hub.room(room.rematch_id)
+            if existing is not None:
+                return existing, None, False
+        permissions.check_rematch(room, held, what)
+        required = permissions.people(room)
         mine = held & required
-        if not mine:
-            raise ProtocolError("not_your_seat")
         now = clocks.now_ms()
         standing = room.standing_offers(now)
         offer = next((item for item in standing if item["offer"] == "rematch"), None)
         others = [item for item in standing if item is not offer]
         if what in ("decline", "withdraw"):
-            if offer is None:
-                raise ProtocolError("no_offer", "the rematch offer")
-            if what == "withdraw" and offer["from"] not in held:
-                raise ProtocolError("not_your_seat", f"only seat {offer['from']} may withdraw it")
             await room.store_offers(others)
             return None, None, False
         if offer is None:
-            if what == "accept":
-                raise ProtocolError("no_offer", "the rematch offer")
             lapses = now + int(hub.limits.rematch_offer_seconds * 1000)
             offer = {"offer": "rematch", "from": min(mine), "accepted": [], "lapses": lapses}
         offer = {**offer, "accepted": sorted({*offer["accepted"], *mine})}

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TypeAlias
 
 from sosgame.errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from sosgame.game import Mode
@@ -21,18 +21,35 @@ from sosgame.snapshot import Snapshot, build_game
 from sosgame.table import PERSON, Seat, Table
 from sosgame.web.computer.autoplay import ComputerTurns
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import pauses
-from sosgame.web.live.fairplay import FAIR_MESSAGES, FairPlay, ending_of
+from sosgame.web.live import pauses, permissions
+from sosgame.web.live.fairplay import FairMessage, FairPlay, ending_of
 from sosgame.web.live.fanout import Connection, dumps
 from sosgame.web.live.host import RoomHost
-from sosgame.web.live.protocol import PROTOCOL_VERSION, ClientMessage, ProtocolError, error_message
+from sosgame.web.live.protocol import (
+    PROTOCOL_VERSION,
+    HelloMessage,
+    HintMessage,
+    MoveMessage,
+    PingMessage,
+    ProtocolError,
+    RedoMessage,
+    ResignMessage,
+    UndoMessage,
+    error_message,
+)
 from sosgame.web.people.tokens import seats_opened
 from sosgame.web.storage.rows import Change, Job, SeatRow, StoredGame
 from sosgame.web.storage.writer import StaleWriteError, StorageUnavailableError
 
-__all__ = ["Room"]
+__all__ = ["GameMessage", "Room", "RoomMessage"]
 
 _log = logging.getLogger(__name__)
+
+
+GameMessage: TypeAlias = MoveMessage | ResignMessage | UndoMessage | RedoMessage | FairMessage
+"""The messages that change the game, carried out under the room's lock."""
+RoomMessage: TypeAlias = PingMessage | HelloMessage | HintMessage | GameMessage
+"""The messages a room answers (chat and rematches are the socket's)."""
 
 
 def _table(stored: StoredGame) -> Table:
@@ -200,6 +217,7 @@ class Room(FairPlay):
                 "rematch": self.rematch_id,
                 "rated": self.rated,
                 **self.fair_state(),
+                "allowed": permissions.allowed(self),
             },
         }
 
@@ -253,6 +271,7 @@ class Room(FairPlay):
         )
         self.channel.add(connection)
         if self.note_presence():  # a player came back: everyone sees it
+            self.arm_timer()  # what may be claimed changes with who is away
             self.publish_state()
         else:
             connection.deliver(self.state_text())
@@ -264,75 +283,51 @@ class Room(FairPlay):
         self.channel.remove(connection)
         self.touched = time.monotonic()
         if self.note_presence():
+            self.arm_timer()
             self.publish_state()
 
     # ------------------------------------------------------------------------ messages
 
-    async def handle(self, connection: Connection, message: ClientMessage) -> None:
+    async def handle(self, connection: Connection, message: RoomMessage) -> None:
         """Carry out one checked message, or answer with an error that names the problem."""
         self.touched = time.monotonic()
         try:
-            if message.type == "ping":
-                await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
-            elif message.type == "hello":
-                raise ProtocolError("bad_message", "this connection has already said hello")
-            elif message.type == "hint":
-                await self._hint(connection)
-            else:
-                async with self.lock:
-                    await self._act(connection, message)
+            match message:
+                case PingMessage():
+                    await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
+                case HelloMessage():
+                    raise ProtocolError("bad_message", "this connection has already said hello")
+                case HintMessage():
+                    await self._hint(connection)
+                case _:
+                    async with self.lock:
+                        await self._act(connection, message)
         except ProtocolError as error:
             await connection.send(error_message(error.code, error.detail))
 
-    def _check_ply(self, message: ClientMessage) -> None:
-        current = len(self.game.actions)
-        if message.ply is not None and message.ply != current:
-            raise ProtocolError(
-                "stale",
-                f"the message is for ply {message.ply} but the game is at ply {current};"
-                " nothing was changed",
-            )
+    async def _act(self, connection: Connection, message: GameMessage) -> None:
+        held = connection.seats
+        match message:
+            case UndoMessage(ply=ply):
+                permissions.check_steps(self, held, "undo", ply)
+                await self._undo()
+            case RedoMessage(ply=ply):
+                permissions.check_steps(self, held, "redo", ply)
+                await self._redo()
+            case MoveMessage(move=text, ply=ply):
+                await self._move(held, text, ply)
+            case ResignMessage(seat=seat, ply=ply):
+                await self.commit(f"resign:{permissions.check_resign(self, held, seat, ply)}")
+            case _:
+                await self.act(connection, message)
 
-    async def _act(self, connection: Connection, message: ClientMessage) -> None:
-        if message.type in FAIR_MESSAGES:
-            await self.act(connection, message)
-            return
-        if message.type in ("undo", "redo"):
-            if self.kind != "local":
-                raise ProtocolError("not_allowed", f"{message.type} is for local games only")
-            if not connection.seats:
-                raise ProtocolError("not_your_seat")
-            self._check_ply(message)
-            await (self._undo() if message.type == "undo" else self._redo())
-            return
-        if self.game.is_over or self.status == "finished":
-            raise ProtocolError("game_over")
-        if self.status != "playing":
-            raise ProtocolError("waiting")
-        self._check_ply(message)
-        if message.type == "move":
-            seat = self.game.turn
-            if seat not in connection.seats:
-                raise ProtocolError(
-                    "not_your_turn",
-                    f"it is seat {seat}'s turn ({self.seats[seat].name}) and this connection"
-                    " does not hold that seat",
-                )
-            try:
-                move = Move.parse(message.move or "")
-            except InvalidMoveError as error:
-                raise ProtocolError("bad_move", str(error)) from None
-            await self.commit(str(move))
-        elif message.type == "resign":
-            resigner = message.seat
-            if resigner is None:
-                local = self.kind == "local"
-                resigner = self.game.turn if local else min(connection.seats, default=-1)
-            if resigner not in connection.seats:
-                raise ProtocolError(
-                    "not_your_seat", f"this connection does not hold seat {resigner}"
-                )
-            await self.commit(f"resign:{resigner}")
+    async def _move(self, held: frozenset[int], text: str, ply: int) -> None:
+        permissions.check_move(self, held, ply)
+        try:
+            move = Move.parse(text)
+        except InvalidMoveError as error:
+            raise ProtocolError("bad_move", str(error)) from None
+        await self.commit(str(move))
 
     async def commit(self, text: str, *, flagged: int | None = None) -> None:
         """Apply one action with the engine, store it, then tell everybody (under the lock)."""
@@ -432,6 +427,7 @@ class Room(FairPlay):
         if "presence" in event:
             self.channel.heard(str(event.get("origin")), event["presence"])
             if self.note_presence():
+                self.arm_timer()
                 self.publish_state()
             return
         self.later(self._catch_up(event))
@@ -521,8 +517,6 @@ class Room(FairPlay):
         await self._write_undo(back)
 
     async def _undo(self) -> None:
-        if not self.table.can_undo:
-            raise ProtocolError("nothing_to_undo")
         self.computer.cancel()
         self.table.undo()
         await self._write_undo(self.table.redo)
@@ -552,8 +546,6 @@ class Room(FairPlay):
         await self._write_steps(change, "nothing was undone", undone_back)
 
     async def _redo(self) -> None:
-        if not self.table.can_redo:
-            raise ProtocolError("nothing_to_redo")
         self.computer.cancel()
         kept = len(self.game.actions)
         redone = self.table.redo()
@@ -588,10 +580,7 @@ class Room(FairPlay):
         self.changed()
 
     async def _hint(self, connection: Connection) -> None:
-        if self.kind != "local":
-            raise ProtocolError("not_allowed", "hints are for local games only")
-        if self.game.turn not in connection.seats or not self.playable:
-            raise ProtocolError("not_your_turn", "a hint is for the player to move")
+        permissions.check_hint(self, connection.seats)
         ply = len(self.game.actions)
         text, proven = await self.hub.computers.suggest(
             HINT_LEVEL, self.snapshot(), owner=self.owner, interactive=True

@@ -21,12 +21,14 @@ function names(state, seats) {
   return seats.map((seat) => state.seats[seat].name).join(", ");
 }
 
-// The seats an offer still waits for.
-function waitingFor(state, offer) {
-  const seats = offer.offer === "rematch"
-    ? state.seats.map((seat, index) => (seat.player === "human" ? index : -1)).filter((index) => index >= 0)
-    : state.seats.map((seat, index) => (seat.resigned ? -1 : index)).filter((index) => index >= 0);
-  return seats.filter((seat) => !offer.accepted.includes(seat));
+// Whether any of ``seats`` may do what ``flag`` (and ``kind``, for offers and claims) names:
+// the server says so in the state's ``allowed``, one entry per seat, from the rules it
+// applies when the action arrives.
+export function allows(state, seats, flag, kind) {
+  return seats.some((seat) => {
+    const value = ((state.allowed || [])[seat] || {})[flag];
+    return Boolean(kind === undefined ? value : value && value[kind]);
+  });
 }
 
 // A line counting down ``ms`` from when the state arrived (``state.receivedAt``).
@@ -55,9 +57,6 @@ export function fairPanel(state, { mine, send, redraw }) {
   clearInterval(fair.timer);
   fair.ticking = [];
   const over = Boolean(state.result);
-  const online = state.kind === "online";
-  const playing = state.status === "playing" && !over;
-  const active = state.seats.map((seat, index) => (seat.resigned ? -1 : index)).filter((index) => index >= 0);
   const lines = [];
   const spoken = [];
   const buttons = el("div", { class: "fair-controls" });
@@ -67,21 +66,20 @@ export function fairPanel(state, { mine, send, redraw }) {
   for (const offer of state.offers) {
     const who = state.seats[offer.from].name;
     const text = t(`web.offer.${offer.offer}`, { name: who });
-    const waiting = waitingFor(state, offer);
+    const waiting = offer.waiting || [];
     const row = el("div", { class: "offer", "data-offer": offer.offer, id: `offer-${offer.offer}-standing` },
       el("p", { text }),
       waiting.length ? el("p", { class: "meta", text: t("web.offer_waiting", { names: names(state, waiting) }) }) : null);
     if (offer.offer === "rematch" && offer.lapses !== undefined) {
       row.append(countdown(state, `lapse-${offer.offer}`, "web.offer_lapses", {}, offer.lapses, redraw));
     }
-    const answering = mine.filter((seat) => waiting.includes(seat));
     const answer = (accept) => send({ type: "answer", offer: offer.offer, accept, ...(offer.offer === "rematch" ? {} : { ply: state.ply }) });
-    if (answering.length) {
+    if (allows(state, mine, "can_answer", offer.offer)) {
       row.append(
         el("button", { type: "button", id: `accept-${offer.offer}`, text: t("web.accept"), onclick: () => answer(true) }),
         el("button", { type: "button", id: `decline-${offer.offer}`, text: t("web.decline"), onclick: () => answer(false) }));
     }
-    if (mine.includes(offer.from)) {
+    if (allows(state, mine, "can_withdraw", offer.offer)) {
       row.append(el("button", { type: "button", id: `withdraw-${offer.offer}`, text: t("web.withdraw"),
         onclick: () => send({ type: "withdraw", offer: offer.offer, ...(offer.offer === "rematch" ? {} : { ply: state.ply }) }) }));
     }
@@ -89,19 +87,20 @@ export function fairPanel(state, { mine, send, redraw }) {
     spoken.push(text);
   }
 
-  const standing = (kind) => state.offers.some((offer) => offer.offer === kind);
-  const canOffer = online && playing && mine.some((seat) => active.includes(seat))
-    && active.every((seat) => state.seats[seat].player === "human");
-  if (canOffer) {
-    button("offer-draw", t("web.offer_draw"), () => send({ type: "offer", offer: "draw", ply: state.ply }), !standing("draw"));
-    button("offer-takeback", t("web.offer_takeback"), () => send({ type: "offer", offer: "takeback", ply: state.ply }),
-      !standing("takeback") && state.ply > 0);
+  // A standing offer shows its own answers: the same offer again would only accept it.
+  const offerable = (kind) => allows(state, mine, "can_offer", kind)
+    && !state.offers.some((offer) => offer.offer === kind);
+  if (offerable("draw")) {
+    button("offer-draw", t("web.offer_draw"), () => send({ type: "offer", offer: "draw", ply: state.ply }));
   }
-  if (online && mine.length && over && !state.rematch && !standing("rematch")) {
+  if (offerable("takeback")) {
+    button("offer-takeback", t("web.offer_takeback"), () => send({ type: "offer", offer: "takeback", ply: state.ply }));
+  }
+  if (offerable("rematch")) {
     // Over the WebSocket: it holds every seat this browser plays.
     button("rematch", t("web.offer_rematch"), () => send({ type: "offer", offer: "rematch" }));
   }
-  if (online && state.can_abort && mine.length && state.status === "playing") {
+  if (allows(state, mine, "can_abort")) {
     lines.push(el("p", { class: "meta", text: t("web.can_abort") }));
     button("abort", t("web.abort"), () => {
       if (confirm(t("web.abort_confirm"))) send({ type: "abort", ply: state.ply });
@@ -112,7 +111,6 @@ export function fairPanel(state, { mine, send, redraw }) {
     lines.push(countdown(state, "first-move", "web.first_move", { name }, state.first_move.left));
   }
   if (state.abandon) {
-    let claimable = false;
     const elapsed = performance.now() - (state.receivedAt || performance.now());
     state.abandon.away.forEach((since, seat) => {
       if (since === null || mine.includes(seat)) return;
@@ -120,17 +118,18 @@ export function fairPanel(state, { mine, send, redraw }) {
       const away = since + elapsed;
       const left = state.abandon.after - away;
       if (left <= 0) {
-        claimable = true;
         lines.push(el("p", { id: `away-${seat}`, text: t("web.away_claimable", { name, seconds: Math.round(away / 1000) }) }));
         spoken.push(t("web.away_claimable", { name, seconds: Math.round(away / 1000) }));
       } else {
         lines.push(countdown(state, `away-${seat}`, "web.away", { name }, state.abandon.after - since, redraw));
       }
     });
-    if (claimable && mine.some((seat) => active.includes(seat))) {
-      const present = active.filter((seat) => state.abandon.away[seat] === null).length;
+    if (allows(state, mine, "can_claim", "win")) {
+      const present = state.abandon.away.filter((since, seat) => since === null && !state.seats[seat].resigned).length;
       button("claim-win", present > 1 ? t("web.claim_remove") : t("web.claim_win"),
         () => send({ type: "claim", claim: "win", ply: state.ply }));
+    }
+    if (allows(state, mine, "can_claim", "draw")) {
       button("claim-draw", t("web.claim_draw"), () => send({ type: "claim", claim: "draw", ply: state.ply }));
     }
     // A player back in time is told how long they were away, and how long they could be.

@@ -5,7 +5,7 @@ import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
 import { beep } from "./sound.js";
-import { fairPanel, forgetFair } from "./fairplay.js";
+import { allows, fairPanel, forgetFair } from "./fairplay.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { announce, announcement, turnText } from "./announcer.js";
 import { seatBar } from "./seatbar.js";
@@ -157,8 +157,7 @@ function receiveError(message) {
 }
 
 function myTurn(state) {
-  return state.status === "playing" && !state.result && connection.seats.includes(state.turn)
-    && state.seats[state.turn].player === "human";
+  return allows(state, connection.seats, "can_move");
 }
 
 function play(letter, cell) {
@@ -374,16 +373,16 @@ function gameControls(state) {
   const button = (id, label, action, enabled = true) => controls.append(
     el("button", { type: "button", id, text: label, disabled: !enabled, onclick: action }));
   if (local && mine) {
-    button("undo", t("web.undo"), () => send({ type: "undo", ply: state.ply }), state.can_undo);
-    button("redo", t("web.redo"), () => send({ type: "redo", ply: state.ply }), state.can_redo);
-    button("hint", t("web.hint"), () => send({ type: "hint" }), myTurn(state));
+    button("undo", t("web.undo"), () => send({ type: "undo", ply: state.ply }), allows(state, connection.seats, "can_undo"));
+    button("redo", t("web.redo"), () => send({ type: "redo", ply: state.ply }), allows(state, connection.seats, "can_redo"));
+    button("hint", t("web.hint"), () => send({ type: "hint" }), allows(state, connection.seats, "can_hint"));
   }
   if (mine && !over) {
+    // In a local game the seat to move resigns; online, this browser's seat.
+    const resigner = local ? state.turn : connection.seats[0];
     button("resign", t("web.resign"), () => {
-      if (confirm(t("web.resign_confirm"))) {
-        send({ type: "resign", ply: state.ply, seat: local ? state.turn : connection.seats[0] });
-      }
-    }, state.status === "playing" && (!local || myTurn(state)));
+      if (confirm(t("web.resign_confirm"))) send({ type: "resign", ply: state.ply, seat: resigner });
+    }, allows(state, [resigner], "can_resign"));
   }
   if (local && mine && over && !gameView.rematch) button("rematch", t("web.rematch"), rematch);
   if (gameView.rematch) {
