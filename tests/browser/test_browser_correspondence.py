@@ -37,6 +37,10 @@ def test_two_players_of_a_correspondence_game_see_the_days_and_a_move(
         bao.click("#take-seat")
         expect(bao.locator("#status")).to_have_text("Ann to move.")
         expect(bao.locator('#seats .clock[data-seat="0"]')).to_have_text("3 d 0:00")
+        # Days to make a first move read as days and hours, never as 259168 seconds.
+        expect(bao.locator("#first-move")).to_have_text(
+            re.compile(r"Ann has [23] d \d{1,2}:\d\d left to make a first move")
+        )
         click_move(ann, "Sa1")
         expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("S")
         expect(bao.locator("#status")).to_have_text("Bao to move.")

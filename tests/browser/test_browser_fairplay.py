@@ -197,11 +197,13 @@ def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
     # Offered and accepted: the seats rotate, and the rematch's clocks wait for the players.
     bao.click("#rematch")
     ann.click("#accept-rematch")
+    # Both pages open the rematch by themselves.
     for page in (ann, bao):
-        expect(page.locator("#rematch-link")).to_be_visible()
+        expect(page).not_to_have_url(re.compile(f"#/game/{game}$"))
+        expect(page.locator("#status")).to_have_text("Bao to move.")
     rematch = server.get(f"/api/games/{game}")["rematch"]
-    bao.click("#rematch-link")
-    expect(bao.locator("#status")).to_have_text("Bao to move.")
+    for page in (ann, bao):
+        expect(page).to_have_url(re.compile(f"#/game/{rematch}$"))
     state = server.get(f"/api/games/{rematch}")
     assert [seat["name"] for seat in state["seats"]] == ["Bao", "Ann"]
     assert state["clock"]["running"] is None
@@ -220,3 +222,35 @@ def test_the_lobby_says_whether_a_game_is_rated(pages: list[Any], server: LiveSe
     page.goto(f"{server.url}/#/lobby")
     entry = page.locator(f'#lobby li[data-game="{created["id"]}"]')
     expect(entry.locator(".rated")).to_have_text("Casual")  # a guest's game
+
+
+def test_new_game_asks_before_leaving_a_live_online_game(browser: Any, server: LiveServer) -> None:
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    created = server.post("/api/games", body)
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.evaluate(
+            "([id, token]) => localStorage.setItem('sos.tokens', JSON.stringify({[id]: [token]}))",
+            [created["id"], created["token"]],
+        )
+        page.goto(f"{server.url}/#/game/{created['id']}")
+        expect(page.locator("#status")).to_have_text("Ann to move.")
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", answer)
+        page.click("#new-game")
+        expect(page).to_have_url(re.compile(f"#/game/{created['id']}$"))
+        assert asked and "goes on without you" in asked[0]
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#new-game")
+        expect(page.locator("#start")).to_be_visible()
+    finally:
+        context.close()

@@ -14,6 +14,10 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.title", "SOS"),
     text("web.language", "Language"),
     text("web.new_game", "New game"),
+    text(
+        "web.leave_confirm",
+        "Leave this game for a new one? It goes on without you, and your time keeps running.",
+    ),
     text("web.rows", "Rows"),
     text("web.cols", "Columns"),
     text("web.mode", "Mode"),
@@ -278,7 +282,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.offer_kind.rematch", "rematch"),
     text(
         "web.first_move",
-        "{name} has {seconds} s to make a first move, or the game is aborted.",
+        "{name} has {time} left to make a first move, or the game is aborted.",
     ),
     text("web.can_abort", "Until every player has made a first move, any player may abort."),
     text("web.away", "{name} is away: the others may claim the game in {seconds} s."),

@@ -2,7 +2,7 @@
 // answers, the abort button, the first-move and absence countdowns, the claims, and a
 // screen-reader announcement whenever any of these changes.
 import { announce } from "./announcer.js";
-import { el } from "./dom.js";
+import { el, formatClock } from "./dom.js";
 import { t } from "./i18n.js";
 
 // What this page keeps between states: the countdowns ticking, the last announcement and
@@ -42,7 +42,8 @@ function tick() {
   const now = performance.now();
   for (const item of fair.ticking) {
     const left = Math.max(0, item.ends - now);
-    item.node.textContent = t(item.key, { ...item.values, seconds: Math.ceil(left / 1000) });
+    // A long wait (a correspondence game's first move) reads as days and hours, not seconds.
+    item.node.textContent = t(item.key, { ...item.values, seconds: Math.ceil(left / 1000), time: formatClock(left) });
     if (left === 0 && item.onZero) {
       const again = item.onZero;
       item.onZero = null;

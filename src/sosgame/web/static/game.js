@@ -113,6 +113,12 @@ function receive(id, message) {
     // Each player's tokens open the same seats in the rematch.
     for (const token of tokensFor(id)) saveToken(message.game, token);
     gameView.rematch = message.game;
+    // Each player's page opens the rematch by itself, where its first move is awaited; a
+    // spectator's offers a link to watch it.
+    if (connection.seats.length) {
+      go(`#/game/${message.game}`);
+      return;
+    }
     drawGame();
   } else if (message.type === "chat") receiveChat(message);
   else if (message.type === "error") receiveError(message);
@@ -395,7 +401,11 @@ function gameControls(state) {
     controls.append(el("a", { href: `#/analysis/${state.id}`, id: "analysis", class: "button-link", text: t("web.analysis") }));
     controls.append(el("a", { href: `#/replay/${state.id}`, id: "replay", class: "button-link", text: t("web.replay") }));
   }
-  button("new-game", t("web.new_game"), () => go("#/"));
+  // Leaving an online game being played does not end it: the player is asked first.
+  const live = mine && !over && !local && state.status === "playing";
+  button("new-game", t("web.new_game"), () => {
+    if (!live || confirm(t("web.leave_confirm"))) go("#/");
+  });
   controls.append(el("a", { href: `/api/games/${state.id}/record`, download: `sos-${state.id}.json`, id: "download", text: t("web.download"),
     onclick: mine ? (event) => downloadWithChat(event, state.id) : null }));
   return controls;
