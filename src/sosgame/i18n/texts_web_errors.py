@@ -79,6 +79,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.no_seek", "This game is no longer offered."),
     text("web.error.not_for_you", "This game is offered to other players."),
     text("web.error.already_joined", "You have already joined this offered game."),
+    text("web.error.no_challenge", "This challenge is no longer there."),
+    text("web.error.too_many_challenges", "You have as many challenges waiting as one may."),
     text("web.error.no_lobby", "The lobby connection's secret is missing."),
     text("web.error.account_needed", "This needs an account: log in first."),
     # Players, accounts and puzzles.

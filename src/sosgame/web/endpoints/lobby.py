@@ -31,7 +31,7 @@ from sosgame.web.live.protocol import (
 )
 from sosgame.web.matchmaking import creation
 from sosgame.web.matchmaking.lobby import STALE_MS, Lobby, LobbyClient
-from sosgame.web.matchmaking.seeks import member_of, parse_seek, seat_token
+from sosgame.web.matchmaking.seeks import SeekSettings, member_of, parse_seek, seat_token
 from sosgame.web.people.names import guest_name
 from sosgame.web.people.ratings import NEW_PLAYER
 from sosgame.web.people.tokens import hash_token
@@ -55,6 +55,10 @@ LOBBY_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     "play_computer": (),
     "join_seek": ("seek",),
     "ping": (),
+    "challenge": ("name", "rows", "cols", "mode", "clock", "days", "rated"),
+    "accept": ("challenge",),
+    "decline": ("challenge",),
+    "cancel_challenge": ("challenge",),
 }
 """The lobby socket's message types and the fields each takes (besides ``v`` and ``type``)."""
 _NEW_SEEK: Final = Model(
@@ -86,6 +90,18 @@ class LobbyMessage:
     name: str | None = None
     pool: str | None = None
     seek: str | None = None
+    challenge: str | None = None
+    game: SeekSettings | None = None
+    """A challenge's game (of two players)."""
+
+
+def _id(data: dict[str, Any], field: str, what: str, *, needed: bool = True) -> str | None:
+    value = data.get(field)
+    if value is None and not needed:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= 32:
+        raise ProtocolError("bad_field", f"field {field!r} must be {what}'s id")
+    return value
 
 
 def parse_lobby_message(text: str) -> LobbyMessage:
@@ -94,6 +110,14 @@ def parse_lobby_message(text: str) -> LobbyMessage:
     name = None
     if data.get("name") is not None:
         name = check_name(data["name"], "name")
+    if kind == "challenge":
+        if name is None:
+            raise ProtocolError("bad_field", "field 'name' must be the challenged player's name")
+        game = {key: value for key, value in data.items() if key not in ("v", "type", "name")}
+        return LobbyMessage(kind, name, game=parse_seek(game))
+    if kind in ("accept", "decline", "cancel_challenge"):
+        challenge = _id(data, "challenge", "a challenge", needed=kind != "decline")
+        return LobbyMessage(kind, challenge=challenge)
     pool = data.get("pool")
     if kind == "pool" and (not isinstance(pool, str) or not 0 < len(pool) <= 32):
         raise ProtocolError("bad_field", "field 'pool' must be a pool's id")
@@ -180,6 +204,7 @@ async def new_seek(request: Request) -> Response:
             f"this address already has {limit} seeks in the lobby, the most one address may have",
         )
     token = seat_token(secret, seek_id)
+    hub(request).bus.wake()  # every process's lobby sockets hear of it
     return JSONResponse({"id": seek_id, "token": token}, status_code=201)
 
 
@@ -204,9 +229,12 @@ async def list_seeks(request: Request) -> Response:
     account = await server(request).accounts.current(request)
     shown = NEW_PLAYER.shown if account is None else account.rating.shown
     found = await hub(request).db(lobby(request).seeks.open_seeks, clocks.now_ms(), STALE_MS)
-    return JSONResponse(
-        {"seeks": [seek.to_json() for seek in found if seek.open_to(shown, account is not None)]}
-    )
+    listed = [
+        seek.to_json()
+        for seek in found
+        if seek.target is None and seek.open_to(shown, account is not None)
+    ]
+    return JSONResponse({"seeks": listed})
 
 
 @declare(
@@ -219,6 +247,7 @@ async def delete_seek(request: Request) -> Response:
     seek_id = str(request.path_params["seek_id"])
     if not await hub(request).db(lobby(request).seeks.delete, seek_id, hash_token(secret)):
         raise ProtocolError("no_seek", "you have no such seek waiting")
+    hub(request).bus.wake()
     return JSONResponse({"id": seek_id})
 
 
@@ -246,6 +275,7 @@ async def _greet(websocket: WebSocket, connection: Connection, name: str | None)
             "lobby": secret,
         }
     )
+    await lobby(websocket).greet(client)
     return client
 
 
@@ -288,6 +318,8 @@ async def _serve(websocket: WebSocket, address: str) -> None:
                     await pools.join_seek(client, parsed.seek)
                 elif parsed.type == "ping":
                     await connection.send({"v": PROTOCOL_VERSION, "type": "pong"})
+                elif parsed.type != "hello":
+                    await _challenges(websocket, pools, client, parsed)
                 else:
                     raise ProtocolError("hello_once")
             except ProtocolError as error:
@@ -298,6 +330,31 @@ async def _serve(websocket: WebSocket, address: str) -> None:
             # would leave the client's seeks and pool entry behind until they went stale.
             await asyncio.shield(pools.gone(client))
         connection.stop()
+
+
+async def _challenges(
+    websocket: WebSocket, pools: Lobby, client: LobbyClient, parsed: LobbyMessage
+) -> None:
+    """A message about challenges: make, accept, decline or cancel one."""
+    if parsed.type == "challenge":
+        assert parsed.name is not None and parsed.game is not None
+        if client.account is None:
+            raise ProtocolError("account_needed", "challenges are between named players")
+        players = server(websocket).accounts.players
+        target = await hub(websocket).db(players.find, parsed.name)
+        if target is None:
+            raise ProtocolError("no_player", parsed.name)
+        await pools.challenge(client, parsed.game, target.id, target.name)
+    elif parsed.type == "accept":
+        assert parsed.challenge is not None
+        if client.account is None:
+            raise ProtocolError("account_needed", "challenges are between named players")
+        await pools.join_seek(client, parsed.challenge, challenge=True)
+    elif parsed.type == "decline":
+        await pools.decline(client, parsed.challenge)
+    else:
+        assert parsed.challenge is not None
+        await pools.cancel(client, parsed.challenge)
 
 
 ROUTES: Final = [

@@ -111,6 +111,8 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "no_seek": _code(404, HTTP, LOBBY),
         "not_for_you": _code(400, LOBBY),
         "already_joined": _code(400, LOBBY),
+        "no_challenge": _code(404, LOBBY),
+        "too_many_challenges": _code(429, LOBBY),
         "no_lobby": _code(401, HTTP),
         "account_needed": _code(403, *EVERYWHERE),
         # Players, accounts and puzzles.
@@ -119,7 +121,7 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "weak_password": _code(400, HTTP),
         "name_taken": _code(409, HTTP),
         "name_confusable": _code(409, HTTP),
-        "no_player": _code(404, HTTP),
+        "no_player": _code(404, HTTP, LOBBY),
         "no_puzzle": _code(404, HTTP),
         # The server itself and what stands before the app.
         "storage_failed": _code(400, HTTP, GAME),

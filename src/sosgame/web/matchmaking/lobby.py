@@ -12,6 +12,11 @@ opponent of about their rating, in a casual game. Each game passes the caps of g
 players (:mod:`sosgame.web.guards.gamecaps`), and a rated pool never pairs a client address with
 itself.
 
+Every lobby connection is kept up to date (:meth:`Lobby.push`): at a sweep, at most every
+:data:`PUSH_MS`, the hub reads the open seeks and the pools' counts once, and sends each of
+its connections its own view of them (the seeks it may take, the challenges to or from it)
+when that view changed. A change on any process wakes the bus, so every hub pushes at once.
+
 The time comes from ``now`` (milliseconds), which the tests replace.
 """
 
@@ -22,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sosgame.ratings import Rating
 from sosgame.web.guards import gamecaps
 from sosgame.web.guards.gamecaps import Party
 from sosgame.web.live import clock as clocks
@@ -37,14 +43,26 @@ from sosgame.web.live.protocol import (
 from sosgame.web.matchmaking import creation
 from sosgame.web.matchmaking.pools import Pool, Waiting, computer_level, pairings
 from sosgame.web.matchmaking.poolstore import Entry, PoolStore
-from sosgame.web.matchmaking.seeks import Member, SeekSettings, SeekStore, member_of, seat_token
+from sosgame.web.matchmaking.seeks import (
+    CHALLENGE_MS,
+    CHALLENGES_PER_PLAYER,
+    Member,
+    Seek,
+    SeekSettings,
+    SeekStore,
+    member_of,
+    seat_token,
+)
 from sosgame.web.people.tokens import hash_token, new_token
 from sosgame.web.storage.rows import HUMAN, SeatRow, StoredGame
 
-__all__ = ["STALE_MS", "Lobby", "LobbyClient"]
+__all__ = ["PUSH_MS", "STALE_MS", "Lobby", "LobbyClient"]
 
 STALE_MS: Final = 15_000
 """An entry whose process has not renewed it for this long is gone with that process."""
+PUSH_MS: Final = 500
+"""The least time between two pushes of the lobby's lists by one hub (so to one socket):
+a burst of changes is sent as one push, at the next sweep."""
 
 
 @dataclass
@@ -65,6 +83,8 @@ class LobbyClient:
     """The rating the lobby shows (``mu - 3 sigma``), which seeks' ranges are of."""
     secret: str = ""
     """The connection's secret (``welcome``'s ``lobby``): it names the seeks it makes."""
+    sent: dict[str, Any] = field(default_factory=dict)
+    """The lists last pushed to it, by message type (each sent again only once changed)."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -87,6 +107,9 @@ class Lobby:
         self.seeks = SeekStore(hub.store.engine)
         self.clients: dict[str, LobbyClient] = {}
         """This hub's lobby connections, by the hash of their secret."""
+        self.listed: tuple[list[Seek], dict[str, int]] | None = None
+        """The open seeks and the pools' counts as last read (for every connection)."""
+        self.pushed_ms = -PUSH_MS
 
     def connect(self, client: LobbyClient) -> str:
         """A new lobby connection: its secret (which names this process)."""
@@ -94,8 +117,139 @@ class Lobby:
         self.clients[hash_token(client.secret)] = client
         return client.secret
 
-    async def join_seek(self, client: LobbyClient, seek_id: str) -> None:
-        """Take a seat in a seek; the game starts for all once the last seat is taken."""
+    async def greet(self, client: LobbyClient) -> None:
+        """Send a new connection the lists as last read (the next sweep reads them anew)."""
+        if self.listed is not None:
+            await self._show(client)
+
+    # ------------------------------------------------------------------ live lists
+
+    async def push(self) -> None:
+        """Read the seeks and the counts once, and send each connection its view if it
+        changed; at most once in :data:`PUSH_MS` (the next sweep sends what waits)."""
+        now = self.now()
+        if not self.clients or now - self.pushed_ms < PUSH_MS:
+            return
+        self.pushed_ms = now
+        found = await self.hub.db(self.seeks.open_seeks, now, STALE_MS)
+        counts = await self.hub.db(self.entries.counts, now, STALE_MS)
+        self.listed = (found, counts)
+        for client in list(self.clients.values()):
+            await self._show(client)
+
+    async def _show(self, client: LobbyClient) -> None:
+        assert self.listed is not None
+        found, counts = self.listed
+        mine = hash_token(client.secret)
+        seeks = [
+            self._seek(seek, mine)
+            for seek in found
+            if seek.target is None and (seek.member == mine or self._open(seek, client))
+        ]
+        challenges = [
+            self._challenge(seek, mine)
+            for seek in found
+            if seek.target is not None
+            and (
+                seek.member == mine
+                or (client.account is not None and seek.target == client.account)
+            )
+        ]
+        views: dict[str, dict[str, Any]] = {
+            "seeks": {"seeks": seeks},
+            "pool_counts": {"counts": {pool: counts.get(pool, 0) for pool in self.pools}},
+            "challenges": {"challenges": challenges},
+        }
+        for kind, view in views.items():
+            if client.sent.get(kind) != view:
+                client.sent[kind] = view
+                await client.connection.send(_message(kind, **view))
+
+    @staticmethod
+    def _open(seek: Seek, client: LobbyClient) -> bool:
+        # As join_seek refuses them: out of range, rated for a guest, rated from one's address.
+        if seek.settings.rated and seek.address == client.address:
+            return False
+        return seek.open_to(client.shown, client.account is not None)
+
+    def _seeker(self, seek: Seek) -> dict[str, Any] | None:
+        if seek.seeker is None:
+            return None
+        mu, sigma, opponents = seek.seeker
+        return {
+            "rating": Rating(mu, sigma).shown,
+            "provisional": opponents < self.hub.limits.established_opponents,
+        }
+
+    def _seek(self, seek: Seek, mine: str) -> dict[str, Any]:
+        return {**seek.to_json(), "seeker": self._seeker(seek), "mine": seek.member == mine}
+
+    def _challenge(self, seek: Seek, mine: str) -> dict[str, Any]:
+        shown = seek.to_json()
+        return {
+            **{key: shown[key] for key in ("id", "rows", "cols", "mode", "clock", "days", "rated")},
+            "from": seek.creator,
+            "to": seek.target_name,
+            "seeker": self._seeker(seek),
+            "mine": seek.member == mine,
+            "lapses_ms": seek.created_ms + CHALLENGE_MS,
+        }
+
+    # ------------------------------------------------------------------ challenges
+
+    async def challenge(
+        self, client: LobbyClient, given: SeekSettings, target: int, name: str = ""
+    ) -> None:
+        """Challenge the player of the account ``target`` (called ``name``) to a game of two."""
+        if client.account is None:
+            raise ProtocolError("account_needed", "challenges are between named players")
+        if target == client.account:
+            raise ProtocolError("no_player", "not yourself")
+        party = Party(client.address, client.account)
+        caps = creation.caps_now(self.hub)
+        reason = await self.hub.db(gamecaps.refused, self.hub.store.engine, caps, party)
+        if reason is not None:
+            raise creation.too_many(reason, self.hub.limits)
+        seek_id = secrets.token_urlsafe(9)
+        member = member_of(client.secret, seek_id, client.name, client.account)
+        made = await self.hub.db(
+            self.seeks.create,
+            seek_id,
+            given,
+            member,
+            client.address,
+            self.now(),
+            per_address=CHALLENGES_PER_PLAYER,
+            target=target,
+        )
+        if not made:
+            raise ProtocolError("too_many_challenges", f"at most {CHALLENGES_PER_PLAYER}")
+        token = seat_token(client.secret, seek_id)
+        await client.connection.send(
+            _message("challenge_sent", challenge=seek_id, token=token, to=name)
+        )
+        self.hub.bus.wake()
+
+    async def cancel(self, client: LobbyClient, seek_id: str) -> None:
+        """The challenger withdraws a challenge not yet answered."""
+        if not await self.hub.db(self.seeks.delete, seek_id, hash_token(client.secret)):
+            raise ProtocolError("no_challenge")
+        self.hub.bus.wake()
+
+    async def decline(self, client: LobbyClient, seek_id: str | None) -> None:
+        """The challenged player declines a challenge, or every one (``None``)."""
+        if client.account is None:
+            raise ProtocolError("account_needed", "challenges are between named players")
+        declined = await self.hub.db(self.seeks.decline, client.account, seek_id)
+        if seek_id is not None and not declined:
+            raise ProtocolError("no_challenge")
+        self.hub.bus.wake()
+
+    async def join_seek(
+        self, client: LobbyClient, seek_id: str, *, challenge: bool = False
+    ) -> None:
+        """Take a seat in a seek (or accept a challenge); the game starts for all once the
+        last seat is taken."""
         member = member_of(client.secret, seek_id, client.name, client.account)
         refused = await self.hub.db(
             self.seeks.join,
@@ -113,8 +267,12 @@ class Lobby:
                 "the seek's creator has made as many games as one may for now: the seek is"
                 " withdrawn",
             )
+        if refused == "no_seek" and challenge:
+            raise ProtocolError("no_challenge")
         if refused == "no_seek":
             raise ProtocolError("no_seek", "there is no such seek (filled or withdrawn?)")
+        if refused == "not_for_you" and challenge:
+            raise ProtocolError("not_for_you", "a challenge to another, or rated from your address")
         if refused == "not_for_you":
             raise ProtocolError(
                 "not_for_you", "this seek is for other players (rating, account, address)"
@@ -231,6 +389,7 @@ class Lobby:
                     await client.connection.send(
                         _message("paired", game=game, seat=seat, token=token)
                     )
+            await self.push()
         if not self.waiting:
             return
         now = self.now()

@@ -114,6 +114,16 @@ class PoolStore:
             )
             return [Entry(*row) for row in rows]
 
+    def counts(self, now_ms: int, stale_ms: int) -> dict[str, int]:
+        """How many players wait in each pool (renewed within ``stale_ms``)."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(pool_entries.c.pool, func.count())
+                .where(pool_entries.c.game.is_(None), pool_entries.c.seen_ms >= now_ms - stale_ms)
+                .group_by(pool_entries.c.pool)
+            )
+            return {pool: count for pool, count in rows}
+
     def pair(self, seated: Sequence[Entry], game: StoredGame, *, caps: Caps | None = None) -> bool:
         """Put these entries (in seat order) in ``game`` and store it, at once: ``False``,
         and nothing done, if any of them was paired or gone meanwhile, or (with ``caps``)

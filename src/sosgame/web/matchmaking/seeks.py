@@ -25,11 +25,13 @@ from sosgame.web.live.clock import DAY_MS
 from sosgame.web.live.protocol import ClockSettings, ProtocolError, check_name, parse_new_game
 from sosgame.web.people.tokens import hash_token
 from sosgame.web.storage.rows import StoredGame
-from sosgame.web.storage.schema import player_seats, seek_members, seeks
+from sosgame.web.storage.schema import player_seats, players, seek_members, seeks
 from sosgame.web.storage.store import insert_game
 from sosgame.web.storage.turns import in_turn
 
 __all__ = [
+    "CHALLENGES_PER_PLAYER",
+    "CHALLENGE_MS",
     "Member",
     "Seek",
     "SeekSettings",
@@ -40,6 +42,10 @@ __all__ = [
 ]
 
 MAX_RATING: Final = 1000.0
+CHALLENGE_MS: Final = 120_000
+"""How long a challenge waits for its answer before it lapses."""
+CHALLENGES_PER_PLAYER: Final = 3
+"""Challenges one account may have waiting at once."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,18 @@ class Seek:
     settings: SeekSettings
     creator: str
     joined: int
+    member: str = ""
+    """The hash of its creator's lobby connection's secret."""
+    account: int | None = None
+    """Its creator's account."""
+    seeker: tuple[float, float, int] | None = None
+    """Its creator's ``mu``, ``sigma`` and established opponents, if they have an account."""
+    target: int | None = None
+    """The account a challenge is for."""
+    target_name: str = ""
+    created_ms: int = 0
+    address: str = ""
+    """The client address it was made from."""
 
     def to_json(self) -> dict[str, Any]:
         """The seek as ``GET /api/seeks`` lists it."""
@@ -225,15 +243,33 @@ class SeekStore:
         now_ms: int,
         *,
         per_address: int,
+        target: int | None = None,
     ) -> bool:
-        """Store a new seek with its creator in it; ``False`` past ``per_address``."""
-        with in_turn(self._engine, f"seeks:{address}") as db:
-            count = db.execute(
+        """Store a new seek with its creator in it; ``False`` past ``per_address`` (for a
+        challenge to the account ``target``: past that many open challenges of the creator's
+        account)."""
+        if target is not None:
+            turn = f"challenges:{creator.account}"
+            mine = (
+                select(func.count())
+                .select_from(seeks.join(seek_members, seek_members.c.seek_id == seeks.c.id))
+                .where(
+                    seek_members.c.member == seeks.c.creator,
+                    seek_members.c.account == creator.account,
+                    seeks.c.target.is_not(None),
+                    seeks.c.game.is_(None),
+                    seeks.c.created_ms >= now_ms - CHALLENGE_MS,
+                )
+            )
+        else:
+            turn = f"seeks:{address}"
+            mine = (
                 select(func.count())
                 .select_from(seeks)
                 .where(seeks.c.address == address, seeks.c.game.is_(None))
-            ).scalar_one()
-            if count >= per_address:
+            )
+        with in_turn(self._engine, turn) as db:
+            if db.execute(mine).scalar_one() >= per_address:
                 return False
             db.execute(
                 seeks.insert().values(
@@ -245,6 +281,7 @@ class SeekStore:
                     created_ms=now_ms,
                     seen_ms=now_ms,
                     game=None,
+                    target=target,
                 )
             )
             _add(db, seek_id, creator, now_ms)
@@ -260,14 +297,15 @@ class SeekStore:
             )
 
     def open_seeks(self, now_ms: int, stale_ms: int, limit: int = 100) -> list[Seek]:
-        """The seeks not yet filled, oldest first; those whose process stopped renewing
-        them for ``stale_ms`` (it is gone), and correspondence seeks a day old, are deleted
-        first."""
+        """The seeks (and challenges) not yet filled, oldest first; those whose process
+        stopped renewing them for ``stale_ms`` (it is gone), correspondence seeks a day old
+        and challenges past :data:`CHALLENGE_MS` are deleted first."""
         with self._engine.begin() as db:
             stale = select(seeks.c.id).where(
                 or_(
                     and_(seeks.c.days.is_(None), seeks.c.seen_ms < now_ms - stale_ms),
                     and_(seeks.c.days.is_not(None), seeks.c.created_ms < now_ms - DAY_MS),
+                    and_(seeks.c.target.is_not(None), seeks.c.created_ms < now_ms - CHALLENGE_MS),
                 ),
                 seeks.c.game.is_(None),
             )
@@ -277,7 +315,8 @@ class SeekStore:
                 db.execute(seeks.delete().where(seeks.c.id.in_(gone)))
             rows = (
                 db.execute(
-                    select(seeks)
+                    select(seeks, players.c.name.label("target_name"))
+                    .outerjoin(players, players.c.id == seeks.c.target)
                     .where(seeks.c.game.is_(None))
                     .order_by(seeks.c.created_ms)
                     .limit(limit)
@@ -288,19 +327,58 @@ class SeekStore:
             ids = [row["id"] for row in rows]
             creators = {row["id"]: row["creator"] for row in rows}
             counts: dict[str, int] = {}
-            names: dict[str, str] = {}
+            found: dict[str, Any] = {}
             for member in db.execute(
-                select(seek_members.c.seek_id, seek_members.c.member, seek_members.c.name).where(
-                    seek_members.c.seek_id.in_(ids)
+                select(
+                    seek_members.c.seek_id,
+                    seek_members.c.member,
+                    seek_members.c.name,
+                    seek_members.c.account,
+                    players.c.mu,
+                    players.c.sigma,
+                    players.c.opponents,
                 )
+                .outerjoin(players, players.c.id == seek_members.c.account)
+                .where(seek_members.c.seek_id.in_(ids))
             ):
                 counts[member.seek_id] = counts.get(member.seek_id, 0) + 1
                 if member.member == creators[member.seek_id]:
-                    names[member.seek_id] = member.name
-        return [
-            Seek(row["id"], _settings(row), names.get(row["id"], ""), counts.get(row["id"], 0))
-            for row in rows
-        ]
+                    found[member.seek_id] = member
+        listed = []
+        for row in rows:
+            creator = found.get(row["id"])
+            seeker = None
+            if creator is not None and creator.mu is not None:
+                seeker = (creator.mu, creator.sigma, creator.opponents)
+            listed.append(
+                Seek(
+                    row["id"],
+                    _settings(row),
+                    "" if creator is None else creator.name,
+                    counts.get(row["id"], 0),
+                    member=row["creator"],
+                    account=None if creator is None else creator.account,
+                    seeker=seeker,
+                    target=row["target"],
+                    target_name=row["target_name"] or "",
+                    created_ms=row["created_ms"],
+                    address=row["address"],
+                )
+            )
+        return listed
+
+    def decline(self, target: int, seek_id: str | None) -> int:
+        """The challenged player declines a challenge (``None``: every challenge to them);
+        how many were declined."""
+        with self._engine.begin() as db:
+            mine = and_(seeks.c.target == target, seeks.c.game.is_(None))
+            if seek_id is not None:
+                mine = and_(mine, seeks.c.id == seek_id)
+            ids = [row.id for row in db.execute(select(seeks.c.id).where(mine))]
+            if ids:
+                db.execute(seek_members.delete().where(seek_members.c.seek_id.in_(ids)))
+                db.execute(seeks.delete().where(seeks.c.id.in_(ids)))
+            return len(ids)
 
     def delete(self, seek_id: str, creator: str) -> bool:
         """Withdraw a seek not yet filled, if ``creator`` made it."""
@@ -349,6 +427,11 @@ class SeekStore:
             given = _settings(row)
             if not Seek(seek_id, given, "", 0).open_to(rating, member.account is not None):
                 return "not_for_you"
+            if row["target"] is not None:
+                if row["created_ms"] < now_ms - CHALLENGE_MS:
+                    return "no_seek"
+                if member.account != row["target"]:
+                    return "not_for_you"
             if given.rated and address and address == owner.address:
                 return "not_for_you"
             members = (

@@ -12,7 +12,7 @@ import { showReplay } from "./replay.js";
 import { showAnalysis } from "./analysis.js";
 import { dailyPanel, showPuzzles } from "./puzzles.js";
 import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, showPlayers } from "./players.js";
-import { playNowPanel } from "./lobby.js";
+import { challengesPanel, playNowPanel } from "./lobby.js";
 import { myGamesPanel, setUpBadge } from "./mygames.js";
 import { startChoices } from "./choices.js";
 
@@ -70,6 +70,7 @@ function showHome() {
     el("h1", { text: t("web.title") }),
     startChoices(),
     el("div", { class: "home" },
+      challengesPanel(Boolean(account.player)),
       playNowPanel(Boolean(account.player)),
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
         el("h2", { id: "new-game-title", text: t("web.new_game") }), form),

@@ -1,6 +1,7 @@
-// Quick pairing and seeks, over the lobby's WebSocket (/ws/lobby): the home page's "Play now"
-// pools, and the lobby page's seeks. Leaving the page closes the socket, which leaves the pool
-// and withdraws this page's seeks.
+// Quick pairing, seeks and challenges, over the lobby's WebSocket (/ws/lobby): the home page's
+// "Play now" pools, the lobby page's seeks, and challenges to a named player. The server pushes
+// the seeks, the pools' counts and the challenges as they change. Leaving the page closes the
+// socket, which leaves the pool and withdraws this page's seeks and challenges.
 import { api, el, go, saveSeekToken, saveToken } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
@@ -10,7 +11,8 @@ const PROTOCOL = 1;
 // The lobby socket of this page: its secret (from `welcome`), what it waits for, the
 // correspondence seeks it joined (whose seat tokens are kept) and where the page shows its state.
 const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), joinedDays: new Set(),
-  status: null, offer: null, leave: null };
+  status: null, offer: null, leave: null, seekList: null, counts: null, challengeList: null,
+  challengeStatus: null, challenges: [], sent: new Map(), heard: new Set(), aboutChallenges: false };
 
 export function closeLobby() {
   if (lobby.socket) lobby.socket.close();
@@ -20,16 +22,22 @@ export function closeLobby() {
   lobby.pool = null;
   lobby.seeks.clear();
   lobby.joinedDays.clear();
+  lobby.seekList = lobby.counts = lobby.challengeList = lobby.challengeStatus = null;
+  lobby.challenges = [];
+  lobby.sent.clear();
+  lobby.heard.clear();
 }
 
 window.addEventListener("hashchange", closeLobby);
 
 function sendLobby(message) {
+  // An error answers the last message: said next to the challenges, or the seeks and pools.
+  lobby.aboutChallenges = ["challenge", "accept", "decline", "cancel_challenge"].includes(message.type);
   lobby.socket.send(JSON.stringify({ v: PROTOCOL, ...message }));
 }
 
 // The socket, opened (and greeted) once per page.
-function openLobby() {
+export function openLobby() {
   if (lobby.ready) return lobby.ready;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
@@ -72,12 +80,161 @@ function receiveLobby(message) {
   }
   else if (message.type === "offer_computer") showOffer(message.level);
   else if (message.type === "paired") {
-    const mine = lobby.seeks.size > 0;
+    const mine = lobby.seeks.size > 0 || lobby.sent.size > 0;
     saveToken(message.game, message.token);
     if (mine) alertFilled();
     closeLobby();
     go(`#/game/${message.game}`);
-  } else if (message.type === "error") say(errorText(message.code, message.message, message.detail));
+  } else if (message.type === "seeks") drawSeeks(message.seeks);
+  else if (message.type === "pool_counts") drawCounts(message.counts);
+  else if (message.type === "challenges") drawChallenges(message.challenges);
+  else if (message.type === "challenge_sent") {
+    lobby.sent.set(message.challenge, message.to);
+    sayChallenge(t("web.challenge.sent"));
+  } else if (message.type === "error") {
+    if (lobby.aboutChallenges && lobby.challengeStatus) sayChallenge(errorText(message.code, message.message, message.detail));
+    else say(errorText(message.code, message.message, message.detail));
+  }
+}
+
+function sayChallenge(text) {
+  if (lobby.challengeStatus) lobby.challengeStatus.textContent = text;
+}
+
+function ratingText(seeker) {
+  if (!seeker) return t("web.seek.guest");
+  const rating = new Intl.NumberFormat(settings.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(seeker.rating);
+  return seeker.provisional ? t("web.rating_provisional", { rating }) : rating;
+}
+
+function rangeText(range) {
+  if (!range) return t("web.seek.any_rating");
+  if (range.min === null) return t("web.seek.range_max", { max: range.max });
+  if (range.max === null) return t("web.seek.range_min", { min: range.min });
+  return t("web.seek.range", { min: range.min, max: range.max });
+}
+
+function gameText(game) {
+  return `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}, ${clockLabel(game.clock, game.days)}`;
+}
+
+// The seeks as the server pushed them: each this player may take, or its own.
+function drawSeeks(seeks) {
+  if (!lobby.seekList) return;
+  lobby.seekList.replaceChildren(...(seeks.length ? seeks.map((seek) => el("li", { "data-seek": seek.id },
+    el("strong", { text: `${seek.rows}x${seek.cols}` }),
+    el("span", { text: `${t(`mode.${seek.mode}`)}, ${clockLabel(seek.clock, seek.days)}` }),
+    el("span", { class: "meta rated", text: seek.rated ? t("web.rated") : t("web.casual") }),
+    el("span", { class: "seeker", text: `${seek.name} (${ratingText(seek.seeker)})` }),
+    el("span", { class: "meta range", text: rangeText(seek.rating) }),
+    el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
+    seek.mine || lobby.seeks.has(seek.id) ? el("span", { class: "meta", text: t("web.seek.yours") })
+      : el("button", { type: "button", class: "join", text: t("web.seek.join"),
+        onclick: () => {
+          if (seek.days) lobby.joinedDays.add(seek.id);
+          sendLobby({ type: "join_seek", seek: seek.id });
+        } }),
+  )) : [el("li", { text: t("web.seek.none") })]));
+}
+
+function drawCounts(counts) {
+  if (!lobby.counts) return;
+  for (const [pool, count] of Object.entries(counts)) {
+    const shown = lobby.counts.querySelector(`[data-count="${CSS.escape(pool)}"]`);
+    if (shown) shown.textContent = t("web.pool.count", { count });
+  }
+}
+
+// The challenges to this player (accept or decline) and from it (cancel).
+function drawChallenges(challenges) {
+  const gone = [...lobby.sent.keys()].filter((id) => !challenges.some((one) => one.id === id));
+  for (const id of gone) {
+    sayChallenge(t("web.challenge.not_accepted", { name: lobby.sent.get(id) }));
+    lobby.sent.delete(id);
+  }
+  lobby.challenges = challenges;
+  if (!lobby.challengeList) return;
+  const received = challenges.filter((one) => !one.mine);
+  const items = challenges.map((one) => el("li", { "data-challenge": one.id, class: one.mine ? "sent" : "received" },
+    el("strong", { text: one.mine ? t("web.challenge.to", { name: one.to }) : t("web.challenge.from", { name: one.from, rating: ratingText(one.seeker) }) }),
+    el("span", { text: gameText(one) }),
+    el("span", { class: "meta rated", text: one.rated ? t("web.rated") : t("web.casual") }),
+    ...(one.mine ? [el("button", { type: "button", class: "challenge-cancel", text: t("web.challenge.cancel"),
+      onclick: () => { lobby.sent.delete(one.id); sendLobby({ type: "cancel_challenge", challenge: one.id }); } })]
+      : [el("button", { type: "button", class: "primary challenge-accept", text: t("web.challenge.accept"),
+        onclick: () => sendLobby({ type: "accept", challenge: one.id }) }),
+      el("button", { type: "button", class: "challenge-decline", text: t("web.challenge.decline"),
+        onclick: () => sendLobby({ type: "decline", challenge: one.id }) })]),
+  ));
+  if (received.length > 1) {
+    items.push(el("li", {}, el("button", { type: "button", id: "challenge-decline-all", text: t("web.challenge.decline_all"),
+      onclick: () => sendLobby({ type: "decline" }) })));
+  }
+  lobby.challengeList.replaceChildren(...items);
+  lobby.challengeList.closest("section").hidden = challenges.length === 0;
+  // A new challenge is heard even in a background tab.
+  if (received.some((one) => !lobby.heard.has(one.id))) {
+    document.title = t("web.challenge.new_title");
+    beep("end");
+  }
+  lobby.heard = new Set(received.map((one) => one.id));
+}
+
+// The challenges this player received or sent, on every page that has the lobby's socket.
+export function challengesPanel(loggedIn) {
+  lobby.challengeList = el("ul", { class: "list", id: "challenges" });
+  lobby.challengeStatus = lobby.challengeStatus || el("p", { class: "meta", id: "challenge-status", role: "status", "aria-live": "polite" });
+  // The status is the challenge form's once one is drawn after this panel.
+  const panel = el("section", { class: "panel", id: "challenges-panel", "aria-labelledby": "challenges-title", hidden: true },
+    el("h2", { id: "challenges-title", text: t("web.challenge.title_list") }), lobby.challengeList, lobby.challengeStatus);
+  if (loggedIn) openLobby().catch(() => {});
+  return panel;
+}
+
+// A challenge to a named player: the game's settings, sent on the lobby's socket.
+export function challengeForm(loggedIn, name = null) {
+  lobby.challengeStatus = lobby.challengeStatus || el("p", { class: "meta", id: "challenge-status", role: "status", "aria-live": "polite" });
+  const heading = el("h2", { id: "challenge-title", text: t("web.challenge.title") });
+  if (!loggedIn) {
+    return el("section", { class: "panel", id: "challenge-panel", "aria-labelledby": "challenge-title" },
+      heading, el("p", { id: "challenge-login", text: t("web.challenge.account_needed") }));
+  }
+  const [who, whoField] = number("challenge-name", t("web.challenge.name"), { type: "text", maxlength: 40, required: true });
+  if (name) { who.value = name; whoField.hidden = true; }
+  const [rows, rowsField] = number("challenge-rows", t("web.rows"), { min: 3, max: 26, value: 5 });
+  const [cols, colsField] = number("challenge-cols", t("web.cols"), { min: 3, max: 26, value: 5 });
+  const [minutes, minutesField] = number("challenge-minutes", t("web.clock_minutes"), { min: 0, max: 180, value: 3 });
+  const [increment, incrementField] = number("challenge-increment", t("web.clock_increment"), { min: 0, max: 180, value: 2 });
+  const mode = el("select", { id: "challenge-mode" },
+    el("option", { value: "general", text: t("mode.general") }),
+    el("option", { value: "simple", text: t("mode.simple") }));
+  const rated = el("input", { type: "checkbox", id: "challenge-rated" });
+  const days = el("select", { id: "challenge-days" },
+    el("option", { value: "", text: t("web.days_none") }),
+    ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { count: n }) })));
+  days.addEventListener("change", () => { minutes.disabled = increment.disabled = Boolean(days.value); });
+  const form = el("form", { id: "challenge-form" }, whoField, rowsField, colsField,
+    el("label", { class: "field" }, el("span", { text: t("web.mode") }), mode),
+    minutesField, incrementField,
+    el("label", { class: "field" }, el("span", { text: t("web.days_per_move") }), days),
+    el("label", { class: "field" }, rated, el("span", { text: t("web.pool.rated") })),
+    el("button", { type: "submit", class: "primary", id: "challenge-send",
+      text: name ? t("web.challenge.send_to", { name }) : t("web.challenge.send") }));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const message = { type: "challenge", name: who.value.trim(), rows: Number(rows.value), cols: Number(cols.value),
+      mode: mode.value, rated: rated.checked,
+      clock: Number(minutes.value) > 0 && !days.value ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null };
+    if (days.value) message.days = Number(days.value);
+    try {
+      await openLobby();
+      sendLobby(message);
+    } catch (failure) {
+      sayChallenge(errorText(failure.code, failure.message, failure.detail));
+    }
+  });
+  return el("section", { class: "panel", id: "challenge-panel", "aria-labelledby": "challenge-title" },
+    heading, form, lobby.challengeStatus);
 }
 
 // The creator of a seek is told it filled even in a background tab: the title, a sound (if
@@ -123,6 +280,12 @@ export function playNowPanel(loggedIn) {
       sendLobby({ type: "pool", pool: pool.id });
     },
   })));
+  // Players waiting in each pool, as the server pushes them.
+  for (const button of list.children) {
+    button.append(" ", el("span", { class: "meta pool-count", "data-count": button.dataset.pool }));
+  }
+  lobby.counts = list;
+  openLobby().catch(() => {});
   return el("section", { class: "panel", id: "play-now", "aria-labelledby": "play-now-title" },
     el("h2", { id: "play-now-title", text: t("web.play_now") }), list, lobby.status, lobby.offer, cancel);
 }
@@ -152,21 +315,6 @@ export function seeksPanel(loggedIn) {
     el("option", { value: "", text: t("web.days_none") }),
     ...settings.config.days_per_move.map((n) => el("option", { value: n, text: t("web.days_setting", { count: n }) })));
   days.addEventListener("change", () => { minutes.disabled = increment.disabled = Boolean(days.value); });
-  const refresh = async () => {
-    const data = await api("GET", "/api/seeks");
-    list.replaceChildren(...(data.seeks.length ? data.seeks.map((seek) => el("li", { "data-seek": seek.id },
-      el("strong", { text: `${seek.rows}x${seek.cols}` }),
-      el("span", { text: `${t(`mode.${seek.mode}`)}, ${clockLabel(seek.clock, seek.days)}` }),
-      el("span", { class: "meta", text: t("web.seek.players", { joined: seek.joined, players: seek.players }) }),
-      el("span", { text: seek.name }),
-      lobby.seeks.has(seek.id) ? null : el("button", { type: "button", class: "join", text: t("web.seek.join"),
-        onclick: async () => {
-          await openLobby();
-          if (seek.days) lobby.joinedDays.add(seek.id);
-          sendLobby({ type: "join_seek", seek: seek.id });
-        } }),
-    )) : [el("li", { text: t("web.seek.none") })]));
-  };
   const form = el("form", { id: "new-seek" }, rowsField, colsField,
     el("label", { class: "field" }, el("span", { text: t("web.mode") }), mode),
     playersField, minutesField, incrementField,
@@ -191,13 +339,13 @@ export function seeksPanel(loggedIn) {
       if (body.days) saveSeekToken(made.id, made.token);
       lobby.seeks.add(made.id);
       say(t("web.seek.waiting"));
-      await refresh();
     } catch (failure) {
       say(errorText(failure.code, failure.message, failure.detail));
     }
   });
-  refresh().catch((error) => say(errorText(error.code, error.message)));
+  lobby.seekList = list;
+  list.replaceChildren(el("li", { text: t("web.seek.none") }));
+  openLobby().catch((error) => say(errorText(error.code, error.message)));
   return el("section", { class: "panel", id: "seeks-panel", "aria-labelledby": "seeks-title" },
-    el("h2", { id: "seeks-title", text: t("web.seek.title") }), form, lobby.status,
-    el("button", { type: "button", id: "seek-refresh", text: t("web.seek.refresh"), onclick: () => refresh() }), list);
+    el("h2", { id: "seeks-title", text: t("web.seek.title") }), form, lobby.status, list);
 }

@@ -4,7 +4,7 @@
 // session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
 import { api, el, go, router, svg, svgText, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
-import { seeksPanel } from "./lobby.js";
+import { challengeForm, challengesPanel, seeksPanel } from "./lobby.js";
 
 // The named player logged in here (null: a guest), from GET /api/session.
 export const account = { player: null };
@@ -239,6 +239,7 @@ export async function showPlayer(name) {
         text: game.status === "finished" ? t("web.replay") : t("web.watch") }) : null,
     )) : [el("li", { text: t("web.no_games") })]);
   const own = account.player && account.player.name === data.name;
+  const challenges = own ? [] : [challengesPanel(Boolean(account.player)), challengeForm(Boolean(account.player), data.name)];
   view().replaceChildren(
     el("h1", { id: "player-name", text: data.name }),
     el("p", { class: "meta", id: "player-rating",
@@ -248,7 +249,7 @@ export async function showPlayer(name) {
       el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
       el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)),
-    ...(own ? [accountPanel()] : []));
+    ...(own ? [accountPanel()] : challenges));
 }
 
 // ------------------------------------------------------------------------------ the lobby
@@ -282,10 +283,35 @@ export async function showLobby() {
       game.open_seats.map((seat) => el("a", { href: `#/join/${game.id}/${seat}`, class: "join",
         text: t("web.join_seat_number", { number: seat + 1 }) })),
     )) : [el("li", { text: t("web.lobby_empty") })]);
+  const loggedIn = Boolean(account.player);
+  const playing = el("ul", { class: "list", id: "playing" }, el("li", { text: t("web.playing.none") }));
   view().replaceChildren(
     el("h1", { text: t("web.lobby") }),
+    challengesPanel(loggedIn),
     el("section", { class: "panel" },
-      el("p", { class: "meta", text: account.player ? t("web.lobby_named", { name: account.player.name }) : t("web.lobby_guest") }),
+      el("p", { class: "meta", text: loggedIn ? t("web.lobby_named", { name: account.player.name }) : t("web.lobby_guest") }),
       list),
-    seeksPanel(Boolean(account.player)));
+    seeksPanel(loggedIn),
+    challengeForm(loggedIn),
+    el("section", { class: "panel", id: "playing-panel", "aria-labelledby": "playing-title" },
+      el("h2", { id: "playing-title", text: t("web.playing.title") }), playing));
+  followPlaying(playing, route);
+}
+
+// The games being played, read again every few seconds while the lobby is shown.
+const PLAYING_SECONDS = 5;
+
+async function followPlaying(list, route) {
+  while (route === router.visits && list.isConnected) {
+    try {
+      const data = await api("GET", "/api/games?list=playing");
+      list.replaceChildren(...(data.games.length ? data.games.map((game) => el("li", { "data-game": game.id },
+        el("a", { href: `#/game/${game.id}`, class: "watch",
+          text: t("web.playing.watch", { size: `${game.rows}x${game.cols}`, mode: t(`mode.${game.mode}`), names: game.names.join(", ") }) }),
+      )) : [el("li", { text: t("web.playing.none") })]));
+    } catch (error) {
+      list.replaceChildren(el("li", { class: "error", text: errorText(error.code, error.message) }));
+    }
+    await new Promise((done) => setTimeout(done, PLAYING_SECONDS * 1000));
+  }
 }

@@ -310,11 +310,13 @@ seeks: Final = Table(
     Column("seen_ms", BigInteger, nullable=False),
     Column("game", String(32), nullable=True),
     Column("days", Integer, nullable=True),
+    Column("target", Integer, nullable=True),
 )
 """A game offered in the lobby: ``creator`` is the hash of its creator's lobby connection's
 secret, held by the process ``holder`` (which renews ``seen_ms`` while the connection lasts);
 ``game`` is the game it made once filled; ``days`` the days per move of a correspondence
-seek, which lives a day from ``created_ms`` instead of as long as the connection."""
+seek, which lives a day from ``created_ms`` instead of as long as the connection; ``target``
+the account a challenge is for (``NULL`` for a seek anyone may take)."""
 
 seek_members: Final = Table(
     "seek_members",
