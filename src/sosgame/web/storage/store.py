@@ -7,6 +7,8 @@ calls block; the server makes them from one worker thread.
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
@@ -137,7 +139,17 @@ def _sqlite_pragmas(engine: Engine) -> None:
         # WAL with synchronous=NORMAL: a commit survives the process being killed (the OS
         # holds the write), which is what an acknowledged move needs.
         cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        # Switching to WAL is refused at once, not waited for, while another process starting
+        # on the same file holds its lock (a new database being made, a migration): try again.
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
