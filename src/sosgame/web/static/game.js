@@ -7,6 +7,7 @@ import {
 import { beep } from "./sound.js";
 import { allows, fairBar, fairPanel, forgetFair } from "./fairplay.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
+import { steadily } from "./steady.js";
 import { announce, announcement, turnText } from "./announcer.js";
 import { seatBar } from "./seatbar.js";
 import { shareButton } from "./share.js";
@@ -260,7 +261,10 @@ function soundFor(before, state) {
 }
 
 // Draws the game page anew from gameView, keeping the focus, the board's pan and the clocks.
-function drawGame() {
+// Every redraw of the game goes through here: none while a press is under way.
+const drawGame = steadily(drawGameNow);
+
+function drawGameNow() {
   const state = gameView.state;
   if (!state) return;
   const kept = keptFocus();

@@ -5,6 +5,7 @@
 import { api, el, go, saveSeekToken, saveToken } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
+import { steadily } from "./steady.js";
 
 const PROTOCOL = 1;
 
@@ -85,9 +86,9 @@ function receiveLobby(message) {
     if (mine) alertFilled();
     closeLobby();
     go(`#/game/${message.game}`);
-  } else if (message.type === "seeks") drawSeeks(message.seeks);
+  } else if (message.type === "seeks") drawSeeksSteadily(message.seeks);
   else if (message.type === "pool_counts") drawCounts(message.counts);
-  else if (message.type === "challenges") drawChallenges(message.challenges);
+  else if (message.type === "challenges") drawChallengesSteadily(message.challenges);
   else if (message.type === "challenge_sent") {
     lobby.sent.set(message.challenge, message.to);
     sayChallenge(t("web.challenge.sent"));
@@ -117,6 +118,10 @@ function rangeText(range) {
 function gameText(game) {
   return `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}, ${clockLabel(game.clock, game.days)}`;
 }
+
+// The pushed lists wait for a press under way: a Join or Accept button is not swept away.
+const drawSeeksSteadily = steadily(drawSeeks);
+const drawChallengesSteadily = steadily(drawChallenges);
 
 // The seeks as the server pushed them: each this player may take, or its own.
 function drawSeeks(seeks) {

@@ -29,6 +29,7 @@ const APP_FILES = [
   "/static/seatbar.js",
   "/static/share.js",
   "/static/sound.js",
+  "/static/steady.js",
   "/static/theme.js",
   "/static/favicon.svg",
   "/static/icon-192.png",
