@@ -158,18 +158,27 @@ def client(tmp_path: Path) -> Iterator[object]:
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_the_web_refuses_a_local_game_or_an_upload_with_two_players_of_one_name(
-    client: object,
-) -> None:
-    seats = [{"name": "Ann"}, {"name": "ANN"}]
-    refused = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats})  # type: ignore[attr-defined]
-    assert refused.status_code == 400
-    assert refused.json()["error"]["code"] == "bad_field"
-    assert "seats 1 and 2 have the same name" in refused.json()["error"]["message"]
+def test_the_web_refuses_an_upload_with_two_players_of_one_name(client: object) -> None:
     record = json.loads(_record_text(["Ann", "ann"]))
     uploaded = client.post("/api/records", json=record)  # type: ignore[attr-defined]
     assert uploaded.status_code == 400
     assert uploaded.json()["error"]["code"] == "bad_record"
+    assert "seats 1 and 2 have the same name" in uploaded.json()["error"]["message"]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_local_web_game_of_two_alike_names_downloads_a_record_that_loads(
+    client: object,
+) -> None:
+    seats = [{"name": "Ann"}, {"name": "ANN"}]
+    created = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats}).json()  # type: ignore[attr-defined]
+    headers = {"authorization": f"Bearer {created['token']}"}
+    download = client.get(f"/api/games/{created['id']}/record", headers=headers)  # type: ignore[attr-defined]
+    assert download.status_code == 200
+    record = Record.from_json(download.text)
+    assert record.players == ["Ann", "ANN (2)"]
+    again = client.post("/api/records", json=record.to_dict())  # type: ignore[attr-defined]
+    assert again.status_code == 201
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -197,3 +206,12 @@ def test_a_web_game_two_strangers_joined_under_one_name_still_downloads(client: 
     download = client.get(f"/api/games/{game}/record")  # type: ignore[attr-defined]
     assert download.status_code == 200
     assert Record.from_json(download.text).players == ["Ann", "ann (2)"]
+
+
+def test_the_web_numbers_a_long_repeated_name_within_the_limit() -> None:
+    pytest.importorskip("starlette")
+    from sosgame.web.people.names import distinct_names
+
+    names = distinct_names(["A" * NAME_MAX, "a" * NAME_MAX, "A" * NAME_MAX])
+    assert names[1] == "a" * (NAME_MAX - 4) + " (2)"
+    assert check_names(names) == names

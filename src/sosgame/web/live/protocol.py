@@ -11,11 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
-from sosgame.errors import InvalidSettingsError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Mode
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, WEB_MAX_NAME
-from sosgame.settings import check_names
 from sosgame.web.api import JSON, Model
 from sosgame.web.guards import jsonsafe, limits
 from sosgame.web.live.errors import ProtocolError, error_body
@@ -395,11 +393,6 @@ def parse_new_game(data: object) -> NewGame:
             known = ", ".join((HUMAN, *COMPUTER_LEVELS))
             raise ProtocolError("bad_field", f"field '{where}.player' must be one of {known}")
         seats.append(SeatSettings(check_name(seat.get("name"), f"{where}.name"), player))
-    try:  # an online game numbers a repeated name instead ("Ann (2)"): strangers meet there
-        if kind == "local":
-            check_names([seat.name for seat in seats])
-    except InvalidSettingsError as error:
-        raise ProtocolError("bad_field", f"field 'seats': {error}") from None
     clock = None
     if body.get("clock") is not None:
         raw_clock = _object(body["clock"], "field 'clock'")
