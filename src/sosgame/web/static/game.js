@@ -141,7 +141,7 @@ function receiveState(id, game) {
   soundFor(before, game);
   sendPending(game);
   drawGame();
-  announce(announcement(before, game));
+  announce(announcement(before, game, youSeats(game)));
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
 }
 
@@ -161,6 +161,14 @@ function receiveError(message) {
   }
   gameView.error = errorText(message.code, message.message, message.detail);
   if (gameView.state) drawGame();
+}
+
+// The seats that read "you": those this browser plays, unless it plays every human seat of a
+// game with several (players passing one device, where "you" would be everybody).
+function youSeats(state) {
+  const mine = connection.seats;
+  const humans = state.seats.filter((seat) => seat.player === "human").length;
+  return humans > 1 && mine.length >= humans ? [] : mine;
 }
 
 function myTurn(state) {
@@ -220,7 +228,7 @@ function tickClocks() {
 
 // The window's title says whose turn it is, so a player in another tab sees it too.
 function gameTitle(state) {
-  if (state.result) return t("web.title_over", { result: resultText(state.result, state.seats) });
+  if (state.result) return t("web.title_over", { result: resultText(state.result, state.seats, youSeats(state)) });
   if (state.status === "open") return t("web.title_waiting");
   if (myTurn(state)) return t("web.title_your_turn");
   return t("web.title_turn", { name: state.seats[state.turn].name });
@@ -332,8 +340,9 @@ function banner(state) {
   const extra = state.extra_turn && !over;
   return el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
     // What changes here is told by the page's live region (announcer.js), not by the banner.
-    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state) }),
-    extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
+    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state, youSeats(state)) }),
+    extra ? el("span", { class: "badge", id: "extra-turn", text: youSeats(state).includes(state.turn)
+      ? t("web.extra_turn_you") : t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
 }
 
 function gameBoard(state) {
