@@ -3,6 +3,7 @@ result; a spectator reads the players' names, and so do players passing one devi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,3 +87,39 @@ def test_players_passing_one_device_read_their_names(page: Any, server: LiveServ
     expect(page.locator("#status")).to_have_text("Ann to move.")
     click_move(page, "Sa1")
     expect(page.locator("#status")).to_have_text("Bao to move.")
+
+
+def test_after_a_rated_game_each_player_sees_the_new_ratings_and_the_change(
+    three: list[Any], server: LiveServer
+) -> None:
+    ann, bao, _ = three
+    for page, name in ((ann, "Ann"), (bao, "Bao")):
+        page.goto(server.url)
+        claimed = page.context.request.post(
+            f"{server.url}/api/players", data={"name": name, "password": "a good password"}
+        )
+        assert claimed.status == 201, claimed.text()
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "x"}, {"name": "y"}]}
+    created = ann.context.request.post(f"{server.url}/api/games", data=body).json()
+    game = created["id"]
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    taken = bao.context.request.post(
+        f"{server.url}/api/games/{game}/seats/1", data={"invite": invite}
+    ).json()
+    _hold(ann, server, game, created["token"])
+    _hold(bao, server, game, taken["token"])
+    for page in three:
+        page.goto(f"{server.url}/#/game/{game}")
+    for move, page in zip(("Sa1", "Sb1", "Sc1", "Sa2"), (ann, bao, ann, bao), strict=True):
+        click_move(page, move)
+    expect(ann.locator("#rated-status")).to_have_text("Rated game")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#resign")
+    for page in three:
+        winner = page.locator('#seats .rating-change[data-seat="1"]')
+        expect(winner).to_have_text(re.compile(r"^rating \d+\.\d \(\+\d+\.\d\)$"))
+        after = server.get("/api/players/Bao")["rating"]
+        expect(winner).to_contain_text(f"rating {after:.1f} ")
+        expect(page.locator('#seats .rating-change[data-seat="0"]')).to_have_text(
+            re.compile(r"^rating -?\d+\.\d \([-+]?\d+\.\d\)$")
+        )

@@ -249,6 +249,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "Rating {rating} after {count} rated games",
     ),
     text("web.rating_after", "rating after: {rating}"),
+    # A seat's rating after a rated game, and the change it brought, e.g. "+12.3".
+    text("web.rating_change", "rating {rating} ({change})"),
     text("web.unrated", "not rated"),
     text("web.no_history", "No rated games yet."),
     text("web.no_games", "No games yet."),

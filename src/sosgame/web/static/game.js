@@ -1,6 +1,6 @@
 // The game page: what the server sends, drawn; what the player does, sent.
 import { api, el, formatClock, go, notice, parseCell, router, saveToken, tokensFor, view } from "./dom.js";
-import { errorText, playerLabel, resultText, t } from "./i18n.js";
+import { errorText, playerLabel, resultText, settings, t } from "./i18n.js";
 import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
@@ -47,6 +47,7 @@ export function closeSocket() {
   connection.pending = null;
   gameView.invites = null;
   gameView.rematch = null;
+  gameView.ratings = null;
   clearInterval(gameView.clockTimer);
   forgetFair();
   notice("");
@@ -142,7 +143,40 @@ function receiveState(id, game) {
   sendPending(game);
   drawGame();
   announce(announcement(before, game, youSeats(game)));
+  loadRatings(game);
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
+}
+
+// After a rated game, what it did to each player's rating. Rating a game takes the server a
+// moment after its end, so an answer without it is asked again a few times.
+const RATINGS_TRIES = 5;
+
+function loadRatings(game, attempt = 0) {
+  if (!game.result || !game.rated) return;
+  const known = gameView.ratings;
+  if (attempt === 0 && known && known.id === game.id) return;
+  gameView.ratings = { id: game.id, seats: known && known.id === game.id ? known.seats : [] };
+  api("GET", `/api/games/${encodeURIComponent(game.id)}/ratings`).then((found) => {
+    if (!gameView.state || gameView.state.id !== game.id) return;
+    if (found.rated === null && attempt + 1 < RATINGS_TRIES) {
+      setTimeout(() => loadRatings(game, attempt + 1), 1000 * (attempt + 1));
+      return;
+    }
+    gameView.ratings = { id: game.id, seats: found.seats.filter((seat) => seat.after) };
+    drawGame();
+  }).catch(() => {});
+}
+
+function ratingChange(index) {
+  const ratings = gameView.ratings;
+  const found = ratings && gameView.state && ratings.id === gameView.state.id
+    ? ratings.seats.find((seat) => seat.seat === index) : null;
+  if (!found) return null;
+  const one = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  const rating = new Intl.NumberFormat(settings.lang, one).format(found.after.rating);
+  const change = new Intl.NumberFormat(settings.lang, { ...one, signDisplay: "exceptZero" })
+    .format(found.after.rating - found.before.rating);
+  return el("span", { class: "meta rating-change", "data-seat": index, text: t("web.rating_change", { rating, change }) });
 }
 
 function receivePresence(message) {
@@ -201,7 +235,7 @@ export function drawSeats(state, scores = state.scores) {
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index, "aria-current": turn ? "true" : null },
       seatMark(index),
       el("span", { class: "who" }, el("strong", { text: seat.name }), " ",
-        el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence),
+        el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence, " ", ratingChange(index)),
       clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(clock.remaining[index]) }) : null,
       el("span", { class: "score", "aria-label": t("web.points", { name: seat.name, count: scores[index] }), text: String(scores[index]) }));
     item.style.setProperty("--seat", seatColour(index));
