@@ -145,6 +145,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.announce_resign", "{name} resigns"),
     # The seat this browser plays reads "you": in the banner, the result and what is announced.
     text("web.your_turn", "Your turn."),
+    # Premoves: a move chosen on another seat's turn, sent when this player's turn comes.
+    text("web.premove_pick", "Premove in {cell}:"),
+    text("web.premove", "Premove {move}: sent when your turn comes."),
+    text("web.premove_cancel", "Cancel the premove"),
+    text("web.premove_label", "premove"),
+    text("web.premove_dropped", "Your premove {move} was not played: its cell is taken."),
     text("web.your_turn_again", "Your turn again: extra turn!"),
     text("web.you_win", "You win: {reason}."),
     text("web.you_draw", "A draw between you and {names}: {reason}."),

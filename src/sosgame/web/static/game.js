@@ -48,6 +48,7 @@ export function closeSocket() {
   gameView.invites = null;
   gameView.rematch = null;
   gameView.ratings = null;
+  gameView.premove = null;
   clearInterval(gameView.clockTimer);
   forgetFair();
   notice("");
@@ -141,6 +142,7 @@ function receiveState(id, game) {
   updateMoves(before, game);
   soundFor(before, game);
   sendPending(game);
+  playPremove(before, game);
   drawGame();
   announce(announcement(before, game, youSeats(game)));
   loadRatings(game);
@@ -209,8 +211,52 @@ function myTurn(state) {
   return allows(state, connection.seats, "can_move");
 }
 
+// A premove, in a clock game as lichess has them: a move chosen while another seat is to move,
+// kept in this page (one at most) and sent the moment this player's turn comes, if its cell is
+// still free. An opponent's extra turn is still theirs, so the premove waits through it.
+function canPremove(state) {
+  return Boolean(state.clock) && state.kind === "online" && state.status === "playing" && !state.result
+    && youSeats(state).length > 0 && !myTurn(state);
+}
+
+function playPremove(before, state) {
+  const premove = gameView.premove;
+  if (!premove) return;
+  // A finished game, another game or a move taken back ends it, as a takeback does on lichess.
+  if (premove.id !== state.id || state.result || (before && state.ply < before.ply)) {
+    gameView.premove = null;
+    return;
+  }
+  if (!myTurn(state)) return;
+  gameView.premove = null;
+  const { row, col } = parseCell(premove.move.slice(1));
+  if (state.board[row][col] !== ".") {
+    gameView.error = t("web.premove_dropped", { move: premove.move });
+    return;
+  }
+  send({ type: "move", move: premove.move, ply: state.ply });
+}
+
+function cancelPremove() {
+  gameView.premove = null;
+  drawGame();
+}
+
+function premoveMarks(state) {
+  const premove = gameView.premove;
+  if (!premove || premove.id !== state.id) return {};
+  return { [premove.move.slice(1)]: { classes: ["premove"], label: t("web.premove_label"), ghost: premove.move[0] } };
+}
+
 function play(letter, cell) {
   const state = gameView.state;
+  if (state && canPremove(state)) {
+    gameView.premove = { id: state.id, move: `${letter}${cell}` };
+    gameView.selected = null;
+    drawGame();
+    announce(t("web.premove", { move: gameView.premove.move }));
+    return;
+  }
   if (!state || !myTurn(state)) return;
   send({ type: "move", move: `${letter}${cell}`, ply: state.ply });
   gameView.selected = null;
@@ -384,13 +430,13 @@ function gameBoard(state) {
   const last = action && !action.startsWith("resign") ? action.slice(1) : "";
   return drawBoard(state, {
     last, fresh: gameView.animate ? newestLines(state) : [], selected: gameView.selected, hint: gameView.hint,
-    onPick: pickCell, onLetter: play,
+    marks: premoveMarks(state), onPick: pickCell, onLetter: play,
   });
 }
 
 // A click on an empty cell picks it; its letter comes from the picker's buttons.
 function pickCell(cell) {
-  if (!myTurn(gameView.state)) return;
+  if (!myTurn(gameView.state) && !canPremove(gameView.state)) return;
   gameView.selected = cell;
   boardView.focus = cell;
   drawGame();
@@ -401,9 +447,10 @@ function pickCell(cell) {
 // The letter picker for the picked cell (or the hint), beside the zoom buttons.
 function pickerRow(state) {
   const picker = el("div", { class: "picker", id: "picker" });
-  if (gameView.selected && myTurn(state)) {
+  if (gameView.selected && (myTurn(state) || canPremove(state))) {
+    const ahead = !myTurn(state);
     picker.append(
-      el("span", { text: t("web.pick_letter", { cell: gameView.selected }) }),
+      el("span", { text: ahead ? t("web.premove_pick", { cell: gameView.selected }) : t("web.pick_letter", { cell: gameView.selected }) }),
       el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", gameView.selected) }),
       el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", gameView.selected) }),
       el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: cancelPick }));
@@ -411,6 +458,9 @@ function pickerRow(state) {
       if (event.key === "Escape") cancelPick();
       else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), gameView.selected);
     });
+  } else if (gameView.premove && gameView.premove.id === state.id) {
+    picker.append(el("span", { id: "premove", text: t("web.premove", { move: gameView.premove.move }) }),
+      el("button", { type: "button", id: "premove-cancel", text: t("web.premove_cancel"), onclick: cancelPremove }));
   } else if (gameView.hint) {
     picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: gameView.hint }) }));
   }
