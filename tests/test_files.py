@@ -263,3 +263,26 @@ def test_certify_names_boards_that_do_not_fit_the_certificate_s_size(
         assert status == 1, err
         assert err.startswith("sosgame: error: ") and err.count("\n") == 1
         assert "Traceback" not in err and "internal error" not in err
+
+
+def test_solve_refuses_a_pipe_for_its_certificate_before_it_solves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sosgame.cli import solve as solve_command
+
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("solved before the certificate's path was checked")
+
+    monkeypatch.setattr(solve_command, "solve", never)
+    path = tmp_path / "proof.json"
+    os.mkfifo(path)
+    status, _, err = run(capsys, "solve", "3x3", "--certificate", str(path))
+    assert status == 1
+    assert err.endswith(": it is a device, a pipe or a socket, not a regular file\n")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    status, _, err = run(capsys, "solve", "3x3", "--certificate", str(folder))
+    assert (status, err) == (
+        1,
+        f"sosgame: error: cannot write certificate {folder}: Is a directory\n",
+    )

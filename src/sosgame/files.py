@@ -36,6 +36,7 @@ __all__ = [
     "bracket_depth",
     "check_text",
     "check_value",
+    "check_writable",
     "gunzip",
     "nesting",
     "outside_strings",
@@ -258,7 +259,23 @@ def _too_large(most: int) -> FileError:
     )
 
 
-def _write(path: str | Path, data: bytes) -> None:
+def check_writable(path: str | Path) -> None:
+    """Check, before long work whose result goes there, that :func:`write_file` would not
+    refuse ``path`` for what it is (a folder, a pipe, a device).
+
+    :raises FileError: naming the file and what is wrong.
+    """
+    try:
+        _target(path)
+    except OSError as error:
+        raise _error("write", path, error.strerror or str(error), error.errno) from None
+    except FileError as error:
+        raise _error("write", path, error) from None
+
+
+def _target(path: str | Path) -> tuple[Path, os.stat_result | None]:
+    """The file a write to ``path`` replaces (through a symbolic link), and its state if it
+    exists; a folder or a special file is refused."""
     target = Path(path)
     if not target.name:  # "/": a folder, never a file's name
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
@@ -272,6 +289,11 @@ def _write(path: str | Path, data: bytes) -> None:
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if before is not None and not stat.S_ISREG(before.st_mode):
         raise _special()
+    return target, before
+
+
+def _write(path: str | Path, data: bytes) -> None:
+    target, before = _target(path)
     partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}.partial")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     handle = os.open(partial, flags, 0o666 if before is None else stat.S_IMODE(before.st_mode))

@@ -47,11 +47,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from sosgame.errors import FileError, SosError
-from sosgame.files import read_text, write_file
+from sosgame.files import check_writable, read_text, write_file
 from sosgame.game import MODES, Game, Mode
 from sosgame.limits import BOARD_MAX_SIDE, CERTIFICATE_MAX_BYTES, CERTIFICATE_MAX_DEPTH
 
-__all__ = ["FORMAT", "CertificateError", "Report", "check", "load", "write"]
+__all__ = ["FORMAT", "CertificateError", "Report", "check", "load", "writable", "write"]
 
 FORMAT: Final = "sosgame-certificate"
 _VERSION: Final = 1
@@ -139,12 +139,27 @@ def write(document: dict[str, Any], path: str | Path) -> None:
     try:
         write_file(path, data)
     except FileError as error:
-        reason = error.values["reason"]
-        raise CertificateError(
-            f"cannot write certificate {path}: {reason}",
-            code="certificate_unwritable",
-            values=error.values,
-        ) from None
+        raise _unwritable(path, error) from None
+
+
+def writable(path: str | Path) -> None:
+    """Check that :func:`write` would not refuse ``path`` for what it is (a folder, a pipe,
+    a device), before the solve that makes the certificate.
+
+    :raises CertificateError: if it would.
+    """
+    try:
+        check_writable(path)
+    except FileError as error:
+        raise _unwritable(Path(path), error) from None
+
+
+def _unwritable(path: Path, error: FileError) -> CertificateError:
+    return CertificateError(
+        f"cannot write certificate {path}: {error.values['reason']}",
+        code="certificate_unwritable",
+        values=error.values,
+    )
 
 
 class _Board:
