@@ -229,7 +229,7 @@ def test_options_a_loaded_record_settles_are_refused_with_load(
 def test_two_players_may_not_share_a_name(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "play", "--plain", "--names", "Ann", " ann ")
     assert status == 1
-    assert "--names: 'ann' is given twice; give each player a name of their own" in err
+    assert "--names: seats 1 and 2 have the same name: ' ann '" in err
 
 
 def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path: Path) -> None:

@@ -92,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if sys.stdout is None:  # started with its output closed (`>&-`): nowhere to answer
+        if sys.stderr is not None:
+            print(t("cli.error", error=t("cli.no_output")), file=sys.stderr)
+        return 1
     try:
         # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
         arguments = build_parser(argv).parse_args(argv)

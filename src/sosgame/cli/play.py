@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sosgame.cli.language import add_mode, subcommand, t
 from sosgame.cli.plain import PlainGame
-from sosgame.errors import SosError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game
-from sosgame.i18n import LANGUAGES, default_name, detect_language, translator
+from sosgame.i18n import LANGUAGES, default_name, detect_language, error_text, translator
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.record import load
+from sosgame.settings import check_names
 from sosgame.table import PERSON, Seat, Table, seats_from_record
 
 if TYPE_CHECKING:
@@ -72,13 +73,10 @@ def _settings(arguments: argparse.Namespace) -> tuple[int, int, int, list[str] |
     if names is not None and len(names) != players:
         raise SosError(t("cli.play.names_count", count=len(names), players=players))
     if names is not None:
-        seen: set[str] = set()
-        for name in names:
-            if not name.strip() or len(name) > 100:
-                raise SosError(t("cli.play.bad_name", name=repr(name)))
-            if name.strip().casefold() in seen:
-                raise SosError(t("cli.play.same_name", name=repr(name.strip())))
-            seen.add(name.strip().casefold())
+        try:
+            check_names(names)
+        except InvalidSettingsError as error:
+            raise SosError(t("cli.play.bad_names", error=error_text(t, error))) from None
     return rows, cols, players, names
 
 

@@ -15,6 +15,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.error", "sosgame: error: {error}"),
     text("cli.os_error", "{path}: {reason}"),
     text("cli.stopped", "sosgame: stopped by Ctrl-C"),
+    text("cli.no_output", "standard output is closed, so there is nowhere to write the answer"),
     text(
         "cli.internal_error",
         "sosgame: internal error ({kind}: {error}); please report it, with the command that "
@@ -481,11 +482,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.play.load", "continue the game in a record file (sosgame-record/1)"),
     text("cli.play.bad_side", "{option} must be from 1 to {most}, not {value}"),
     text("cli.play.names_count", "--names gives {count} names but --players is {players}"),
-    text("cli.play.bad_name", "--names: {name} is not a name of 1 to 100 characters"),
-    text(
-        "cli.play.same_name",
-        "--names: {name} is given twice; give each player a name of their own",
-    ),
+    text("cli.play.bad_names", "--names: {error}"),
     text(
         "cli.play.load_conflict",
         "--load takes the board, mode, players and names from the record: leave out {option}",

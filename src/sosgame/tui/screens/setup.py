@@ -14,13 +14,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from sosgame.errors import SosError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
-from sosgame.i18n import LANGUAGES, default_name, is_default_name
+from sosgame.i18n import LANGUAGES, default_name, error_text, is_default_name
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import check_size
 from sosgame.record import Start, starting_game
+from sosgame.settings import check_names
 from sosgame.table import PERSON, Seat
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
@@ -306,15 +307,20 @@ class SetupScreen(TranslatedScreen):
                 self._error(partial(self.t, "tui.bad_name", number=seat + 1, most=RECORD_MAX_NAME))
                 self.query_one(f"#name-{seat}", Input).focus()
                 return None
-            for other, taken in enumerate(seats):
-                if taken.name.casefold() == name.casefold():
+            try:  # the core's checks: no control characters, no name at two seats
+                check_names([*(taken.name for taken in seats), name])
+            except InvalidSettingsError as error:
+                other = int(str(error.values.get("first", 0))) - 1
+                if error.code == "name_same":
                     self._error(
                         partial(
                             self.t, "tui.same_name", first=other + 1, second=seat + 1, name=name
                         )
                     )
-                    self.query_one(f"#name-{seat}", Input).focus()
-                    return None
+                else:
+                    self._error(partial(error_text, self.t, error))
+                self.query_one(f"#name-{seat}", Input).focus()
+                return None
             seats.append(Seat(name, str(self.query_one(f"#kind-{seat}", Select).value)))
         return seats
 
