@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -76,3 +77,27 @@ def test_nested_warm_ups_show_one_notice_and_none_without_a_program_s_notice(
     with compiling("alone"):
         pass
     assert shown == ["on", "off"]
+
+
+def test_a_worker_process_shows_no_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sosgame import first_compile
+    from sosgame.processes import tie_to_parent
+
+    monkeypatch.setattr(_jit, "compiled_before", lambda what: False)
+    monkeypatch.setattr("signal.signal", lambda *arguments: None)  # this is no worker
+    monkeypatch.setattr("sosgame.processes._kill_me_with_my_parent", lambda: True)
+    shown: list[str] = []
+
+    class Notice:
+        def __enter__(self) -> None:
+            shown.append("on")
+
+        def __exit__(self, *exception: object) -> None:
+            pass
+
+    with announcing(Notice):
+        tie_to_parent(os.getppid())  # as a forked worker starts, with its command's notice
+        assert first_compile.notice() is None
+        with compiling("worker"):
+            pass
+    assert shown == []

@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-__all__ = ["Notice", "announcing", "notice"]
+__all__ = ["Notice", "announcing", "notice", "quiet"]
 
 Notice = Callable[[], AbstractContextManager[object]]
 """Makes the context manager within which kernels compile for the first time: shown on
@@ -35,3 +35,8 @@ def announcing(shown: Notice | None) -> Iterator[None]:
 def notice() -> Notice | None:
     """The notice set now, if any."""
     return _notice[0]
+
+
+def quiet() -> None:
+    """Show no notice in this process from now on (a worker, whose command reports for it)."""
+    _notice[0] = None
