@@ -11,11 +11,10 @@ writable, kernels are compiled afresh in each process, without a word. Within th
 code sits under a digest of the compiled modules' source (:func:`source_digest`), so a change
 to any of them compiles every kernel afresh.
 
-Compiling takes a minute or more, once: each warm-up (:func:`sosgame.kernel.warm_up` and its
-kind) runs inside :func:`compiling`, which leaves a mark in that folder when it is done, and
-while no mark is there shows the notice a program set with
-:func:`sosgame.first_compile.announcing`, so that a
-person knows why the first search is slow.
+Compiling takes a minute or more, once: each warm-up (:func:`sosgame.kernel.warm_up` and the
+search's, the solver's and the players') runs inside :func:`compiling`, which leaves a mark in
+that folder when it is done and, while no mark is there, shows the notice a program set with
+:func:`sosgame.first_compile.announcing`, so that a person knows why the first search is slow.
 """
 
 from __future__ import annotations
