@@ -183,14 +183,15 @@ class LiveGame(RuleBasedStateMachine):
             message = MoveMessage(move=move, ply=ply)
         self._step(Sent(message, held))
 
-    @rule(data=st.data())
-    def the_seat_to_move_plays(self, data: Any) -> None:
-        """A legal move from the seat to move (most moves are: games get to their end)."""
-        if not self.state.game.legal_moves or self._computer_to_move():
-            return
-        move = data.draw(st.sampled_from(sorted(map(str, self.state.game.legal_moves))))
-        held = frozenset((self.state.game.turn,))
-        self._step(Sent(MoveMessage(move=move, ply=self.state.ply), held))
+    @rule(moves=st.integers(1, 4), data=st.data())
+    def the_seat_to_move_plays(self, moves: int, data: Any) -> None:
+        """Legal moves from the seat to move (most moves are: games get to their end)."""
+        for _ in range(moves):
+            if not self.state.game.legal_moves or self._computer_to_move():
+                return
+            move = data.draw(st.sampled_from(sorted(map(str, self.state.game.legal_moves))))
+            held = frozenset((self.state.game.turn,))
+            self._step(Sent(MoveMessage(move=move, ply=self.state.ply), held))
 
     @rule()
     def a_timer_fires(self) -> None:
@@ -228,6 +229,8 @@ class LiveGame(RuleBasedStateMachine):
             assert error.code  # a registered code: tests/test_web_errors.py checks the source
             outcome = None
         assert _fields(before) == fields, "apply changed the state it was given"
+        name = type(command.message if isinstance(command, Sent) else command).__name__
+        event(f"{name} {'refused' if outcome is None else 'applied'}")
         if before.over:
             self._finished_accepts_nothing(command, outcome)
         if outcome is None:
@@ -335,13 +338,16 @@ class LiveGame(RuleBasedStateMachine):
 
     @invariant()
     def a_clock_never_shows_less_than_nothing(self) -> None:
+        """Nor keeps less: a move that comes once the flag fell is a loss on time."""
+        clock = self.state.clock
+        assert clock is None or all(left >= 0 for left in clock["remaining"])
         view = clock_view(self.state, self.now)
         if view is not None:
             assert all(left >= 0 for left in view["remaining"])
             assert view["running"] is None or self.state.started
 
 
-LiveGame.TestCase.settings = settings(max_examples=60, stateful_step_count=40)
+LiveGame.TestCase.settings = settings(max_examples=40, stateful_step_count=40)
 test_the_live_game = LiveGame.TestCase
 
 

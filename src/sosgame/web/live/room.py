@@ -410,7 +410,15 @@ class Room:
                 await self._stale()
         elif write is not None:
             await self._write(write)
-        self.live = outcome.state
+        # Who is here may have changed while the change was being stored: that is kept.
+        here = self.live
+        self.live = evolve(
+            outcome.state,
+            game=outcome.state.game,
+            away_since=here.away_since,
+            came_back=here.came_back,
+            seen=here.seen,
+        )
         if outcome.announce is not None:
             self._announcement = outcome.announce
         if write is not None:
