@@ -28,7 +28,7 @@ from sosgame.web import create_app
 from sosgame.web.config import ServerLimits
 from sosgame.web.guards.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.people.accounts import COOKIE
-from sosgame.web.people.ratings import COMPUTER_RATINGS
+from sosgame.web.people.ratings import COMPUTER_RATINGS, NEW_PLAYER
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -220,8 +220,22 @@ def test_a_game_between_named_players_is_rated_and_listed(client: TestClient) ->
         f"/api/games/{game}/rematch", headers={"authorization": f"Bearer {bao_token}"}
     )
     assert again.status_code == 201
-    play_to_resignation(client, again.json()["id"], created["token"], bao_token, moves=QUIET_MOVES)
-    wait_for(client, "/api/players/Ann", lambda body: len(body["history"]) == 2)
+    rematch = again.json()["id"]
+    play_to_resignation(client, rematch, created["token"], bao_token, moves=QUIET_MOVES)
+    ann_page = wait_for(client, "/api/players/Ann", lambda body: len(body["history"]) == 2)
+    # Each game says what it did to each player's rating: the rematch starts where the
+    # first game left each of them.
+    first = client.get(f"/api/games/{game}/ratings").json()
+    second = client.get(f"/api/games/{rematch}/ratings").json()
+    assert first["rated"] is True and second["rated"] is True
+    assert [seat["before"]["rating"] for seat in first["seats"]] == [0.0, 0.0]
+    by_seat = {seat["seat"]: seat for seat in first["seats"]}
+    ann_after_first = ann_page["history"][0]
+    assert by_seat[0]["after"]["mu"] == ann_after_first["mu"]
+    assert by_seat[1]["after"]["rating"] == page["rating"]
+    # The rematch swapped the seats: Ann now plays seat 1.
+    assert second["seats"][1]["before"]["mu"] == ann_after_first["mu"]
+    assert second["seats"][1]["after"]["mu"] == ann_page["history"][1]["mu"]
 
 
 def test_a_guest_seat_leaves_the_game_unrated(client: TestClient) -> None:
@@ -237,6 +251,12 @@ def test_a_guest_seat_leaves_the_game_unrated(client: TestClient) -> None:
     )
     assert page["history"] == [] and page["rated_games"] == 0
     assert client.get("/api/players").json()["players"] == []
+    found = client.get(f"/api/games/{created['id']}/ratings").json()
+    # Not rated: Ann's rating is where every new player starts, before and after.
+    assert found == {
+        "rated": False,
+        "seats": [{"seat": 0, "before": NEW_PLAYER.to_json(), "after": None}],
+    }
 
 
 def test_a_private_game_stays_out_of_the_lobby_and_needs_its_invite(client: TestClient) -> None:

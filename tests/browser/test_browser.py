@@ -98,7 +98,8 @@ def test_a_game_against_a_computer_seat(page: Any, server: LiveServer) -> None:
     click_move(page, "Sb2")
     expect(page.locator('#seats li[data-seat="1"]')).to_contain_text("thinking")
     expect(page.locator(".cell.filled")).to_have_count(2, timeout=20_000)
-    expect(page.locator("#status")).to_have_text("Ann to move.")
+    # The one human seat is this browser's: it reads "you".
+    expect(page.locator("#status")).to_have_text("Your turn.")
 
 
 def test_an_online_game_with_a_spectator_reload_and_restart(
@@ -117,7 +118,8 @@ def test_an_online_game_with_a_spectator_reload_and_restart(
         expect(bao.locator("#board")).to_be_visible()
         watcher.goto(spectate)
         expect(ann.locator("#spectators")).to_have_text("Watching: 1")
-        expect(ann.locator("#status")).to_have_text("Ann to move.")
+        expect(ann.locator("#status")).to_have_text("Your turn.")
+        expect(watcher.locator("#status")).to_have_text("Ann to move.")
         expect(ann.locator('#seats li[data-seat="1"]')).to_contain_text("Bao <b>")
         expect(ann.locator('#seats li[data-seat="1"] .presence')).to_have_text("connected")
         click_move(ann, "Sa1")
@@ -127,12 +129,13 @@ def test_an_online_game_with_a_spectator_reload_and_restart(
         watcher.locator('.cell[data-cell="b2"]').click()
         expect(watcher.locator("#picker button")).to_have_count(0)
         bao.reload()
-        expect(bao.locator("#status")).to_have_text("Bao <b> to move.")
+        expect(bao.locator("#status")).to_have_text("Your turn.")
+        expect(watcher.locator("#status")).to_have_text("Bao <b> to move.")
         click_move(bao, "Ob1")
         expect(ann.locator('.cell[data-cell="b1"]')).to_have_text("O")
         server.restart()
         expect(ann.locator("#notice")).to_be_hidden(timeout=15_000)
-        expect(ann.locator("#status")).to_have_text("Ann to move.", timeout=15_000)
+        expect(ann.locator("#status")).to_have_text("Your turn.", timeout=15_000)
         click_move(ann, "Sc1")
         for page in (bao, watcher):
             expect(page.locator('.cell[data-cell="c1"]')).to_have_text("S", timeout=15_000)
@@ -214,13 +217,14 @@ def test_a_rematch_reaches_the_other_player_and_a_second_seat_is_kept(
         # invite. Only the hash changes, so wait for the game's view before playing in it.
         expect(ann).to_have_url(re.compile(f"#/game/{game_id}$"))
         expect(ann.locator("#take-seat")).to_have_count(0)
-        expect(ann.locator("#status")).to_have_text("Ann to move.")
+        expect(ann.locator("#status")).to_have_text("Your turn.")
         click_move(ann, "Sa1")
         click_move(bao, "Ob1")
         click_move(bao, "Oc1")
         ann.once("dialog", lambda dialog: dialog.accept())
         ann.click("#resign")
-        expect(bao.locator("#status")).to_have_text("Bao to move.")
+        # This browser plays two of the three seats: each reads "you".
+        expect(bao.locator("#status")).to_have_text("Your turn.")
         bao.once("dialog", lambda dialog: dialog.accept())
         bao.click("#resign")
         expect(bao.locator("#result")).to_be_visible()
@@ -231,7 +235,8 @@ def test_a_rematch_reaches_the_other_player_and_a_second_seat_is_kept(
         # Both players' pages open the rematch by themselves.
         for page in (ann, bao):
             expect(page).not_to_have_url(re.compile(f"#/game/{game_id}$"))
-            expect(page.locator("#status")).to_have_text("Bao to move.")
+        expect(ann.locator("#status")).to_have_text("Bao to move.")
+        expect(bao.locator("#status")).to_have_text("Your turn.")
         click_move(bao, "Sb2")
         expect(ann.locator('.cell[data-cell="b2"]')).to_have_text("S")
     finally:

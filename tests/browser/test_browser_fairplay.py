@@ -99,8 +99,10 @@ def test_a_draw_offer_declined_withdrawn_and_accepted(pages: list[Any], server: 
     bao.click("#offer-draw")
     ann.focus("#accept-draw")
     ann.keyboard.press("Enter")
-    for page in pages:
-        expect(page.locator("#result")).to_have_text("A draw between Ann, Bao: the players agreed.")
+    # Each player reads "you"; the spectator, both names.
+    expect(ann.locator("#result")).to_have_text("A draw between you and Bao: the players agreed.")
+    expect(bao.locator("#result")).to_have_text("A draw between you and Ann: the players agreed.")
+    expect(watcher.locator("#result")).to_have_text("A draw between Ann, Bao: the players agreed.")
 
 
 def test_the_offer_buttons_follow_what_the_server_allows(
@@ -139,7 +141,7 @@ def test_a_takeback_accepted_and_an_abort_by_the_button(
     expect(bao.locator("#offer-takeback-standing")).to_contain_text("Ann asks to take back")
     bao.click("#accept-takeback")
     expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("")
-    expect(ann.locator("#status")).to_have_text("Ann to move.")
+    expect(ann.locator("#status")).to_have_text("Your turn.")
     click_move(ann, "Sb2")
     expect(bao.locator("#abort")).to_be_visible()
     bao.once("dialog", lambda dialog: dialog.accept())
@@ -174,8 +176,8 @@ def test_a_claim_after_the_opponent_leaves(pages: list[Any], server: LiveServer)
     expect(ann.locator("#claim-win")).to_be_visible()
     expect(watcher.locator("#claim-win")).to_have_count(0)
     ann.click("#claim-win")
-    for page in (ann, watcher):
-        expect(page.locator("#result")).to_have_text("Ann wins: a player left the game.")
+    expect(ann.locator("#result")).to_have_text("You win: a player left the game.")
+    expect(watcher.locator("#result")).to_have_text("Ann wins: a player left the game.")
 
 
 def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
@@ -187,7 +189,7 @@ def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
     click_move(bao, "Ob1")
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("#resign")
-    expect(bao.locator("#result")).to_contain_text("Bao wins")
+    expect(bao.locator("#result")).to_contain_text("You win")
     # Offered, declined: no game is made.
     bao.click("#rematch")
     expect(ann.locator("#offer-rematch-standing")).to_contain_text("Bao offers a rematch.")
@@ -200,7 +202,8 @@ def test_a_rematch_waits_for_both_and_the_absent_player_loses_nothing(
     # Both pages open the rematch by themselves.
     for page in (ann, bao):
         expect(page).not_to_have_url(re.compile(f"#/game/{game}$"))
-        expect(page.locator("#status")).to_have_text("Bao to move.")
+    expect(ann.locator("#status")).to_have_text("Bao to move.")
+    expect(bao.locator("#status")).to_have_text("Your turn.")
     rematch = server.get(f"/api/games/{game}")["rematch"]
     for page in (ann, bao):
         expect(page).to_have_url(re.compile(f"#/game/{rematch}$"))
@@ -238,7 +241,7 @@ def test_new_game_asks_before_leaving_a_live_online_game(browser: Any, server: L
             [created["id"], created["token"]],
         )
         page.goto(f"{server.url}/#/game/{created['id']}")
-        expect(page.locator("#status")).to_have_text("Ann to move.")
+        expect(page.locator("#status")).to_have_text("Your turn.")
         asked: list[str] = []
 
         def answer(dialog: Any) -> None:

@@ -249,7 +249,7 @@ def test_the_live_region_tells_when_the_game_starts_and_when_it_is_aborted(
     expect(region).to_have_text("Waiting for every player to take a seat.")
     invite = created["links"]["seats"][1].rsplit("/", 1)[1]
     server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
-    expect(region).to_have_text("Ann to move.")
+    expect(region).to_have_text("Your turn.")
     desktop.once("dialog", lambda dialog: dialog.accept())
     desktop.click("#abort")
     expect(region).to_have_text("The game was aborted: nobody wins.")
@@ -261,7 +261,7 @@ def test_the_computer_moves_are_told_too(desktop: Any, server: LiveServer) -> No
     _play(desktop, "Sb2")
     region = desktop.get_by_test_id("announcer")
     expect(region).to_contain_text("Cat wrote")
-    assert _spoken(desktop).endswith("Ann to move.") or "Cat moves again" in _spoken(desktop)
+    assert _spoken(desktop).endswith("Your turn.") or "Cat moves again" in _spoken(desktop)
 
 
 # ------------------------------------------------------------------------------ phone layout

@@ -175,6 +175,31 @@ async def get_game(request: Request) -> Response:
 
 
 @declare(
+    "What a finished game did to its players' ratings",
+    responses={
+        200: Answer(
+            "Whether it was rated, and each account's rating before and after it",
+            Model(
+                "GameRatings",
+                {
+                    "type": "object",
+                    "description": "'rated': true, false or null (not decided yet); 'seats': for"
+                    " each seat an account played, seat, before and after (rating, mu, sigma;"
+                    " after is null unless the game was rated)",
+                },
+            ),
+        ),
+        404: NO_GAME,
+    },
+)
+async def game_ratings(request: Request) -> Response:
+    """``GET /api/games/{game_id}/ratings``: the game's effect on its players' ratings."""
+    room = await room_or_404(request)
+    found = await hub(request).db(server(request).accounts.players.game_ratings, room.id)
+    return JSONResponse(found)
+
+
+@declare(
     "The invite links of the free seats, for the game's players",
     bearer=True,
     responses={
@@ -374,6 +399,7 @@ ROUTES: Final = [
     Route("/api/games/{game_id}/seats/{seat}", take_seat, methods=["POST"]),
     Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
     Route("/api/games/{game_id}/invites", invites),
+    Route("/api/games/{game_id}/ratings", game_ratings),
     Route("/api/records", upload, methods=["POST"]),
 ]
 """This module's endpoints, for the app's routing table."""

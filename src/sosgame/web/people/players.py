@@ -405,6 +405,44 @@ class Players:
             for row in reversed(rows)
         ]
 
+    def game_ratings(self, game_id: str) -> dict[str, Any]:
+        """What a finished game did to its players' ratings: ``rated`` (``None`` until
+        decided) and, for each seat an account played, its rating ``before`` and ``after``
+        the game (``after`` is ``None`` unless the game was rated)."""
+        with self._engine.begin() as db:
+            judged = db.execute(
+                select(rated_games.c.rated).where(rated_games.c.game_id == game_id)
+            ).scalar_one_or_none()
+            seated = db.execute(
+                select(player_seats.c.seat, player_seats.c.player_id)
+                .where(player_seats.c.game_id == game_id)
+                .order_by(player_seats.c.seat)
+            ).all()
+            after = {
+                row.player_id: row
+                for row in db.execute(
+                    select(rating_history).where(rating_history.c.game_id == game_id)
+                )
+            }
+            found = []
+            for seat, player_id in seated:
+                rated = after.get(player_id)
+                earlier = select(rating_history).where(rating_history.c.player_id == player_id)
+                if rated is not None:
+                    earlier = earlier.where(rating_history.c.rated_ms < rated.rated_ms)
+                last = db.execute(
+                    earlier.order_by(rating_history.c.rated_ms.desc()).limit(1)
+                ).first()
+                before = NEW_PLAYER if last is None else Rating(last.mu, last.sigma)
+                found.append(
+                    {
+                        "seat": seat,
+                        "before": before.to_json(),
+                        "after": None if rated is None else Rating(rated.mu, rated.sigma).to_json(),
+                    }
+                )
+        return {"rated": None if judged is None else bool(judged), "seats": found}
+
     def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
         """Public online games waiting for players, newest first: settings, clock, and each
         seat with its player's rating (a named player's, or a computer level's)."""

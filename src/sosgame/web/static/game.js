@@ -1,6 +1,6 @@
 // The game page: what the server sends, drawn; what the player does, sent.
 import { api, el, formatClock, go, notice, parseCell, router, saveToken, tokensFor, view } from "./dom.js";
-import { errorText, playerLabel, resultText, t } from "./i18n.js";
+import { errorText, playerLabel, resultText, settings, t } from "./i18n.js";
 import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
@@ -47,6 +47,8 @@ export function closeSocket() {
   connection.pending = null;
   gameView.invites = null;
   gameView.rematch = null;
+  gameView.ratings = null;
+  gameView.premove = null;
   clearInterval(gameView.clockTimer);
   forgetFair();
   notice("");
@@ -140,9 +142,43 @@ function receiveState(id, game) {
   updateMoves(before, game);
   soundFor(before, game);
   sendPending(game);
+  playPremove(before, game);
   drawGame();
-  announce(announcement(before, game));
+  announce(announcement(before, game, youSeats(game)));
+  loadRatings(game);
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
+}
+
+// After a rated game, what it did to each player's rating. Rating a game takes the server a
+// moment after its end, so an answer without it is asked again a few times.
+const RATINGS_TRIES = 5;
+
+function loadRatings(game, attempt = 0) {
+  if (!game.result || !game.rated) return;
+  const known = gameView.ratings;
+  if (attempt === 0 && known && known.id === game.id) return;
+  gameView.ratings = { id: game.id, seats: known && known.id === game.id ? known.seats : [] };
+  api("GET", `/api/games/${encodeURIComponent(game.id)}/ratings`).then((found) => {
+    if (!gameView.state || gameView.state.id !== game.id) return;
+    if (found.rated === null && attempt + 1 < RATINGS_TRIES) {
+      setTimeout(() => loadRatings(game, attempt + 1), 1000 * (attempt + 1));
+      return;
+    }
+    gameView.ratings = { id: game.id, seats: found.seats.filter((seat) => seat.after) };
+    drawGame();
+  }).catch(() => {});
+}
+
+function ratingChange(index) {
+  const ratings = gameView.ratings;
+  const found = ratings && gameView.state && ratings.id === gameView.state.id
+    ? ratings.seats.find((seat) => seat.seat === index) : null;
+  if (!found) return null;
+  const one = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  const rating = new Intl.NumberFormat(settings.lang, one).format(found.after.rating);
+  const change = new Intl.NumberFormat(settings.lang, { ...one, signDisplay: "exceptZero" })
+    .format(found.after.rating - found.before.rating);
+  return el("span", { class: "meta rating-change", "data-seat": index, text: t("web.rating_change", { rating, change }) });
 }
 
 function receivePresence(message) {
@@ -163,12 +199,64 @@ function receiveError(message) {
   if (gameView.state) drawGame();
 }
 
+// The seats that read "you": those this browser plays, unless it plays every human seat of a
+// game with several (players passing one device, where "you" would be everybody).
+function youSeats(state) {
+  const mine = connection.seats;
+  const humans = state.seats.filter((seat) => seat.player === "human").length;
+  return humans > 1 && mine.length >= humans ? [] : mine;
+}
+
 function myTurn(state) {
   return allows(state, connection.seats, "can_move");
 }
 
+// A premove, in a clock game as lichess has them: a move chosen while another seat is to move,
+// kept in this page (one at most) and sent the moment this player's turn comes, if its cell is
+// still free. An opponent's extra turn is still theirs, so the premove waits through it.
+function canPremove(state) {
+  return Boolean(state.clock) && state.kind === "online" && state.status === "playing" && !state.result
+    && youSeats(state).length > 0 && !myTurn(state);
+}
+
+function playPremove(before, state) {
+  const premove = gameView.premove;
+  if (!premove) return;
+  // A finished game, another game or a move taken back ends it, as a takeback does on lichess.
+  if (premove.id !== state.id || state.result || (before && state.ply < before.ply)) {
+    gameView.premove = null;
+    return;
+  }
+  if (!myTurn(state)) return;
+  gameView.premove = null;
+  const { row, col } = parseCell(premove.move.slice(1));
+  if (state.board[row][col] !== ".") {
+    gameView.error = t("web.premove_dropped", { move: premove.move });
+    return;
+  }
+  send({ type: "move", move: premove.move, ply: state.ply });
+}
+
+function cancelPremove() {
+  gameView.premove = null;
+  drawGame();
+}
+
+function premoveMarks(state) {
+  const premove = gameView.premove;
+  if (!premove || premove.id !== state.id) return {};
+  return { [premove.move.slice(1)]: { classes: ["premove"], label: t("web.premove_label"), ghost: premove.move[0] } };
+}
+
 function play(letter, cell) {
   const state = gameView.state;
+  if (state && canPremove(state)) {
+    gameView.premove = { id: state.id, move: `${letter}${cell}` };
+    gameView.selected = null;
+    drawGame();
+    announce(t("web.premove", { move: gameView.premove.move }));
+    return;
+  }
   if (!state || !myTurn(state)) return;
   send({ type: "move", move: `${letter}${cell}`, ply: state.ply });
   gameView.selected = null;
@@ -193,7 +281,7 @@ export function drawSeats(state, scores = state.scores) {
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index, "aria-current": turn ? "true" : null },
       seatMark(index),
       el("span", { class: "who" }, el("strong", { text: seat.name }), " ",
-        el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence),
+        el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence, " ", ratingChange(index)),
       clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(clock.remaining[index]) }) : null,
       el("span", { class: "score", "aria-label": t("web.points", { name: seat.name, count: scores[index] }), text: String(scores[index]) }));
     item.style.setProperty("--seat", seatColour(index));
@@ -220,7 +308,7 @@ function tickClocks() {
 
 // The window's title says whose turn it is, so a player in another tab sees it too.
 function gameTitle(state) {
-  if (state.result) return t("web.title_over", { result: resultText(state.result, state.seats) });
+  if (state.result) return t("web.title_over", { result: resultText(state.result, state.seats, youSeats(state)) });
   if (state.status === "open") return t("web.title_waiting");
   if (myTurn(state)) return t("web.title_your_turn");
   return t("web.title_turn", { name: state.seats[state.turn].name });
@@ -332,8 +420,9 @@ function banner(state) {
   const extra = state.extra_turn && !over;
   return el("div", { class: `banner${extra ? " extra" : ""}${over ? " over" : ""}`, id: "banner", "data-testid": "banner" },
     // What changes here is told by the page's live region (announcer.js), not by the banner.
-    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state) }),
-    extra ? el("span", { class: "badge", id: "extra-turn", text: t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
+    el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state, youSeats(state)) }),
+    extra ? el("span", { class: "badge", id: "extra-turn", text: youSeats(state).includes(state.turn)
+      ? t("web.extra_turn_you") : t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
 }
 
 function gameBoard(state) {
@@ -341,13 +430,13 @@ function gameBoard(state) {
   const last = action && !action.startsWith("resign") ? action.slice(1) : "";
   return drawBoard(state, {
     last, fresh: gameView.animate ? newestLines(state) : [], selected: gameView.selected, hint: gameView.hint,
-    onPick: pickCell, onLetter: play,
+    marks: premoveMarks(state), onPick: pickCell, onLetter: play,
   });
 }
 
 // A click on an empty cell picks it; its letter comes from the picker's buttons.
 function pickCell(cell) {
-  if (!myTurn(gameView.state)) return;
+  if (!myTurn(gameView.state) && !canPremove(gameView.state)) return;
   gameView.selected = cell;
   boardView.focus = cell;
   drawGame();
@@ -358,9 +447,10 @@ function pickCell(cell) {
 // The letter picker for the picked cell (or the hint), beside the zoom buttons.
 function pickerRow(state) {
   const picker = el("div", { class: "picker", id: "picker" });
-  if (gameView.selected && myTurn(state)) {
+  if (gameView.selected && (myTurn(state) || canPremove(state))) {
+    const ahead = !myTurn(state);
     picker.append(
-      el("span", { text: t("web.pick_letter", { cell: gameView.selected }) }),
+      el("span", { text: ahead ? t("web.premove_pick", { cell: gameView.selected }) : t("web.pick_letter", { cell: gameView.selected }) }),
       el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", gameView.selected) }),
       el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", gameView.selected) }),
       el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: cancelPick }));
@@ -368,6 +458,9 @@ function pickerRow(state) {
       if (event.key === "Escape") cancelPick();
       else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), gameView.selected);
     });
+  } else if (gameView.premove && gameView.premove.id === state.id) {
+    picker.append(el("span", { id: "premove", text: t("web.premove", { move: gameView.premove.move }) }),
+      el("button", { type: "button", id: "premove-cancel", text: t("web.premove_cancel"), onclick: cancelPremove }));
   } else if (gameView.hint) {
     picker.append(el("span", { id: "hint-text", text: t("web.hint_is", { move: gameView.hint }) }));
   }

@@ -37,9 +37,15 @@ function reasonText(result, seats) {
   return t(`reason.${result.termination}`);
 }
 
-export function resultText(result, seats) {
+// A game's result in words; the seats in `mine` (this browser's player) read "you".
+export function resultText(result, seats, mine = []) {
   if (!result.winners.length) return t("aborted");
   const reason = reasonText(result, seats);
-  if (result.winners.length === 1) return t("winner", { name: seats[result.winners[0]].name, reason });
-  return t("draw", { names: result.winners.map((s) => seats[s].name).join(", "), reason });
+  if (result.winners.length === 1) {
+    const winner = result.winners[0];
+    return mine.includes(winner) ? t("web.you_win", { reason }) : t("winner", { name: seats[winner].name, reason });
+  }
+  const others = result.winners.filter((s) => !mine.includes(s)).map((s) => seats[s].name).join(", ");
+  if (result.winners.some((s) => mine.includes(s))) return t("web.you_draw", { names: others, reason });
+  return t("draw", { names: others, reason });
 }
