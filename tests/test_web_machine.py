@@ -21,7 +21,7 @@ from hypothesis.stateful import (
 from sosgame.game import Game
 from sosgame.record import starting_game
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import permissions
+from sosgame.web.live.machine import permissions
 from sosgame.web.live.machine.apply import apply
 from sosgame.web.live.machine.clocks import clock_view, next_timer
 from sosgame.web.live.machine.commands import (

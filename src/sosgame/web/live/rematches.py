@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import permissions
 from sosgame.web.live.hub import Hub
-from sosgame.web.live.permissions import RematchStep
+from sosgame.web.live.machine import permissions
+from sosgame.web.live.machine.permissions import RematchStep
 from sosgame.web.live.room import Room
 from sosgame.web.matchmaking import creation
 

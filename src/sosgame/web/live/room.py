@@ -23,9 +23,10 @@ from sosgame.snapshot import Snapshot
 from sosgame.table import Table
 from sosgame.web.computer.autoplay import ComputerTurns
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import pauses, permissions
+from sosgame.web.live import pauses
 from sosgame.web.live.fanout import Connection, dumps
 from sosgame.web.live.host import RoomHost
+from sosgame.web.live.machine import permissions
 from sosgame.web.live.machine.apply import apply
 from sosgame.web.live.machine.clocks import clock_view, first_move_deadline, next_timer
 from sosgame.web.live.machine.commands import (

@@ -5,8 +5,7 @@ nothing and changes nothing: a refused command raises
 
 from __future__ import annotations
 
-from sosgame.web.live import permissions
-from sosgame.web.live.machine import endings, moves, offers
+from sosgame.web.live.machine import endings, moves, offers, permissions
 from sosgame.web.live.machine.clocks import clock_view, deadline, first_move_deadline, next_timer
 from sosgame.web.live.machine.commands import Command, Fire, Outcome, Play, Presence, Sent, Timer
 from sosgame.web.live.machine.presence import noted

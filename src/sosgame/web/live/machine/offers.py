@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sosgame.web.live import permissions
+from sosgame.web.live.machine import permissions
 from sosgame.web.live.machine.commands import Outcome
 from sosgame.web.live.machine.endings import finish
 from sosgame.web.live.machine.moves import takeback

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import permissions
+from sosgame.web.live.machine import permissions
 from sosgame.web.live.machine.clocks import (
     clock_view,
     deadline,

@@ -1,6 +1,7 @@
-"""What the seats of a room may do now: one check per action, used both when the action
-arrives and for the state's ``allowed`` flags, so that what the browser offers and what the
-server accepts cannot disagree.
+"""What the seats of a live game may do: one check per action on the machine's
+:class:`~sosgame.web.live.machine.state.LiveState`, used both when the action arrives and for
+the state's ``allowed`` flags, so that what the browser offers and what the server accepts
+cannot disagree.
 
 Each ``check_*`` raises :class:`~sosgame.web.live.protocol.ProtocolError` (its code and
 message are the answer to the refused message) for ``held``, the seats a connection holds,
