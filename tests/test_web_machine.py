@@ -355,3 +355,24 @@ test_the_live_game = LiveGame.TestCase
 def test_the_live_game_deeper() -> None:
     """The same machine, longer and more often."""
     run_state_machine_as_test(LiveGame, settings=settings(max_examples=300, stateful_step_count=80))
+
+
+def test_a_local_game_aborted_after_an_undo_plays_nothing_on_by_redo() -> None:
+    state = _state("local", 2, 3, False, False)
+    for message in (MoveMessage(move="Sa1", ply=0), UndoMessage(ply=1), AbortMessage(ply=0)):
+        state = apply(state, Sent(message, frozenset((0,))), START).state
+    assert result(state) is not None and state.undone == ("Sa1",)
+    with pytest.raises(ProtocolError) as refused:
+        apply(state, Sent(RedoMessage(ply=0), frozenset((0,))), START)
+    assert refused.value.code == "game_over"
+    assert permissions.allowed(state, START)[0]["can_redo"] is False
+    # An undo is what opens such a game again: here there is nothing left to take back.
+    assert permissions.allowed(state, START)[0]["can_undo"] is False
+
+
+def test_apply_reads_no_clock_but_its_now() -> None:
+    state = _state("online", 2, 3, True, False)
+    first = apply(state, Sent(MoveMessage(move="Sa1", ply=0), frozenset((0,))), START)
+    assert first.write is not None and first.write.now_ms == START
+    assert first.state.clock is not None and first.state.clock["waiting"] == START
+    assert first.timer == Timer("overdue", START + TIMINGS.first_move_ms, 1)

@@ -93,6 +93,9 @@ def check_steps(
         raise ProtocolError("nothing_to_undo")
     if step == "redo" and not state.can_redo:
         raise ProtocolError("nothing_to_redo")
+    if step == "redo" and state.ending is not None:
+        # Aborted or agreed: no move is played on after it (an undo opens the game again).
+        raise ProtocolError("game_over")
 
 
 def check_hint(state: LiveState, held: frozenset[int]) -> None:
