@@ -76,6 +76,7 @@ bench: $(STAMP)
 	nice $(BIN)/python benchmarks/versus_c.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
+	$(BIN)/python benchmarks/web_page.py
 	nice $(BIN)/python benchmarks/quality.py
 	nice $(BIN)/python benchmarks/book_reach.py
 	nice $(BIN)/python benchmarks/mirror_split.py

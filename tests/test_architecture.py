@@ -26,6 +26,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sosgame"
 CORE = (
     "sosgame",
     "sosgame.errors",
+    "sosgame.files",
     "sosgame.game",
     "sosgame.geometry",
     "sosgame.legal",

@@ -229,7 +229,7 @@ def test_options_a_loaded_record_settles_are_refused_with_load(
 def test_two_players_may_not_share_a_name(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "play", "--plain", "--names", "Ann", " ann ")
     assert status == 1
-    assert "--names: 'ann' is given twice; give each player a name of their own" in err
+    assert "--names: seats 1 and 2 have the same name: ' ann '" in err
 
 
 def test_the_line_mode_game_edits_lines_and_recalls_them_at_a_terminal(tmp_path: Path) -> None:
@@ -310,3 +310,35 @@ def test_a_pipe_plays_the_line_mode_game_against_the_computer(tmp_path: Path) ->
     assert "Players: Player 1, Computer 2." in result.stdout
     assert "Computer 2 plays " in result.stdout
     assert result.stdout.rstrip().endswith("Goodbye.")
+
+
+def test_the_line_mode_game_counts_seats_from_1_in_moves_and_undo() -> None:
+    game = Game(3, 3)
+    out = session("Sa1\nresign 2\nmoves\nundo\nmoves\n", game)
+    assert "Moves: Sa1 resign 2" in out
+    assert "Took back resign 2." in out
+    assert "resign:" not in out
+
+
+def test_a_game_won_against_the_computer_does_not_offer_undo() -> None:
+    pytest.importorskip("sosgame.ai")
+    game = Game(3, 3)
+    out = session("resign\nundo\n", game, kinds=("person", "easy"))
+    assert "P1 wins" in out
+    assert "The game is over. Type save FILE or quit." in out
+    assert "Type undo" not in out
+    # Between people, undo reopens a finished game, and is offered.
+    between_people = session("resign\n", Game(3, 3))
+    assert "The game is over. Type undo, save FILE or quit." in between_people
+
+
+def test_a_computer_seat_past_the_names_asks_for_its_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "play", "--plain", "--names", "Ann", "--seat-level", "2", "hard")
+    assert status == 1 and out == ""
+    assert "from 1 to 1" not in err
+    assert err == (
+        "sosgame: error: --seat-level 2: --names sets the players, and seat 2 has no name;"
+        " give every seat a name, the computer's too\n"
+    )

@@ -111,3 +111,16 @@ def test_bad_input_is_one_line_and_a_failure(
     assert status != 0
     assert out == ""
     assert err.count("\n") == 1 and needle in err
+
+
+def test_perfect_with_more_than_two_players_is_refused_before_any_search(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_search(*arguments: object, **options: object) -> None:
+        raise AssertionError("a player was made")
+
+    monkeypatch.setattr("sosgame.cli.hint.make_player", no_search)
+    status, out, err = run(capsys, "hint", "4x4", "--level", "perfect", "--players", "3")
+    assert status == 1 and out == ""
+    assert "takes two players" in err and "has 3" in err
+    assert len(err.strip().splitlines()) == 1

@@ -89,3 +89,21 @@ def test_argparse_speaks_english_again_after_a_translated_run(
     assert "ये तर्क ज़रूरी हैं" in capsys.readouterr().err
     parser = argparse.ArgumentParser(prog="other")
     assert parser.format_usage().startswith("usage: other")
+
+
+def test_every_command_takes_lang_and_its_help_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sosgame.cli import _COMMANDS
+
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    for command in _COMMANDS:
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--lang", "vi", "--help"])
+        assert stop.value.code == 0, command
+        out = capsys.readouterr().out
+        assert out.startswith(f"cách dùng: sosgame {command}"), command
+        assert "--lang {en,vi,hi}" in out, command
+    assert main(["show", "SO./.../...", "--lang", "hi"]) == 0
+    assert main(["replay", "nowhere.json", "--lang", "vi"]) == 1
+    assert "không" in capsys.readouterr().err.lower()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from sos_cli import run
 from sosgame.ai.puzzles import Puzzle, puzzle_set
+from sosgame.cli.puzzle import UNSOLVED_STATUS
 
 
 def one_move() -> Puzzle:
@@ -54,7 +56,7 @@ def test_a_wrong_move_shows_the_solution(
     worse = next(move for move, value in step.values.items() if value < step.best)
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{worse}\n"))
     status, out, _ = run(capsys, "puzzle", "--id", puzzle.id)
-    assert status == 1
+    assert status == UNSOLVED_STATUS
     assert "Wrong" in out
     assert f"Solution: {step.move}" in out
 
@@ -64,7 +66,7 @@ def test_the_texts_follow_the_language(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("solution\n"))
     status, out, _ = run(capsys, "puzzle", "--id", one_move().id, "--lang", "vi")
-    assert status == 1
+    assert status == UNSOLVED_STATUS
     assert "Lời giải" in out
 
 
@@ -84,3 +86,34 @@ def test_bad_choices_are_one_line_errors(
     assert status == 1
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_puzzle_left_unsolved_exits_with_the_readme_s_status_not_bad_input_s(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    puzzle = one_move()
+    step = puzzle.steps[0]
+    worse = next(move for move, value in step.values.items() if value < step.best)
+    for answer in (f"{worse}\n", "solution\n", "quit\n", ""):
+        monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+        status, _, _ = run(capsys, "puzzle", "--id", puzzle.id)
+        assert status == 3, answer
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| 3 |"))
+    assert "puzzle" in row
+    assert "puzzle" not in next(line for line in readme.splitlines() if line.startswith("| 1 |"))
+
+
+def test_puzzle_help_tells_the_default_mode_it_has(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "puzzle", "--help")
+    assert status == 0
+    assert "default general" not in out
+    assert "(default: either)" in " ".join(out.split())
+    modes = set()
+    for seed, rating in enumerate(range(600, 2601, 100)):
+        # Seeded, so that the same puzzles come back on every run.
+        status, out, _ = run(
+            capsys, "puzzle", "--rating", str(rating), "--seed", str(seed), "--json"
+        )
+        modes.add(json.loads(out)["mode"])
+    assert modes == {"general", "simple"}  # without --mode, either comes back

@@ -16,7 +16,7 @@ from textual.widgets import Input, RichLog, Select, Static
 from sos_tui import app_for, drive, play, run_at, screen, settle, text_of
 from sosgame import Cell, Game, Move, Termination
 from sosgame.i18n import translator
-from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
+from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, NAME_MAX
 from sosgame.record import Record, load, save
 from sosgame.table import Seat
 from sosgame.tui.app import SosApp
@@ -189,6 +189,39 @@ def test_a_record_that_cannot_be_read_changes_nothing(tmp_path: Path) -> None:
         await pilot.pause()
         assert screen(pilot).session.game == before
         assert "no field 'rows'" in text_of(pilot, "#message")
+
+    drive(app_for(Game(3, 3)), script)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000, "more than 5 deep"),
+        ('{"a":' * 5_000 + "1" + "}" * 5_000, "more than 5 deep"),
+        (None, "not a regular file"),
+    ],
+    ids=["lists", "objects", "device"],
+)
+def test_a_deep_or_endless_file_is_refused_and_the_game_goes_on(
+    tmp_path: Path, text: str | None, words: str
+) -> None:
+    path = tmp_path / "deep.json"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+
+    async def script(pilot: Pilot[int]) -> None:
+        await play(pilot, "Sa1")
+        before = screen(pilot).session.game.copy()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        chosen = str(path) if text is not None else "/dev/zero"
+        pilot.app.screen.query_one("#file", Input).value = chosen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen(pilot).session.game == before
+        assert words in text_of(pilot, "#message")
+        await play(pilot, "Ob1")
+        assert screen(pilot).session.game == Game(3, 3, moves=["Sa1", "Ob1"])
 
     drive(app_for(Game(3, 3)), script)
 
@@ -447,7 +480,7 @@ def test_the_new_game_screen_names_what_is_wrong() -> None:
         setup.query_one("#name-1", Input).value = "  "
         await pilot.click("#start")
         await pilot.pause()
-        assert EN("tui.bad_name", number=2, most=100) in text_of(pilot, "#setup-error")
+        assert EN("tui.bad_name", number=2, most=NAME_MAX) in text_of(pilot, "#setup-error")
         assert isinstance(pilot.app.screen, SetupScreen)
 
     drive(SosApp(), script)

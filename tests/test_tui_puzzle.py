@@ -86,3 +86,18 @@ def test_the_right_move_solves_the_puzzle_and_a_wrong_one_shows_the_solution() -
         assert f"Solution: {right}" in verdict(game)
 
     drive(game, script)
+
+
+def test_asking_for_the_solution_before_any_move_is_not_called_wrong() -> None:
+    puzzle = one_move()
+    game = app()
+
+    async def script(pilot: Pilot[int]) -> None:
+        game.push_screen(PuzzleScreen(puzzle))
+        await pilot.pause()
+        await pilot.press("x")
+        shown = verdict(game)
+        assert f"Solution: {puzzle.steps[0].move}" in shown
+        assert "Wrong" not in shown
+
+    drive(game, script)

@@ -18,6 +18,7 @@ from pytest_textual_snapshot import SVGImageExtension
 from textual.pilot import Pilot
 
 from sosgame import Game
+from sosgame.i18n import default_name, translator
 from sosgame.table import Seat
 from sosgame.tui.app import SosApp
 from sosgame.tui.screens.setup import Settings
@@ -143,3 +144,21 @@ def test_the_new_game_screen_with_a_rectangle_and_the_focus_on_its_columns(
 
     app = SosApp(settings=Settings(players=2))
     assert snap_compare(app, run_before=rectangle, terminal_size=(80, 24))
+
+
+def computer_at_the_last_seat(players: int, language: str) -> SosApp:
+    t = translator(language)
+    kinds = ["person"] * (players - 1) + ["perfect"]
+    seats = [Seat(default_name(t, n, computer=k != "person"), k) for n, k in enumerate(kinds)]
+    game = Game(8, 8, players=players)
+    return SosApp(session=Session(game, seats), language=language, computer_delay=0, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("players", "language", "size"),
+    [(8, "en", (80, 24)), (2, "vi", (100, 30)), (5, "hi", (80, 24)), (2, "en", (60, 20))],
+)
+def test_a_computer_seat_s_label_stays_whole(
+    snap_compare: Compare, players: int, language: str, size: tuple[int, int]
+) -> None:
+    assert snap_compare(computer_at_the_last_seat(players, language), terminal_size=size)

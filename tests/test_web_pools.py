@@ -509,7 +509,8 @@ def test_every_seat_of_an_online_game_has_a_name_of_its_own(tmp_path: Path) -> N
         created = client.post("/api/games", json=body).json()
         state = client.get(f"/api/games/{created['id']}").json()
         assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann (2)"]
-        # At one screen, the person who names the seats decides.
+        # At one screen too: the engine takes no name at two seats, so the record of the
+        # game is one every program reads.
         created = client.post("/api/games", json={**body, "kind": "local"}).json()
         state = client.get(f"/api/games/{created['id']}").json()
-        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann"]
+        assert [seat["name"] for seat in state["seats"]] == ["Ann", "Ann (2)"]

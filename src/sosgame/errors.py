@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 __all__ = [
+    "FileError",
     "GameOverError",
     "IllegalMoveError",
     "InvalidCellError",
@@ -111,3 +112,12 @@ class RecordError(SosError):
         super().__init__(message, code=code, values=values)
         self.field = field
         self.ply = ply
+
+
+class FileError(SosError):
+    """A file the program cannot read or write as one of its files (a record, a certificate,
+    a puzzle set): missing, not a regular file, too large, too deeply nested, not UTF-8 text.
+
+    ``values`` holds ``path`` and ``reason`` (the system's words, with ``errno``, or an error
+    of its own that says what is wrong with the file).
+    """

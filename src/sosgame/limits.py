@@ -6,10 +6,11 @@ Two kinds of limit share a subject, so every name says whose limit it is:
   terminal game, the command line and the web server, whose browser zooms and pans the big
   ones): each side :data:`BOARD_MIN_SIDE` to :data:`BOARD_MAX_SIDE` (columns are named ``a``
   to ``z``), the longer side at least :data:`BOARD_MIN_LONG_SIDE` so that a line of three fits.
-* :data:`WEB_MAX_NAME`: the longest player name the web server takes, for a new game or in an
-  upload. The browser reads it, and the board limits, from ``GET /api/config``.
-* :data:`RECORD_MAX_NAME`: the longest player name a record file (and so the terminal game,
-  which saves them) holds.
+* :data:`NAME_MAX`: the longest player name, everywhere (:func:`sosgame.settings.check_name`):
+  in a record, on the command line, in the terminal game and on the web server, whose browser
+  reads it, and the board limits, from ``GET /api/config``.
+* ``RECORD_*``, ``CERTIFICATE_*``, ``PUZZLES_*``: the largest file of each kind the program
+  reads (:mod:`sosgame.files`), in bytes once decompressed, and how deep its JSON may nest.
 * :func:`check_seconds`: a time limit a player or the solver is given.
 
 The seat counts are rules of the game: :data:`sosgame.game.MIN_PLAYERS` and ``MAX_PLAYERS``.
@@ -26,6 +27,13 @@ __all__ = [
     "BOARD_MAX_SIDE",
     "BOARD_MIN_LONG_SIDE",
     "BOARD_MIN_SIDE",
+    "CERTIFICATE_MAX_BYTES",
+    "CERTIFICATE_MAX_DEPTH",
+    "NAME_MAX",
+    "PUZZLES_MAX_BYTES",
+    "PUZZLES_MAX_DEPTH",
+    "RECORD_MAX_BYTES",
+    "RECORD_MAX_DEPTH",
     "RECORD_MAX_NAME",
     "WEB_MAX_NAME",
     "check_seconds",
@@ -34,8 +42,18 @@ __all__ = [
 BOARD_MIN_SIDE: Final = 1
 BOARD_MIN_LONG_SIDE: Final = 3
 BOARD_MAX_SIDE: Final = 26
-WEB_MAX_NAME: Final = 40  # a longer name does not fit the seat panel
-RECORD_MAX_NAME: Final = 100
+NAME_MAX: Final = 40  # a longer name does not fit the seat panel
+WEB_MAX_NAME: Final = NAME_MAX
+RECORD_MAX_NAME: Final = NAME_MAX
+# A record nests three deep ({"meta": {"tags": {...}}}); a little room for what comes next.
+RECORD_MAX_BYTES: Final = 1024 * 1024
+RECORD_MAX_DEPTH: Final = 5
+# The largest shipped certificate is 41 MB once decompressed; entries nest three deep.
+CERTIFICATE_MAX_BYTES: Final = 512 * 1024 * 1024
+CERTIFICATE_MAX_DEPTH: Final = 5
+# A puzzle set nests four deep ({"puzzles": [{"line": [...]}]}).
+PUZZLES_MAX_BYTES: Final = 64 * 1024 * 1024
+PUZZLES_MAX_DEPTH: Final = 6
 
 
 def check_seconds(

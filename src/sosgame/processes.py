@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
+from sosgame import first_compile
 from sosgame.errors import InvalidSettingsError
 
 __all__ = [
@@ -62,6 +63,9 @@ def tie_to_parent(parent: int) -> None:
     Meant as a pool's ``initializer``, with the parent's process id.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits its command's notice of a first compile; the command reports
+    # on the one line it owns, so the workers compile without a word.
+    first_compile.quiet()
     if not _kill_me_with_my_parent():
         watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the signal was set up

@@ -19,17 +19,25 @@ from pathlib import Path
 from typing import Any, Final
 
 from sosgame.errors import (
+    FileError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidSettingsError,
     RecordError,
     SosError,
 )
+from sosgame.files import check_text, check_value, read_text, write_file
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game, Mode
-from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
+from sosgame.limits import (
+    BOARD_MAX_SIDE,
+    BOARD_MIN_SIDE,
+    RECORD_MAX_BYTES,
+    RECORD_MAX_DEPTH,
+    RECORD_MAX_NAME,
+)
 from sosgame.notation import parse_action
 from sosgame.outcome import OFF_THE_BOARD, Outcome, Termination
-from sosgame.settings import check_mode
+from sosgame.settings import check_mode, check_names
 
 __all__ = ["FORMAT", "MAX_NAME_LENGTH", "Record", "Start", "load", "save", "starting_game"]
 
@@ -175,13 +183,20 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
-        """Read and check a record from JSON text.
+        """Read and check a record from JSON text (UTF-8, if bytes), nested no deeper than
+        :data:`~sosgame.limits.RECORD_MAX_DEPTH`.
 
         :raises RecordError: for text that is not JSON, or a record that is wrong anywhere.
         """
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            data = json.loads(check_text(text, depth=RECORD_MAX_DEPTH))
+        except FileError as error:
+            raise RecordError(
+                f"the record is not valid JSON: {error}",
+                code="record_json",
+                values={"reason": error},
+            ) from None
+        except json.JSONDecodeError as error:
             raise RecordError(
                 f"the record is not valid JSON: {error}",
                 code="record_json",
@@ -195,6 +210,12 @@ class Record:
 
         :raises RecordError: naming the field (and for moves, the ply) that is wrong.
         """
+        try:  # JSON another parser read (an upload) is held to a record file's depth
+            check_value(data, depth=RECORD_MAX_DEPTH)
+        except FileError as error:
+            raise RecordError(
+                f"the record is too deep: {error}", code="record_deep", values={"reason": error}
+            ) from None
         if not isinstance(data, dict):
             raise RecordError(
                 f"a record must be a JSON object, not {_kind(data)}",
@@ -267,38 +288,33 @@ def default_names(players: int) -> list[str]:
 
 
 def load(path: str | Path) -> Record:
-    """Read and check the record in the file at ``path``.
+    """Read and check the record in the file at ``path`` (read by
+    :func:`sosgame.files.read_text`: a regular file of at most
+    :data:`~sosgame.limits.RECORD_MAX_BYTES`).
 
     :raises RecordError: if the file cannot be read or the record is wrong.
     """
     try:
-        text = Path(path).read_bytes()
-    except OSError as error:
-        raise _file_error("read", "record_unreadable", path, error) from None
+        text = read_text(path, most=RECORD_MAX_BYTES, depth=RECORD_MAX_DEPTH)
+    except FileError as error:
+        raise RecordError(str(error), code="record_unreadable", values=error.values) from None
     return Record.from_json(text)
 
 
 def save(record: Record | Game, path: str | Path) -> None:
-    """Write ``record`` (or a game's record) to the file at ``path`` as JSON.
+    """Write ``record`` (or a game's record) to the file at ``path`` as JSON, whole or not at
+    all (by :func:`sosgame.files.write_file`).
 
     :raises RecordError: if the file cannot be written.
     """
     if isinstance(record, Game):
         record = Record.from_game(record)
+    _names(record.players)  # a record built by hand may hold names no file can
+    data = (record.to_json() + "\n").encode("utf-8")
     try:
-        Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
-    except OSError as error:
-        raise _file_error("write", "record_unwritable", path, error) from None
-
-
-def _file_error(verb: str, code: str, path: str | Path, error: OSError) -> RecordError:
-    """The :class:`RecordError` for a file the system would not ``verb``, with its reason."""
-    reason = error.strerror or str(error)
-    return RecordError(
-        f"cannot {verb} {str(path)!r}: {reason}",
-        code=code,
-        values={"path": str(path), "reason": reason, "errno": error.errno},
-    )
+        write_file(path, data)
+    except FileError as error:
+        raise RecordError(str(error), code="record_unwritable", values=error.values) from None
 
 
 def _replay(game: Game, moves: Sequence[object]) -> list[str]:
@@ -427,16 +443,16 @@ def _names(data: object) -> list[str]:
             code="record_players",
             values={"least": MIN_PLAYERS, "most": MAX_PLAYERS, "value": len(data)},
         )
-    for seat, name in enumerate(data):
-        if not isinstance(name, str) or not name.strip() or len(name) > RECORD_MAX_NAME:
-            raise RecordError(
-                f"field 'players[{seat}]': must be a name of 1 to {RECORD_MAX_NAME} characters,"
-                f" not {name!r}",
-                field=f"players[{seat}]",
-                code="record_name",
-                values={"seat": seat, "most": RECORD_MAX_NAME, "name": name},
-            )
-    return list(data)
+    try:
+        return check_names(data)
+    except InvalidSettingsError as error:
+        seat = int(str(error.values.get("second", error.values.get("seat", 1)))) - 1
+        raise RecordError(
+            f"field 'players[{seat}]': {error}",
+            field=f"players[{seat}]",
+            code="record_name",
+            values={"seat": seat, "error": error},
+        ) from None
 
 
 def _start(data: object, players: int) -> Start | None:

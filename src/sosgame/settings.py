@@ -1,4 +1,5 @@
-"""The checks of a game's settings: the player count, the mode and the starting scores.
+"""The checks of a game's settings: the player count, the mode, the starting scores and the
+players' names.
 
 Part of the rules core (:class:`sosgame.Game` calls them, and so can an interface that wants
 to check a setting before it builds a game).
@@ -6,10 +7,12 @@ to check a setting before it builds a game).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import Final, Literal, TypeAlias
 
 from sosgame.errors import InvalidSettingsError
+from sosgame.limits import NAME_MAX
 
 __all__ = [
     "MAX_PLAYERS",
@@ -17,8 +20,11 @@ __all__ = [
     "MODES",
     "Mode",
     "check_mode",
+    "check_name",
+    "check_names",
     "check_players",
     "check_scores",
+    "name_key",
 ]
 
 Mode: TypeAlias = Literal["general", "simple"]
@@ -96,3 +102,78 @@ def check_scores(scores: Iterable[int] | None, players: int, lines: int) -> tupl
             values={"total": sum(values), "count": lines},
         )
     return values
+
+
+def check_name(name: object, seat: int) -> str:
+    """Check the name of seat ``seat`` (from 0): text of 1 to :data:`~sosgame.limits.NAME_MAX`
+    characters, not only spaces, none of them a control, format, private-use or unassigned
+    character or a lone surrogate (Unicode's categories C*), which could move a terminal's
+    cursor, retitle its window, hide text or not be written to a file at all.
+
+    :raises InvalidSettingsError: whose ``field`` is ``names``, quoting at most
+        :data:`~sosgame.limits.NAME_MAX` characters of the name.
+    """
+    number = seat + 1
+    if not isinstance(name, str):
+        raise InvalidSettingsError(
+            f"the name of seat {number} must be text",
+            field="names",
+            code="name_text",
+            values={"seat": number},
+        )
+    if not name.strip():
+        raise InvalidSettingsError(
+            f"the name of seat {number} is empty",
+            field="names",
+            code="name_empty",
+            values={"seat": number},
+        )
+    if len(name) > NAME_MAX:
+        raise InvalidSettingsError(
+            f"the name of seat {number} is longer than {NAME_MAX} characters: {_quoted(name)}",
+            field="names",
+            code="name_long",
+            values={"seat": number, "most": NAME_MAX, "name": _quoted(name)},
+        )
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise InvalidSettingsError(
+            f"the name of seat {number} holds a control or invisible character: {_quoted(name)}",
+            field="names",
+            code="name_control",
+            values={"seat": number, "name": _quoted(name)},
+        )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: case-folded and NFKC-normalized, outer spaces dropped
+    (so "ANN", "ann " and the full-width letters of "Ann" are one name)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+def check_names(names: Sequence[object]) -> list[str]:
+    """Check every seat's name (:func:`check_name`) and that no two seats share one (as
+    :func:`name_key` compares them).
+
+    :raises InvalidSettingsError: whose ``field`` is ``names``.
+    """
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        checked = check_name(name, seat)
+        other = seen.setdefault(name_key(checked), seat)
+        if other != seat:
+            raise InvalidSettingsError(
+                f"seats {other + 1} and {seat + 1} have the same name: {_quoted(checked)}",
+                field="names",
+                code="name_same",
+                values={"first": other + 1, "second": seat + 1, "name": _quoted(checked)},
+            )
+    return [str(name) for name in names]
+
+
+def _quoted(name: str) -> str:
+    """``name`` quoted (control characters escaped) and cut to its first
+    :data:`~sosgame.limits.NAME_MAX` characters."""
+    if len(name) <= NAME_MAX:
+        return repr(name)
+    return f"{name[:NAME_MAX]!r}..."

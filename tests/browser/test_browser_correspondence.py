@@ -43,7 +43,7 @@ def test_two_players_of_a_correspondence_game_see_the_days_and_a_move(
         )
         click_move(ann, "Sa1")
         expect(bao.locator('.cell[data-cell="a1"]')).to_have_text("S")
-        expect(bao.locator("#status")).to_have_text("Bao to move.")
+        expect(bao.locator("#status")).to_have_text("Your turn.")
         expect(bao.locator('#seats .clock[data-seat="1"]')).to_have_text("3 d 0:00")
 
 

@@ -16,7 +16,7 @@ from typing import Final
 from sosgame.ai.state import State
 from sosgame.game import MODES
 from sosgame.geometry import Geometry
-from sosgame.kernel import JIT, tables, to_array
+from sosgame.kernel import JIT, compiling, tables, to_array
 from sosgame.kernel import warm_up as kernel_warm_up
 from sosgame.notation import EMPTY, S
 from sosgame.search.keys import Keys, hashed_keys
@@ -179,10 +179,12 @@ class Searcher:
 @cache
 def warm_up() -> None:
     """Compile (or load from the disk cache) the kernels the search uses, once per process."""
-    kernel_warm_up()
-    if not JIT:
-        return
-    from sosgame.game import Game
+    with compiling("search"):
+        kernel_warm_up()
+        if not JIT:
+            return
+        from sosgame.game import Game
 
-    for mode in MODES:
-        Searcher().search(State(Game(3, 3, mode=mode)), random.Random(0), seconds=None, nodes=50)
+        for mode in MODES:
+            game = Game(3, 3, mode=mode)
+            Searcher().search(State(game), random.Random(0), seconds=None, nodes=50)

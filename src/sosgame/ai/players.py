@@ -16,7 +16,7 @@ from sosgame.ai.prove import prove_moves
 from sosgame.ai.state import State
 from sosgame.errors import GameOverError
 from sosgame.game import Game
-from sosgame.kernel import JIT, encode
+from sosgame.kernel import JIT, compiling, encode
 from sosgame.levels import LEVELS, Level
 from sosgame.limits import check_seconds
 from sosgame.notation import Move, O, S
@@ -226,8 +226,9 @@ class HardPlayer(_Base):
         self._table = TranspositionTable(_TABLE_MB).prefault()
         self._gave_up: int | None = None  # the empty cells at which the solver last ran out
         self._not_losing = False  # whether the move-by-move proofs found a move holding a draw
-        warm_up()
-        solver_warm_up()
+        with compiling("players"):  # one notice of a first compile for both
+            warm_up()
+            solver_warm_up()
 
     def _choose(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
         winning = _simple_win(state, rng)

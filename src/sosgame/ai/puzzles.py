@@ -24,7 +24,9 @@ from importlib.resources import files
 from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
 from sosgame.errors import SosError
+from sosgame.files import check_text, gunzip
 from sosgame.game import Game
+from sosgame.limits import PUZZLES_MAX_BYTES, PUZZLES_MAX_DEPTH
 from sosgame.notation import Cell, Move, parse_size
 from sosgame.solver.symmetry import symmetries
 
@@ -238,9 +240,10 @@ def read_puzzles(data: bytes) -> tuple[Puzzle, ...]:
     :raises PuzzleError: for a file that is not one.
     """
     try:
-        document = json.loads(gzip.decompress(data))
-    except (OSError, ValueError, EOFError) as error:
-        raise PuzzleError(f"not a gzipped JSON puzzle file: {error}") from error
+        text = check_text(gunzip(data, most=PUZZLES_MAX_BYTES), depth=PUZZLES_MAX_DEPTH)
+        document = json.loads(text)
+    except ValueError as error:
+        raise PuzzleError(f"not a gzipped JSON puzzle file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise PuzzleError(f"a puzzle file must be an object of format {FORMAT}")
     records = document.get("puzzles")

@@ -37,22 +37,21 @@ The file is JSON (gzip-compressed if its name ends in ``.gz``)::
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import gzip
 import json
 import operator
-import os
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sosgame.errors import SosError
+from sosgame.errors import FileError, SosError
+from sosgame.files import check_writable, read_text, write_file
 from sosgame.game import MODES, Game, Mode
+from sosgame.limits import BOARD_MAX_SIDE, CERTIFICATE_MAX_BYTES, CERTIFICATE_MAX_DEPTH
 
-__all__ = ["FORMAT", "CertificateError", "Report", "check", "load", "write"]
+__all__ = ["FORMAT", "CertificateError", "Report", "check", "load", "writable", "write"]
 
 FORMAT: Final = "sosgame-certificate"
 _VERSION: Final = 1
@@ -92,24 +91,25 @@ class Report:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a certificate file (``.gz``: gzip-compressed JSON).
+    """Read a certificate file (``.gz``: gzip-compressed JSON) by
+    :func:`sosgame.files.read_text`: a regular file of at most
+    :data:`~sosgame.limits.CERTIFICATE_MAX_BYTES` once decompressed.
 
     :raises CertificateError: if the file cannot be read as JSON.
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
-        if path.name.endswith(".gz"):
-            raw = gzip.decompress(raw)
-        document = json.loads(raw)
-    except (OSError, ValueError, EOFError) as error:
-        number = error.errno if isinstance(error, OSError) else None
-        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
-        raise CertificateError(
-            f"cannot read certificate {path}: {reason}",
-            code="certificate_unreadable",
-            values={"path": str(path), "reason": reason, "errno": number},
-        ) from None
+        text = read_text(
+            path,
+            most=CERTIFICATE_MAX_BYTES,
+            depth=CERTIFICATE_MAX_DEPTH,
+            gzipped=path.name.endswith(".gz"),
+        )
+        document = json.loads(text)
+    except FileError as error:
+        raise _unreadable(path, error.values["reason"], error.values.get("errno")) from None
+    except ValueError as error:
+        raise _unreadable(path, str(error), None) from None
     if not isinstance(document, dict):
         raise CertificateError(
             f"{path} holds no certificate object", code="no_certificate", values={"path": str(path)}
@@ -117,40 +117,49 @@ def load(path: str | Path) -> dict[str, Any]:
     return document
 
 
-def write(document: dict[str, Any], path: str | Path) -> None:
-    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``.
+def _unreadable(path: Path, reason: object, number: object) -> CertificateError:
+    return CertificateError(
+        f"cannot read certificate {path}: {reason}",
+        code="certificate_unreadable",
+        values={"path": str(path), "reason": reason, "errno": number},
+    )
 
-    The file is replaced whole, never left half-written: a run stopped while it saves
-    keeps the previous version.
+
+def write(document: dict[str, Any], path: str | Path) -> None:
+    """Write a certificate as JSON, gzip-compressed if ``path`` ends in ``.gz``, by
+    :func:`sosgame.files.write_file`: whole or not at all, never over a folder, a pipe or a
+    device.
 
     :raises CertificateError: if the file cannot be written (nothing is left behind then).
     """
     path = Path(path)
     data = json.dumps(document, separators=(",", ":")).encode()
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
     try:
-        if not path.name:  # "/": a folder, never a file's name
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        partial = path.with_name(path.name + ".partial")
-        partial.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
-        partial.replace(path)
-    except OSError as error:
-        _discard(path)
-        reason = error.strerror or str(error)
-        raise CertificateError(
-            f"cannot write certificate {path}: {reason}",
-            code="certificate_unwritable",
-            values={"path": str(path), "reason": reason, "errno": error.errno},
-        ) from None
-    except BaseException:  # stopped by Ctrl-C while it saved: the previous version stays
-        _discard(path)
-        raise
+        write_file(path, data)
+    except FileError as error:
+        raise _unwritable(path, error) from None
 
 
-def _discard(path: Path) -> None:
-    """Remove what a failed :func:`write` of ``path`` left half-written, if anything."""
-    if path.name:
-        with contextlib.suppress(OSError):
-            path.with_name(path.name + ".partial").unlink(missing_ok=True)
+def writable(path: str | Path) -> None:
+    """Check that :func:`write` would not refuse ``path`` for what it is (a folder, a pipe,
+    a device), before the solve that makes the certificate.
+
+    :raises CertificateError: if it would.
+    """
+    try:
+        check_writable(path)
+    except FileError as error:
+        raise _unwritable(Path(path), error) from None
+
+
+def _unwritable(path: Path, error: FileError) -> CertificateError:
+    return CertificateError(
+        f"cannot write certificate {path}: {error.values['reason']}",
+        code="certificate_unwritable",
+        values=error.values,
+    )
 
 
 class _Board:
@@ -179,6 +188,9 @@ class _Board:
 
     def canonical(self, position: str) -> str:
         cells = position.replace("/", "")
+        if len(cells) != self.rows * self.cols or position.count("/") != self.rows - 1:
+            shown = position if len(position) <= 60 else position[:60] + "..."
+            raise CertificateError(f"board {shown!r} is not a {self.rows}x{self.cols} board")
         # Every image has its row breaks in the same places, so the least flat text is the
         # least text.
         best = min("".join(image(cells)) for image in self.images)
@@ -197,6 +209,8 @@ class _Checker:
         rows, cols, mode = document.get("rows"), document.get("cols"), document.get("mode")
         if not (isinstance(rows, int) and isinstance(cols, int) and _whole(rows) and _whole(cols)):
             raise CertificateError("rows and cols must be whole numbers of at least 1")
+        if max(rows, cols) > BOARD_MAX_SIDE:
+            raise CertificateError(f"rows and cols must be at most {BOARD_MAX_SIDE}")
         if mode not in MODES:
             raise CertificateError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode: Mode = "simple" if mode == "simple" else "general"

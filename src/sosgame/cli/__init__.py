@@ -7,14 +7,15 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from sosgame import __version__
 from sosgame.cli.language import choose_language, speaking, t
-from sosgame.cli.progress import INTERRUPTED_STATUS
+from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
+from sosgame.first_compile import announcing
 from sosgame.i18n import error_text, system_reason
 
 __all__ = ["main"]
@@ -92,10 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if sys.stdout is None:  # started with its output closed (`>&-`): nowhere to answer
+        if sys.stderr is not None:
+            print(t("cli.error", error=t("cli.no_output")), file=sys.stderr)
+        return 1
     try:
         # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
         arguments = build_parser(argv).parse_args(argv)
-        status: int = arguments.run(arguments)
+        with announcing(_preparing):
+            status: int = arguments.run(arguments)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
@@ -127,6 +133,14 @@ def _main(argv: list[str]) -> int:
         print(t("cli.internal_error", kind=type(error).__name__, error=error), file=sys.stderr)
         return _INTERNAL_STATUS
     return status
+
+
+@contextlib.contextmanager
+def _preparing() -> Iterator[None]:
+    # While the kernels compile for the first time, so that a slow first search is explained.
+    with Progress() as progress:
+        progress.show(t("cli.preparing"), now=True)
+        yield
 
 
 def _os_error(error: OSError) -> str:

@@ -85,6 +85,9 @@ def run(arguments: argparse.Namespace) -> int:
         turn=arguments.turn - 1,
         scores=parse_scores(arguments.scores),
     )
+    if arguments.level == "perfect" and game.players != 2:
+        # Else it would search the whole time and only then say it proved nothing.
+        raise InvalidSettingsError(t("cli.hint.perfect_players", players=game.players))
     player = make_player(
         arguments.level, seconds=arguments.seconds, nodes=arguments.nodes, seed=arguments.seed
     )

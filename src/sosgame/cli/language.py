@@ -45,16 +45,22 @@ def t(key: str, **values: object) -> str:
 
 def subcommand(commands: Any, name: str) -> argparse.ArgumentParser:
     """Add the subcommand ``name`` to ``commands``, with its texts ``cli.NAME.help`` and
-    ``cli.NAME.description``."""
+    ``cli.NAME.description``, and the ``--lang`` option every subcommand takes."""
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=t(f"cli.{name}.help"), description=t(f"cli.{name}.description")
     )
+    # Read before parsing, by choose_language; declared so that the parser accepts it and
+    # --help lists it.
+    parser.add_argument("--lang", choices=list(LANGUAGES), help=t("cli.help.lang"))
     return parser
 
 
-def add_mode(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """Add the ``--mode`` option (``general`` or ``simple``) that several commands share."""
-    parser.add_argument("--mode", choices=MODES, default=default, help=t("cli.help.mode"))
+def add_mode(
+    parser: argparse.ArgumentParser, default: str | None = None, *, help_key: str = "cli.help.mode"
+) -> None:
+    """Add the ``--mode`` option (``general`` or ``simple``) that several commands share;
+    ``help_key`` names its help text when the default is not general."""
+    parser.add_argument("--mode", choices=MODES, default=default, help=t(help_key))
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ from sosgame.errors import (
 )
 from sosgame.game import Action
 from sosgame.i18n import error_text, outcome_text
-from sosgame.notation import Move
+from sosgame.notation import Move, Resignation
 from sosgame.outcome import Line
 from sosgame.record import save
 from sosgame.table import Table
@@ -180,7 +180,7 @@ class PlainGame:
             self.say(self.t("off_board", cell=move.cell, rows=game.rows, cols=game.cols))
             return
         except GameOverError:
-            self.say(self.t("game_over"))
+            self.say(self.game_over_text())
             return
         self.scored(mover, lines)
         self.show()
@@ -227,7 +227,7 @@ class PlainGame:
             self.say(self.t("nothing_to_undo"))
             return
         for action in undone:
-            self.say(self.t("undone", action=action))
+            self.say(self.t("undone", action=self.action_text(action)))
         self.show()
 
     def resign(self, number: str = "") -> None:
@@ -240,7 +240,7 @@ class PlainGame:
                 return
             seat = int(number) - 1
         if game.is_over:
-            self.say(self.t("game_over"))
+            self.say(self.game_over_text())
             return
         if seat not in game.active_seats:
             self.say(self.t("already_resigned", name=self.names[seat]))
@@ -279,11 +279,23 @@ class PlainGame:
             self.say(self.t(key, name=self.names[game.turn]))
             return
         self.say(outcome_text(self.t, outcome, self.names))
-        self.say(self.t("game_over"))
+        self.say(self.game_over_text())
+
+    def game_over_text(self) -> str:
+        """What a finished game lets a person do: undo only where it takes something back (a
+        game won against the computer stays won)."""
+        return self.t("game_over" if self.table.can_undo else "game_over_final")
+
+    def action_text(self, action: Action) -> str:
+        """``action`` as a person reads it: a resignation names its seat counted from 1, as
+        the ``resign N`` command does."""
+        if isinstance(action, Resignation):
+            return self.t("resign_action", seat=action.seat + 1)
+        return str(action)
 
     def show_moves(self) -> None:
         """List the moves so far."""
-        actions = [str(action) for action in self.game.actions]
+        actions = [self.action_text(action) for action in self.game.actions]
         self.say(self.t("moves", moves=" ".join(actions) if actions else self.t("no_moves")))
 
 

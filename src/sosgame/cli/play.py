@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sosgame.cli.language import add_mode, subcommand, t
 from sosgame.cli.plain import PlainGame
-from sosgame.errors import SosError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.extras import missing
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game
-from sosgame.i18n import LANGUAGES, default_name, detect_language, translator
+from sosgame.i18n import default_name, detect_language, error_text, translator
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.record import load
+from sosgame.settings import check_names
 from sosgame.table import PERSON, Seat, Table, seats_from_record
 
 if TYPE_CHECKING:
@@ -47,7 +48,6 @@ def register(commands: Any) -> None:
         help=t("cli.play.players", least=MIN_PLAYERS, most=MAX_PLAYERS),
     )
     parser.add_argument("--names", nargs="+", metavar="NAME", help=t("cli.play.names"))
-    parser.add_argument("--lang", choices=list(LANGUAGES), help=t("cli.play.lang"))
     parser.add_argument(
         "--seat-level",
         nargs=2,
@@ -72,13 +72,10 @@ def _settings(arguments: argparse.Namespace) -> tuple[int, int, int, list[str] |
     if names is not None and len(names) != players:
         raise SosError(t("cli.play.names_count", count=len(names), players=players))
     if names is not None:
-        seen: set[str] = set()
-        for name in names:
-            if not name.strip() or len(name) > 100:
-                raise SosError(t("cli.play.bad_name", name=repr(name)))
-            if name.strip().casefold() in seen:
-                raise SosError(t("cli.play.same_name", name=repr(name.strip())))
-            seen.add(name.strip().casefold())
+        try:
+            check_names(names)
+        except InvalidSettingsError as error:
+            raise SosError(t("cli.play.bad_names", error=error_text(t, error))) from None
     return rows, cols, players, names
 
 
@@ -95,6 +92,9 @@ def _check_load(arguments: argparse.Namespace) -> None:
 def _levels(arguments: argparse.Namespace, players: int) -> dict[int, str]:
     levels = {}
     for seat_text, level in arguments.seat_level or []:
+        if seat_text.isdigit() and int(seat_text) > players and _counted_by_names(arguments):
+            # The seats are as many as the names, so a seat past them lacks only its name.
+            raise SosError(t("cli.play.seat_without_name", seat=seat_text))
         if not seat_text.isdigit() or not 1 <= int(seat_text) <= players:
             raise SosError(t("cli.play.bad_seat", most=players, seat=repr(seat_text)))
         if level not in LEVELS:
@@ -107,6 +107,11 @@ def _levels(arguments: argparse.Namespace, players: int) -> dict[int, str]:
             raise SosError(t("cli.play.no_players")) from None
         make_player(level)  # a level not available yet raises, naming the ones there are
     return levels
+
+
+def _counted_by_names(arguments: argparse.Namespace) -> bool:
+    """Whether ``--names`` alone sets the number of players (no ``--players``, no record)."""
+    return arguments.names is not None and arguments.players is None and not arguments.load
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -190,4 +195,7 @@ def _run_full_screen(
         rows, cols, players, names = _settings(arguments)
         kinds = [PERSON] * players
         options["settings"] = Settings(rows, cols, "general", players, list(names or []), kinds)
-    return run_tui(**options)
+    from sosgame.first_compile import announcing
+
+    with announcing(None):  # a line on standard error would draw over the full screen
+        return run_tui(**options)

@@ -6,16 +6,17 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from sosgame.ai.puzzles import Puzzle, PuzzleError, choose_puzzle, find_puzzle, judge
 from sosgame.cli.language import add_mode, subcommand, t
 from sosgame.errors import InvalidSettingsError
-from sosgame.i18n import LANGUAGES
 from sosgame.notation import Move, parse_size
 
-__all__ = ["register"]
+__all__ = ["UNSOLVED_STATUS", "register"]
 
+UNSOLVED_STATUS: Final = 3
+"""The exit status of a puzzle left unsolved: a wrong move, the solution asked for, or quit."""
 _QUIT = ("quit", "exit", "q")
 _GIVE_UP = ("solution", "give up")
 
@@ -28,10 +29,9 @@ def register(commands: Any) -> None:
         "--rating", type=int, default=1500, metavar="R", help=t("cli.puzzle.rating")
     )
     parser.add_argument("--size", metavar="RxC", help=t("cli.puzzle.size"))
-    add_mode(parser)
+    add_mode(parser, help_key="cli.puzzle.mode")
     parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
     parser.add_argument("--json", action="store_true", help=t("cli.puzzle.json"))
-    parser.add_argument("--lang", choices=list(LANGUAGES), help=t("cli.play.lang"))
     parser.set_defaults(run=run)
 
 
@@ -98,15 +98,15 @@ def play(puzzle: Puzzle, source: TextIO, sink: TextIO) -> int:
         line = source.readline()
         if not line:
             say()
-            return 1
+            return UNSOLVED_STATUS
         text = line.strip()
         if echo:
             say(text)
         if text.lower() in _QUIT:
-            return 1
+            return UNSOLVED_STATUS
         if text.lower() in _GIVE_UP:
             _solution(say, judge(puzzle, moves, reveal=True).solution or ())
-            return 1
+            return UNSOLVED_STATUS
         try:
             move = Move.parse(text)
             verdict = judge(puzzle, [*moves, move])
@@ -116,7 +116,7 @@ def play(puzzle: Puzzle, source: TextIO, sink: TextIO) -> int:
         if not verdict.correct:
             say(t("puzzle.wrong"))
             _solution(say, verdict.solution or ())
-            return 1
+            return UNSOLVED_STATUS
         moves.append(move)
         game.play(move)
         if verdict.reply is not None:

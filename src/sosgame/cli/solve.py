@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sosgame.certify import load
+from sosgame.certify import load, writable
 from sosgame.cli.language import add_json, add_mode, subcommand, t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
@@ -172,6 +172,8 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.add and walks is None:
         raise InvalidSettingsError(t("cli.solve.add_needs_walks"))
     earlier = _earlier(arguments.certificate) if arguments.add else None
+    if arguments.certificate is not None:
+        writable(arguments.certificate)  # not a pipe or a folder, found out after hours
     if arguments.status:
         if not split:
             raise InvalidSettingsError(t("cli.solve.needs_split"))

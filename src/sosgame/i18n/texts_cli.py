@@ -15,6 +15,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.error", "sosgame: error: {error}"),
     text("cli.os_error", "{path}: {reason}"),
     text("cli.stopped", "sosgame: stopped by Ctrl-C"),
+    text("cli.no_output", "standard output is closed, so there is nowhere to write the answer"),
     text(
         "cli.internal_error",
         "sosgame: internal error ({kind}: {error}); please report it, with the command that "
@@ -40,6 +41,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.argparse.ambiguous", "ambiguous option: %(option)s could match %(matches)s"),
     text("cli.argparse.not_allowed", "not allowed with argument %s"),
     text("cli.help.json", "print one JSON object"),
+    text("cli.preparing", "preparing the fast search (first run only)..."),
+    text("cli.help.lang", "the language (default: from the locale, else English)"),
     text("cli.help.mode", "the rules: general or simple (default general)"),
     text("cli.help.seed", "a seed, so that the computer's choices can be repeated exactly"),
     text("cli.help.rows", "the number of rows"),
@@ -307,6 +310,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "--scores must be whole numbers separated by commas, such as 1,0, not {text}",
     ),
     text("cli.hint.over", "position {position} is already over: there is no move to suggest"),
+    text(
+        "cli.hint.perfect_players",
+        "--level perfect proves its moves with the exact solver, which takes two players, and"
+        " this game has {players}: choose another level",
+    ),
     text("cli.hint.proven", "proven best by the exact solver"),
     text("cli.hint.unproven", "not proven: the exact solver did not finish in the time given"),
     text(
@@ -473,7 +481,6 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "how many players, {least} to {most} (default: as many as --names)",
     ),
     text("cli.play.names", "the players' names, in order"),
-    text("cli.play.lang", "the language (default: from the locale, else English)"),
     text(
         "cli.play.seat_level",
         "a computer plays seat SEAT (1, 2, ...) at LEVEL ({levels}); may be repeated",
@@ -481,16 +488,17 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.play.load", "continue the game in a record file (sosgame-record/1)"),
     text("cli.play.bad_side", "{option} must be from 1 to {most}, not {value}"),
     text("cli.play.names_count", "--names gives {count} names but --players is {players}"),
-    text("cli.play.bad_name", "--names: {name} is not a name of 1 to 100 characters"),
-    text(
-        "cli.play.same_name",
-        "--names: {name} is given twice; give each player a name of their own",
-    ),
+    text("cli.play.bad_names", "--names: {error}"),
     text(
         "cli.play.load_conflict",
         "--load takes the board, mode, players and names from the record: leave out {option}",
     ),
     text("cli.play.bad_seat", "--seat-level: the seat must be from 1 to {most}, not {seat}"),
+    text(
+        "cli.play.seat_without_name",
+        "--seat-level {seat}: --names sets the players, and seat {seat} has no name; give every"
+        " seat a name, the computer's too",
+    ),
     text("cli.play.bad_level", "--seat-level: the level must be one of {levels}, not {level}"),
     text("cli.play.no_players", "--seat-level: this installation has no computer players"),
     text(

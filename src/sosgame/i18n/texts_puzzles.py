@@ -38,6 +38,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.puzzle.id", "the puzzle with this id"),
     text("cli.puzzle.rating", "a puzzle near this rating (default 1500)"),
     text("cli.puzzle.size", "a puzzle on this board, such as 4x4"),
+    text("cli.puzzle.mode", "a puzzle with these rules: general or simple (default: either)"),
     text("cli.puzzle.json", "print the puzzle as one JSON object instead of playing it"),
     text("cli.puzzle.no_id", "there is no puzzle with the id {id}"),
     text("cli.puzzle.bad_size", "--size must be ROWSxCOLS, such as 4x4, not {text}"),

@@ -95,6 +95,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("tui.key.help", "help"),
     text("tui.key.rules", "rules"),
     text("tui.key.quit", "quit"),
+    text("tui.quit_title", "Do you want to quit?"),
+    text("tui.quit_how", "Press {shortcut} to quit."),
     text("tui.key.back", "one move back"),
     text("tui.key.forward", "one move forward"),
     text("tui.key.start", "to the start"),

@@ -4,7 +4,8 @@ Compiled by numba when it is installed (:data:`JIT`), plain Python over lists ot
 write new kernel functions over flat integer arrays only (:func:`new_array`,
 :func:`to_array`), so that they run both ways. Everything is importable from here; by module:
 
-* :mod:`~sosgame.kernel._jit`: the compiling decorators and the disk cache of compiled code;
+* :mod:`~sosgame.kernel._jit`: the compiling decorators, the disk cache of compiled code and
+  the notice of a first compile;
 * :mod:`~sosgame.kernel.tables`: a board's line tables, packed per cell;
 * :mod:`~sosgame.kernel.state`: a :class:`~sosgame.Game` as arrays, and moves as
   ``(cell, letter)`` (letters :data:`S` = 1 and :data:`O` = 2, :data:`EMPTY` = 0);
@@ -35,6 +36,8 @@ from sosgame.kernel._jit import (
     INSTALL_HINT,
     JIT,
     IntArray,
+    compiled_before,
+    compiling,
     jit,
     jit_borrowed,
     jit_inline,
@@ -82,6 +85,8 @@ __all__ = [
     "S",
     "Tables",
     "apply_move",
+    "compiled_before",
+    "compiling",
     "count_lines",
     "count_openings",
     "decode_move",
@@ -115,6 +120,11 @@ def warm_up() -> None:
     Call it before a game starts; later calls return at once. Without numba it only says,
     once, what to install. The solver's kernels warm up with :func:`sosgame.solver.warm_up`.
     """
+    with compiling("kernel"):
+        _warm_up()
+
+
+def _warm_up() -> None:
     if not JIT:
         notice_if_slow()
         return

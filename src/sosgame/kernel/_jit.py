@@ -10,21 +10,30 @@ The compiled code is kept in ``NUMBA_CACHE_DIR`` when that is set; otherwise in 
 writable, kernels are compiled afresh in each process, without a word. Within that folder the
 code sits under a digest of the compiled modules' source (:func:`source_digest`), so a change
 to any of them compiles every kernel afresh.
+
+Compiling takes a minute or more, once: each warm-up (:func:`sosgame.kernel.warm_up` and the
+search's, the solver's and the players') runs inside :func:`compiling`, which leaves a mark in
+that folder when it is done and, while no mark is there, shows the notice a program set with
+:func:`sosgame.first_compile.announcing`, so that a person knows why the first search is slow.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
 import shutil
 import sys
 import tempfile
+import threading
 from array import array
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple, Protocol, TypeVar
+
+from sosgame import first_compile
 
 __all__ = [
     "HAVE_NUMBA",
@@ -32,6 +41,8 @@ __all__ = [
     "JIT",
     "CachePlan",
     "IntArray",
+    "compiled_before",
+    "compiling",
     "jit",
     "jit_borrowed",
     "jit_inline",
@@ -230,3 +241,37 @@ def notice_if_slow() -> None:
     """Say once per process, on standard error, how to get the fast kernel if it is missing."""
     if not HAVE_NUMBA:
         print(INSTALL_HINT, file=sys.stderr)
+
+
+_compiling = threading.local()
+
+
+def _mark(what: str) -> Path | None:
+    return None if _CACHE.folder is None else Path(_CACHE.folder) / f"{what}.warm"
+
+
+def compiled_before(what: str) -> bool:
+    """Whether the kernels of the warm-up ``what`` are in the disk cache already (or need no
+    compiling: numba is absent or disabled). Without a cache they compile in every process,
+    which no notice of a first run would describe, so that counts as compiled too."""
+    mark = _mark(what)
+    return not JIT or mark is None or mark.exists()
+
+
+@contextlib.contextmanager
+def compiling(what: str) -> Iterator[None]:
+    """Run the warm-up ``what`` in the block: the first time, under the program's notice
+    (once, however the warm-ups nest), and leaving the mark that says its kernels are cached."""
+    fresh = not compiled_before(what)
+    outer = not getattr(_compiling, "active", False)
+    notice = first_compile.notice() if fresh and outer else None
+    _compiling.active = True
+    try:
+        with notice() if notice is not None else contextlib.nullcontext():
+            yield
+    finally:
+        _compiling.active = not outer
+    mark = _mark(what)
+    if fresh and JIT and mark is not None:
+        with contextlib.suppress(OSError):  # the kernels are cached all the same
+            mark.touch()

@@ -55,6 +55,7 @@ from sosgame.ai.book import (
 from sosgame.ai.heuristics import can_score
 from sosgame.ai.state import State
 from sosgame.certify import CertificateError, check, load
+from sosgame.files import write_file
 from sosgame.game import MODES, Game, Mode
 from sosgame.notation import Move
 from sosgame.research.pieces import PieceStore
@@ -280,7 +281,7 @@ def _save(path: Path, boards: Entries, complete: set[str]) -> None:
         comma = "," if number < len(names) - 1 else ""
         lines.append(f'"{name}": {{{body}}}{comma}')
     lines.append("}}")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_file(path, ("\n".join(lines) + "\n").encode())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import resource
 import threading
 import time
@@ -26,6 +25,7 @@ from typing import Any
 
 from sosgame import __version__
 from sosgame.errors import InvalidSettingsError
+from sosgame.files import write_file
 from sosgame.game import Game, Mode
 from sosgame.research.split import Interval, widest
 from sosgame.search.table import TranspositionTable
@@ -223,11 +223,8 @@ class PieceStore:
         claim: tuple[int | None, int | None] | None = None,
     ) -> None:
         """Write the proof entries of ``board`` (of ``claim``, if given; whole, or not at all)."""
-        path = self.proof_path(board, claim)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         data = json.dumps(entries, separators=(",", ":")).encode()
-        temporary.write_bytes(gzip.compress(data, mtime=0))
-        os.replace(temporary, path)
+        write_file(self.proof_path(board, claim), gzip.compress(data, mtime=0))
 
     def root_path(self, depth: int) -> Path:
         """Where the empty board's value, combined from its pieces ``depth`` moves deep, lives."""
@@ -264,9 +261,7 @@ class PieceStore:
     @staticmethod
     def _write(path: Path, result: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        write_file(path, (json.dumps(result, indent=1) + "\n").encode())
 
 
 def _bounds_hold(result: dict[str, Any]) -> bool:

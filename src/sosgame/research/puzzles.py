@@ -44,7 +44,9 @@ from sosgame.ai.puzzles import (
     write_puzzles,
 )
 from sosgame.errors import SosError
+from sosgame.files import read_bytes, write_file
 from sosgame.game import Game, Mode
+from sosgame.limits import PUZZLES_MAX_BYTES
 from sosgame.notation import Move
 from sosgame.record import load
 from sosgame.solver import TranspositionTable, solve
@@ -388,14 +390,14 @@ def pack(work: Path, output: Path) -> int:
             puzzle = from_record(record)
             puzzles.setdefault(puzzle.id, puzzle)
     ordered = sorted(puzzles.values(), key=lambda p: (p.rows * p.cols, p.mode, p.rating, p.id))
-    output.write_bytes(write_puzzles(ordered))
+    write_file(output, write_puzzles(ordered))
     return len(ordered)
 
 
 def verify(path: Path) -> int:
     """Prove every puzzle of the file at ``path`` again; the number proven."""
     table = TranspositionTable(64)
-    puzzles = read_puzzles(path.read_bytes())
+    puzzles = read_puzzles(read_bytes(path, most=PUZZLES_MAX_BYTES))
     for puzzle in puzzles:
         prove(puzzle, table)
     return len(puzzles)

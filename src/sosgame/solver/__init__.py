@@ -45,6 +45,7 @@ from sosgame.game import Game
 from sosgame.kernel import (
     EMPTY,
     JIT,
+    compiling,
     count_lines,
     count_openings,
     decode_move,
@@ -593,11 +594,12 @@ def warm_up() -> None:
 
     :func:`solve` calls it before starting its clock, so ``seconds`` is the search alone.
     """
-    run = Search(Game(1, 3), TranspositionTable(1), None)
-    run.exact()
-    run.play(0, 1)
-    run.unplay(0, 1)
-    if JIT:
-        # Every kernel the threaded solve calls, so none compiles once a solve has begun (an
-        # interrupt arriving during numba's compilation can be lost in its clean-up).
-        _solve_threaded(Game(1, 3), SharedTable(1), _Pool(1, None, None))
+    with compiling("solver"):
+        run = Search(Game(1, 3), TranspositionTable(1), None)
+        run.exact()
+        run.play(0, 1)
+        run.unplay(0, 1)
+        if JIT:
+            # Every kernel the threaded solve calls, so none compiles once a solve has begun
+            # (an interrupt arriving during numba's compilation can be lost in its clean-up).
+            _solve_threaded(Game(1, 3), SharedTable(1), _Pool(1, None, None))

@@ -174,6 +174,14 @@ class SosApp(App[int]):
         else:
             self.exit(0)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit, in the game's language (Textual's own words are English)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                how = self.t("tui.quit_how", shortcut=key)
+                self.notify(how, title=self.t("tui.quit_title"), markup=False)
+                return
+
     def action_puzzles(self) -> None:
         """Open the puzzle screen over the screen shown (Escape comes back)."""
         if not isinstance(self.screen, PuzzleScreen):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar, Final
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -22,7 +23,7 @@ from sosgame.notation import Letter, Move
 from sosgame.record import load, save
 from sosgame.seats import SEAT_SYMBOLS
 from sosgame.table import Seat, seats_from_record
-from sosgame.tui.layout import lay_out, needed_size
+from sosgame.tui.layout import SIDE_WIDTH, lay_out, needed_size
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import move_line, seat_key, seat_style
 from sosgame.tui.session import History, Session, Step
@@ -39,6 +40,7 @@ GAME_KEYS: Final = (
     ("i", "tui.key.hint"),
     ("m", "tui.key.last_move"),
     ("?", "tui.key.help"),
+    ("F4", "tui.key.puzzles"),
     ("q", "tui.key.quit"),
 )
 _SPINNER: Final = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -206,18 +208,26 @@ class GameScreen(TranslatedScreen):
 
     def _scores_text(self) -> Text:
         session, game = self.session, self.session.game
-        text = Text(self.t("tui.scores_heading") + "\n", "bold")
+        # No line wraps: a tag that does not fit after its row goes whole onto a line of its
+        # own, under the name ("computer, perfect", never "computer," then "perfect").
+        text = Text(self.t("tui.scores_heading") + "\n", "bold", no_wrap=True, overflow="ellipsis")
+        room = self.query_one("#scores").content_size.width or SIDE_WIDTH - 5
         active = set(game.active_seats)
         width = max(len(name) for name in session.names)
         for seat, (name, score) in enumerate(zip(session.names, game.scores, strict=True)):
             marker = "▶" if seat == game.turn and not game.is_over else " "
             kind = session.seats[seat].kind
             row = Text.assemble(marker, " ", seat_key(seat), " ", name.ljust(width), f" {score:>3}")
-            if kind != "person":
-                row.append(f"  {self.t(f'tui.level.{kind}')}", "dim")
+            tags = [self.t(f"tui.level.{kind}")] if kind != "person" else []
             if seat not in active:
                 row.stylize("dim strike")
-                row.append(f"  {self.t('tui.resigned_tag')}", "dim")
+                tags.append(self.t("tui.resigned_tag"))
+            for tag in tags:
+                if _cells(row.plain.rsplit("\n", 1)[-1]) + 2 + _cells(tag) > room:
+                    row.append("\n" + " " * 7)
+                else:
+                    row.append("  ")
+                row.append(tag, "dim")
             if seat == game.turn and not game.is_over:
                 row.stylize("bold")
             text.append_text(row)
@@ -254,11 +264,12 @@ class GameScreen(TranslatedScreen):
         width, height = self.needed_size()
         size = self.app.size
         fits = size.width >= width and size.height >= height
-        # The moves keep a few lines: short of room beside the board, the letter buttons and
-        # the note on the board's size give way (four players at 80x24, say).
+        # The moves keep a few lines: short of room beside the board, the letter buttons close
+        # up and the note on the board's size gives way (four players at 80x24, say).
         game = self.session.game
         turn = 4 if game.extra_turn or game.is_over else 1
-        needed = turn + 1 + (1 + game.players) + 1 + 3 + 2 + (0 if fits else 4) + 6
+        scores = self._scores_text().plain.count("\n") + 1
+        needed = turn + 1 + scores + 1 + 3 + 2 + (0 if fits else 4) + 6
         room = size.height - 1 - max(2, self.query_one("#keys").size.height)
         short = self._beside and needed > room
         self.query_one("#main").set_class(short, "short")
@@ -272,6 +283,8 @@ class GameScreen(TranslatedScreen):
         self.check_room(width, height, self.session.game.players)
         self._beside = lay_out(self.query_one("#main"), self.board, width, height).beside
         self._fit()
+        # The scores' tags go under a row that has no room for them, at the new width.
+        self.call_after_refresh(lambda: self._put("#scores", self._scores_text()))
 
     def _tick(self) -> None:
         if self.thinking is not None:
@@ -501,3 +514,9 @@ class GameScreen(TranslatedScreen):
 
     def action_new_game(self) -> None:
         self.sos.open_setup(self.session)
+
+
+def _cells(text: str) -> int:
+    # Terminals differ on the width of Devanagari vowel signs: count every character as at
+    # least one cell, as the key bar does.
+    return max(cell_len(text), len(text))

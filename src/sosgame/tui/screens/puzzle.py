@@ -51,6 +51,7 @@ class PuzzleScreen(TranslatedScreen):
         self.game = self.puzzle.game()
         self.moves: list[Move] = []
         self.verdict: Verdict | None = None
+        self.gave_up = False
         self.message = ""
 
     def _choose(self) -> Puzzle:
@@ -110,15 +111,17 @@ class PuzzleScreen(TranslatedScreen):
         text = Text(self.message)
         if verdict is None:
             return text
-        if not verdict.correct:
-            text.append(self.t("puzzle.wrong"), "bold red")
+        if self.gave_up:
+            pass  # no move was judged: asking for the solution is not a wrong answer
+        elif not verdict.correct:
+            text.append(self.t("puzzle.wrong") + "\n", "bold red")
         elif verdict.done:
-            text.append(self.t("puzzle.solved"), "bold green")
+            text.append(self.t("puzzle.solved") + "\n", "bold green")
         else:
-            text.append(self.t("puzzle.right_more"), "bold green")
+            text.append(self.t("puzzle.right_more") + "\n", "bold green")
         if verdict.solution is not None:
             moves = " ".join(map(str, verdict.solution))
-            text.append("\n" + self.t("puzzle.solution", moves=moves))
+            text.append(self.t("puzzle.solution", moves=moves))
         return text
 
     @property
@@ -155,6 +158,7 @@ class PuzzleScreen(TranslatedScreen):
         if not self.over:
             shown = judge(self.puzzle, self.moves, reveal=True)
             self.verdict = Verdict(False, None, True, shown.solution)
+            self.gave_up = True
             self.show()
 
     def action_next(self) -> None:
@@ -164,6 +168,7 @@ class PuzzleScreen(TranslatedScreen):
         self.game = self.puzzle.game()
         self.moves = []
         self.verdict = None
+        self.gave_up = False
         self.message = ""
         self.show()
 

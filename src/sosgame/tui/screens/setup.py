@@ -14,13 +14,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from sosgame.errors import SosError
+from sosgame.errors import InvalidSettingsError, SosError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, MODES, Game, Mode
-from sosgame.i18n import LANGUAGES, default_name, is_default_name
+from sosgame.i18n import LANGUAGES, default_name, error_text, is_default_name
 from sosgame.levels import LEVELS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, RECORD_MAX_NAME
 from sosgame.notation import check_size
 from sosgame.record import Start, starting_game
+from sosgame.settings import check_names
 from sosgame.table import PERSON, Seat
 from sosgame.tui.screens.base import TranslatedScreen
 from sosgame.tui.seats import seat_key
@@ -231,6 +232,7 @@ class SetupScreen(TranslatedScreen):
             self.query_one("#cols", Input).value = self.query_one("#rows", Input).value
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        self.call_after_refresh(self._recheck)
         select_id = event.select.id or ""
         if select_id == "players":
             self._show_seats()
@@ -245,6 +247,7 @@ class SetupScreen(TranslatedScreen):
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._show_seats()
+        self._recheck()
         if event.value:  # a rectangle: on to the number of columns
             self.call_after_refresh(self.query_one("#cols", Input).focus)
 
@@ -254,6 +257,7 @@ class SetupScreen(TranslatedScreen):
             row.set_class(row in event.widget.ancestors, "focused")
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        self._recheck()
         if event.input.id == "rows":
             self._show_seats()
         elif (event.input.id or "").startswith("name-"):
@@ -277,61 +281,74 @@ class SetupScreen(TranslatedScreen):
         self.query_one("#setup-error", Static).update(Text(text(), "bold red"))
 
     def _board_size(self) -> tuple[int, int] | None:
-        """The board size typed in, if the rules allow it; else say what they allow."""
+        """The board size typed in, if the rules allow it."""
         square = not self.query_one("#rectangular", Checkbox).value
         fields = ("rows",) if square else ("rows", "cols")
         sides = [self.query_one(f"#{name}", Input).value.strip() for name in fields]
-        if all(side.isdigit() for side in sides):
-            rows, cols = int(sides[0]), int(sides[-1])
-            try:
-                check_size(rows, cols)  # the engine's own limits, not a copy
-            except SosError:
-                pass
-            else:
-                return rows, cols
-        self._error(
-            lambda: self.t(
-                "tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE, line=BOARD_MIN_LONG_SIDE
+        if not all(side.isdigit() for side in sides):
+            return None
+        rows, cols = int(sides[0]), int(sides[-1])
+        try:
+            check_size(rows, cols)  # the engine's own limits, not a copy
+        except SosError:
+            return None
+        return rows, cols
+
+    def _seats(self) -> list[Seat]:
+        """The seats as filled in."""
+        return [
+            Seat(
+                self.query_one(f"#name-{seat}", Input).value.strip(),
+                str(self.query_one(f"#kind-{seat}", Select).value),
             )
-        )
-        self.query_one("#rows", Input).focus()
+            for seat in range(self._players())
+        ]
+
+    def _problem_now(self) -> tuple[Callable[[], str], Input | None] | None:
+        """What is wrong with the settings as they stand, and the field to correct, if any."""
+        if self._board_size() is None:
+            bad_board = partial(
+                self.t, "tui.bad_board", low=BOARD_MIN_SIDE, high=BOARD_MAX_SIDE,
+                line=BOARD_MIN_LONG_SIDE,
+            )  # fmt: skip
+            return bad_board, self.query_one("#rows", Input)
+        seats = self._seats()
+        for seat, chosen in enumerate(seats):
+            field = self.query_one(f"#name-{seat}", Input)
+            if not chosen.name:
+                return partial(self.t, "tui.bad_name", number=seat + 1, most=RECORD_MAX_NAME), field
+            try:  # the core's checks: no control characters, no name at two seats
+                check_names([taken.name for taken in seats[: seat + 1]])
+            except InvalidSettingsError as error:
+                if error.code != "name_same":
+                    return partial(error_text, self.t, error), field
+                other = int(str(error.values.get("first", 0))) - 1
+                same = partial(
+                    self.t, "tui.same_name", first=other + 1, second=seat + 1, name=chosen.name
+                )
+                return same, field
+        for chosen in seats:
+            if chosen.is_computer and self.sos.check_level(chosen.kind):
+                return partial(self.sos.check_level, chosen.kind), None
         return None
 
-    def _seats(self) -> list[Seat] | None:
-        """The seats as filled in, if every one has a name of its own; else say which not."""
-        seats: list[Seat] = []
-        for seat in range(self._players()):
-            name = self.query_one(f"#name-{seat}", Input).value.strip()
-            if not name:
-                self._error(partial(self.t, "tui.bad_name", number=seat + 1, most=RECORD_MAX_NAME))
-                self.query_one(f"#name-{seat}", Input).focus()
-                return None
-            for other, taken in enumerate(seats):
-                if taken.name.casefold() == name.casefold():
-                    self._error(
-                        partial(
-                            self.t, "tui.same_name", first=other + 1, second=seat + 1, name=name
-                        )
-                    )
-                    self.query_one(f"#name-{seat}", Input).focus()
-                    return None
-            seats.append(Seat(name, str(self.query_one(f"#kind-{seat}", Select).value)))
-        return seats
+    def _recheck(self) -> None:
+        """Once what was found wrong is corrected, take the message away."""
+        if self._problem is not None and self._problem_now() is None:
+            self._problem = None
+            self.query_one("#setup-error", Static).update("")
 
     def action_start(self) -> None:
         """Check the settings and start the game, or say what is wrong."""
-        size = self._board_size()
-        if size is None:
+        problem = self._problem_now()
+        if problem is not None:
+            text, field = problem
+            self._error(text)
+            if field is not None:
+                field.focus()
             return
-        rows, cols = size
+        rows, cols = self._board_size() or (0, 0)
         players = self._players()
-        seats = self._seats()
-        if seats is None:
-            return
-        for chosen in seats:
-            if chosen.is_computer and self.sos.check_level(chosen.kind):
-                self._error(partial(self.sos.check_level, chosen.kind))
-                return
         first = self.query_one("#first", Select).value
         first = first if isinstance(first, int) and first < players else 0
         mode: Mode = "simple" if self.query_one("#mode", Select).value == "simple" else "general"
@@ -340,7 +357,7 @@ class SetupScreen(TranslatedScreen):
         except SosError as error:
             self._error(partial(str, error))
             return
-        self.sos.replace_session(Session(game, seats))
+        self.sos.replace_session(Session(game, self._seats()))
 
 
 def _replace_options(

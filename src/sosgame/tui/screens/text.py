@@ -31,6 +31,7 @@ _MORE_KEYS: Final = (
     ("L F3", "tui.key.language"),
     ("? F1", "tui.key.help"),
     ("F2", "tui.key.rules"),
+    ("F4", "tui.key.puzzles"),
     ("q", "tui.key.quit"),
 )
 

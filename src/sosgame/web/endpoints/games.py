@@ -337,7 +337,7 @@ async def upload(request: Request) -> Response:
     await costly(request)  # before the body is read: an upload is work like a replay
     body = await read_json(request, MAX_BODY_BYTES)
     try:
-        loaded = Record.from_dict(body)
+        loaded = Record.from_dict(body)  # no deeper than a record file may be, as a file's
         # The same limits as a new game: board sides, seat count and names.
         limits.check_board(loaded.rows, loaded.cols)
         limits.check_seat_count(len(loaded.players), "players")

@@ -34,6 +34,7 @@ from sosgame.web.endpoints.common import (
 from sosgame.web.live.chat import CHAT_TAG, plays_in, record_tag
 from sosgame.web.live.replay import move_list, replay_frames, to_json_bytes
 from sosgame.web.live.room import Room
+from sosgame.web.people.names import distinct_names
 
 DAYS_TAG: Final = "sosgame.days"
 """The record's tag for a correspondence game's days per move (records without it had none)."""
@@ -70,7 +71,8 @@ async def record(request: Request) -> Response:
     chat in its tag ``sosgame.chat`` for the game's players only."""
     room = await _costly_room(request)
     created = datetime.fromtimestamp(room.created_ms / 1000, tz=UTC).date().isoformat()
-    names = [row.name for row in room.seats]
+    # Someone may take a seat under a name another seat has; a record may hold no two alike.
+    names = distinct_names([row.name for row in room.seats])
     kinds = ",".join(seat.kind for seat in room.table.seats)
     tags = {"game": room.id, SEATS_TAG: kinds}
     if room.days is not None:

@@ -14,22 +14,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from itertools import accumulate
 from typing import Any, Final
+
+from sosgame.files import bracket_depth, outside_strings
 
 __all__ = ["MAX_DEPTH", "MAX_NUMBER_LENGTH", "JsonError", "depth", "loads"]
 
 MAX_DEPTH: Final = 32
-"""The deepest nesting of arrays and objects accepted (a record needs four)."""
+"""The deepest nesting of arrays and objects accepted in a message (an uploaded record is
+held to :data:`sosgame.limits.RECORD_MAX_DEPTH`)."""
 MAX_NUMBER_LENGTH: Final = 100
 """The most characters a number may have (sign, digits, point and exponent)."""
 
-# A string, closed or not. The repeats are possessive and an unclosed string runs to the end
-# of the text, so the scan never comes back to look again at a character it has passed, in
-# whatever order quotes and backslashes come (``"\"\"\"...`` once took quadratic time).
-_STRING: Final = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
-_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 # A run of number characters, matched only from its start so each run is read once.
 _LONG_NUMBER: Final = re.compile(rf"(?<![-+.0-9eE])[-+.0-9eE]{{{MAX_NUMBER_LENGTH + 1}}}")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -43,13 +39,8 @@ class JsonError(ValueError):
 
 def depth(text: str) -> int:
     """How deep the arrays and objects in ``text`` nest (brackets inside strings, closed or
-    not, do not count), in one pass over the text."""
-    return _depth(_STRING.sub(" ", text))
-
-
-def _depth(outside: str) -> int:
-    brackets = _NOT_BRACKET.sub("", outside)
-    return max(accumulate(map(_STEP.__getitem__, brackets), initial=0))
+    not, do not count), in one pass over the text (:func:`sosgame.files.nesting`)."""
+    return bracket_depth(outside_strings(text))
 
 
 def _float(text: str) -> float:
@@ -90,8 +81,8 @@ def loads(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         raise JsonError(f"not UTF-8: {error}") from None
     if isinstance(data, str) and _SURROGATE.search(text):
         raise JsonError("text must not hold lone surrogates (U+D800 to U+DFFF)")
-    outside = _STRING.sub(" ", text)
-    if _depth(outside) > max_depth:
+    outside = outside_strings(text)
+    if bracket_depth(outside) > max_depth:
         raise JsonError(f"arrays and objects may be nested at most {max_depth} deep")
     if _LONG_NUMBER.search(outside):
         raise JsonError(f"a number may be at most {MAX_NUMBER_LENGTH} characters long")

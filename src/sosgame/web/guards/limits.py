@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
+from sosgame import settings
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import check_players
 from sosgame.limits import WEB_MAX_NAME
@@ -99,12 +100,16 @@ def check_name(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise SettingsError(f"field {where!r} must be text")
     name = " ".join(value.split())
-    if not name or len(name) > WEB_MAX_NAME:
-        raise SettingsError(f"field {where!r} must be a name of 1 to {WEB_MAX_NAME} characters")
-    if any(unicodedata.category(char).startswith("C") for char in name):
+    try:  # the engine's rule for every name (sosgame.settings.check_name), in the web's words
+        settings.check_name(name, 0)
+    except InvalidSettingsError as error:
+        if error.code == "name_control":
+            raise SettingsError(
+                f"field {where!r} must not hold control characters or bidirectional overrides"
+            ) from None
         raise SettingsError(
-            f"field {where!r} must not hold control characters or bidirectional overrides"
-        )
+            f"field {where!r} must be a name of 1 to {WEB_MAX_NAME} characters"
+        ) from None
     if all(draws_nothing(char) for char in name):
         raise SettingsError(f"field {where!r} must hold a visible character: it looks blank")
     return name

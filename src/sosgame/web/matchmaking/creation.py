@@ -264,10 +264,10 @@ def stored_game(
     for row in seats:
         if row.player == HUMAN and row.token_hash is None and not public:
             row.invite = new_invite()
-    if kind == "online":
-        # Two strangers both called "Guest" (or "Ann") are told apart in the game.
-        for row, name in zip(seats, distinct_names([row.name for row in seats]), strict=True):
-            row.name = name
+    # Two strangers both called "Guest" (or "Ann") are told apart in the game, and a game's
+    # names are those the engine takes: no name at two seats.
+    for row, name in zip(seats, distinct_names([row.name for row in seats]), strict=True):
+        row.name = name
     status = "open"
     if finished:
         status = "finished"

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from sosgame.limits import WEB_MAX_NAME
 from sosgame.web.guards.limits import is_filler
 
 __all__ = ["distinct_names", "guest_name", "normal_name", "skeleton"]
@@ -40,14 +41,16 @@ def guest_name() -> str:
 
 def distinct_names(names: list[str]) -> list[str]:
     """``names`` with each later repeat of a name (or of a name that looks like it) numbered,
-    "Ann (2)", so that every seat of a game reads as its own person."""
+    "Ann (2)", so that every seat of a game reads as its own person (a long name is cut to
+    make room for its number: a name stays within ``WEB_MAX_NAME``)."""
     seen: set[str] = set()
     out: list[str] = []
     for name in names:
         chosen, number = name, 1
         while skeleton(chosen) in seen:
             number += 1
-            chosen = f"{name} ({number})"
+            suffix = f" ({number})"
+            chosen = name[: WEB_MAX_NAME - len(suffix)].rstrip() + suffix
         seen.add(skeleton(chosen))
         out.append(chosen)
     return out

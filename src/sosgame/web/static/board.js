@@ -49,7 +49,27 @@ export function drawBoard(state, options) {
     el("div", { class: "board-box" }, boardGrid(state, options, fresh), linesOverlay(state, lines, fresh)));
   // For a cell size set in CSS from the board's shape (the home page's puzzle of the day).
   wrap.style.setProperty("--cols", state.cols);
-  return el("div", { class: "board-frame", "data-testid": `${id}-frame` }, wrap);
+  const frame = el("div", { class: "board-frame", "data-testid": `${id}-frame` }, wrap);
+  // A page that redraws in place draws the board at the size last fitted for the same
+  // layout, so that nothing changes there and no new fitting is needed (see fitBoard).
+  const fit = boardView.fit;
+  if (options.fitKey && fit && fit.key === fitKey(options.fitKey, state.rows, state.cols)) applyFit(frame, wrap, fit);
+  return frame;
+}
+
+// What a board's fitted size depends on, beside what the page says (`page`).
+function fitKey(page, rows, cols) {
+  return [page, rows, cols, boardView.zoom || 1, coordinatesOn(), windowSize.join("x")].join("|");
+}
+
+// The window's size as of its last resize: reading it from the window lays the page out.
+const windowSize = [window.innerWidth, window.innerHeight];
+
+function applyFit(frame, wrap, fit) {
+  wrap.style.setProperty("--cell", `${fit.cell}px`);
+  frame.style.setProperty("max-width", `${fit.width}px`);
+  frame.style.setProperty("max-height", `${fit.height}px`);
+  frame.classList.toggle("pans", fit.pans);
 }
 
 function boardGrid(state, options, fresh) {
@@ -92,10 +112,10 @@ function cellButton(state, options, freshCells, row, col) {
     "aria-label": label,
     "aria-disabled": filled || !onLetter ? "true" : null,
     tabindex: "-1", text: filled ? letter : (mark && mark.ghost) || "",
+    onclick: onPick && !filled ? () => onPick(name) : null,
+    onkeydown: (event) => boardKey(event, state, row, col, onLetter),
   });
   if (freshCells.has(name)) cell.style.setProperty("--owner", seatColour(freshCells.get(name)));
-  if (onPick && !filled) cell.addEventListener("click", () => onPick(name));
-  cell.addEventListener("keydown", (event) => boardKey(event, state, row, col, onLetter));
   return cell;
 }
 
@@ -147,12 +167,17 @@ export function zoomControls() {
 
 // Sizes the board from the space it has: the width of its column and the height left in
 // the window below what stands above it, less what stands below it in the same column.
-export function fitBoard() {
+// Measuring makes the browser lay the page out at once, so a page that redraws in place
+// passes `page`, a key of its layout, and the board is not measured again while that key,
+// the board's shape, the zoom and the window stay the same.
+export function fitBoard(page = null) {
   const frame = document.querySelector(".board-frame");
   if (!frame) return;
   const wrap = frame.firstElementChild;
   const rows = Number(wrap.dataset.rows);
   const cols = Number(wrap.dataset.cols);
+  const key = typeof page === "string" ? fitKey(page, rows, cols) : null;
+  if (key && boardView.fit && boardView.fit.key === key) return;
   const column = frame.parentElement;
   const phone = window.matchMedia("(max-width: 760px)").matches;
   // A short window (a phone held sideways) has little height left below the header: there the
@@ -174,10 +199,11 @@ export function fitBoard() {
   const fitted = Math.floor(Math.min((width - gutter) / cols, (height - gutter) / rows, MAX_CELL));
   const least = phone || short ? MIN_PHONE_CELL : MIN_CELL;
   const cell = Math.floor(Math.max(least, fitted) * (boardView.zoom || 1));
-  wrap.style.setProperty("--cell", `${cell}px`);
-  frame.style.setProperty("max-width", `${Math.floor(width) + 4}px`);
-  frame.style.setProperty("max-height", `${Math.floor(height) + 4}px`);
-  frame.classList.toggle("pans", cell * cols + gutter > width || cell * rows + gutter > height);
+  boardView.fit = {
+    key, cell, width: Math.floor(width) + 4, height: Math.floor(height) + 4,
+    pans: cell * cols + gutter > width || cell * rows + gutter > height,
+  };
+  applyFit(frame, wrap, boardView.fit);
 }
 
 export function focusCell(row, col) {
@@ -279,4 +305,7 @@ export function scrollMoves(ply) {
   }
 }
 
-window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
+window.addEventListener("resize", () => {
+  windowSize.splice(0, 2, window.innerWidth, window.innerHeight);
+  requestAnimationFrame(fitBoard);
+});

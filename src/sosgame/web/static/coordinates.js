@@ -22,15 +22,15 @@ export function coordinateLabels(rows, cols) {
 
 // The switch, beside the zoom buttons; onChange() sizes the board again.
 export function coordinatesToggle(onChange) {
+  // The button on the page may be an earlier drawing of this one: the event names it.
   const toggle = el("button", { type: "button", id: "coordinates", class: "coordinates-toggle",
-    "aria-pressed": String(coordinatesOn()), title: t("web.coordinates") },
+    "aria-pressed": String(coordinatesOn()), title: t("web.coordinates"), onclick: (event) => {
+      localStorage.setItem(KEY, coordinatesOn() ? "off" : "on");
+      event.currentTarget.setAttribute("aria-pressed", String(coordinatesOn()));
+      for (const wrap of document.querySelectorAll(".board-wrap")) wrap.classList.toggle("coords", coordinatesOn());
+      for (const labels of document.querySelectorAll(".coordinates")) labels.hidden = !coordinatesOn();
+      onChange();
+    } },
   "a1", el("span", { class: "visually-hidden", text: ` ${t("web.coordinates")}` }));
-  toggle.addEventListener("click", () => {
-    localStorage.setItem(KEY, coordinatesOn() ? "off" : "on");
-    toggle.setAttribute("aria-pressed", String(coordinatesOn()));
-    for (const wrap of document.querySelectorAll(".board-wrap")) wrap.classList.toggle("coords", coordinatesOn());
-    for (const labels of document.querySelectorAll(".coordinates")) labels.hidden = !coordinatesOn();
-    onChange();
-  });
   return toggle;
 }

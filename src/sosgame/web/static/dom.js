@@ -12,7 +12,7 @@ export function el(tag, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name.startsWith("on")) listen(node, name.slice(2), value);
     else if (value === true) node.setAttribute(name, "");
     else node.setAttribute(name, String(value));
   }
@@ -21,6 +21,73 @@ export function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// A node's handlers live on the node, called through one listener per event type, so that
+// patching a page in place (`patch`) can give a kept node the handlers of its new drawing.
+function listen(node, type, handler) {
+  if (!node.handlers) node.handlers = {};
+  if (!(type in node.handlers)) {
+    node.addEventListener(type, (event) => {
+      const current = node.handlers[type];
+      if (current) current(event);
+    });
+  }
+  node.handlers[type] = handler;
+}
+
+// Redraw only what changed: make the children of the live `parent` those of a fresh drawing
+// (`wanted`), keeping every node that is still there (with its focus, scroll and layout) and
+// changing only its attributes, texts and handlers. Nodes match by type, tag and id.
+export function patchChildren(parent, wanted) {
+  const next = wanted.filter((child) => child !== null && child !== undefined && child !== false)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+  next.forEach((child, index) => {
+    const current = parent.childNodes[index];
+    if (!current) parent.append(child);
+    else if (current === child) return;
+    else if (sameKind(current, child)) patch(current, child);
+    else parent.insertBefore(child, current);
+  });
+  while (parent.childNodes.length > next.length) parent.lastChild.remove();
+}
+
+function sameKind(current, child) {
+  if (current.nodeType !== child.nodeType || current.nodeName !== child.nodeName) return false;
+  return current.nodeType !== Node.ELEMENT_NODE || current.id === child.id;
+}
+
+function patch(target, source) {
+  if (target.nodeType !== Node.ELEMENT_NODE) {
+    if (target.nodeValue !== source.nodeValue) target.nodeValue = source.nodeValue;
+    return;
+  }
+  // Most of a redraw is the same as before: the browser compares that quickly, and then only
+  // the handlers (which may hold the newest state) are handed over.
+  if (target.isEqualNode(source)) {
+    takeHandlers(target, source);
+    return;
+  }
+  for (const { name } of [...target.attributes]) if (!source.hasAttribute(name)) target.removeAttribute(name);
+  for (const { name, value } of source.attributes) if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+  handOver(target, source);
+  patchChildren(target, [...source.childNodes]);
+}
+
+function handOver(target, source) {
+  const handlers = source.handlers || {};
+  for (const type of Object.keys(target.handlers || {})) if (!(type in handlers)) target.handlers[type] = null;
+  for (const [type, handler] of Object.entries(handlers)) listen(target, type, handler);
+}
+
+// The handlers of two equal trees: from the new drawing to the kept nodes.
+function takeHandlers(target, source) {
+  if (target.handlers || source.handlers) handOver(target, source);
+  let kept = target.firstElementChild;
+  for (let drawn = source.firstElementChild; drawn; drawn = drawn.nextElementSibling) {
+    takeHandlers(kept, drawn);
+    kept = kept.nextElementSibling;
+  }
 }
 
 export function svg(tag, attrs = {}) {

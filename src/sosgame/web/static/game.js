@@ -1,5 +1,5 @@
 // The game page: what the server sends, drawn; what the player does, sent.
-import { api, el, formatClock, go, notice, parseCell, router, saveToken, tokensFor, view } from "./dom.js";
+import { api, el, formatClock, go, notice, parseCell, patchChildren, router, saveToken, tokensFor, view } from "./dom.js";
 import { errorText, playerLabel, resultText, settings, t } from "./i18n.js";
 import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
@@ -128,6 +128,13 @@ function receive(id, message) {
 }
 
 function receiveState(id, game) {
+  const started = performance.now();
+  handleState(id, game);
+  // Each state's handling, for the page benchmark (benchmarks/web_page.py) and the browser's tools.
+  performance.measure("sos:state", { start: started });
+}
+
+function handleState(id, game) {
   const before = gameView.state;
   game.receivedAt = performance.now(); // the countdowns count from here
   gameView.state = game;
@@ -357,21 +364,33 @@ function drawGameNow() {
   if (!state) return;
   const kept = keptFocus();
   const fair = fairPanel(state, { mine: connection.seats, send, redraw: drawGame });
-  view().replaceChildren(
-    el("div", { class: "game", "data-testid": "game" },
+  // Patched, not replaced, once this game is on screen: only what changed is touched, so a
+  // move costs the page little. Another page's nodes (with listeners of their own) go.
+  const shown = view().firstElementChild;
+  if (!shown || shown.dataset.game !== state.id) view().replaceChildren();
+  patchChildren(view(), [
+    el("div", { class: "game", "data-testid": "game", "data-game": state.id },
       el("div", { class: "board-column" },
         gameHeader(state), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
       el("div", { class: "side" }, playersPanel(state), fair, linksPanel(state), movesPanel(state), chatPanel())),
     fairBar(state, { mine: connection.seats, send }),
-  );
+  ]);
   gameView.animate = false;
   document.title = gameTitle(state);
-  fitBoard();
-  scrollMoves();
+  fitBoard(layoutKey(state));
+  // The move list follows the game at the next frame, where the page is laid out anyway.
+  if (gameView.scrolledAt !== state.ply) requestAnimationFrame(() => scrollMoves());
+  gameView.scrolledAt = state.ply;
   restoreFocus(kept);
   tickClocks();
+}
+
+// What the space around the board depends on, beside the window: the board is fitted again
+// when the game starts or ends, or this browser's seats change (other controls show).
+function layoutKey(state) {
+  return ["game", state.id, state.status, Boolean(state.result), connection.seats.length].join("|");
 }
 
 // What has the focus before a redraw (a cell or a control) and how far the board is panned.
@@ -430,7 +449,7 @@ function gameBoard(state) {
   const last = action && !action.startsWith("resign") ? action.slice(1) : "";
   return drawBoard(state, {
     last, fresh: gameView.animate ? newestLines(state) : [], selected: gameView.selected, hint: gameView.hint,
-    marks: premoveMarks(state), onPick: pickCell, onLetter: play,
+    marks: premoveMarks(state), onPick: pickCell, onLetter: play, fitKey: layoutKey(state),
   });
 }
 
@@ -446,18 +465,18 @@ function pickCell(cell) {
 
 // The letter picker for the picked cell (or the hint), beside the zoom buttons.
 function pickerRow(state) {
-  const picker = el("div", { class: "picker", id: "picker" });
-  if (gameView.selected && (myTurn(state) || canPremove(state))) {
+  const picking = gameView.selected && (myTurn(state) || canPremove(state));
+  const picker = el("div", { class: "picker", id: "picker", onkeydown: picking ? (event) => {
+    if (event.key === "Escape") cancelPick();
+    else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), gameView.selected);
+  } : null });
+  if (picking) {
     const ahead = !myTurn(state);
     picker.append(
       el("span", { text: ahead ? t("web.premove_pick", { cell: gameView.selected }) : t("web.pick_letter", { cell: gameView.selected }) }),
       el("button", { type: "button", class: "letter", id: "pick-S", text: "S", onclick: () => play("S", gameView.selected) }),
       el("button", { type: "button", class: "letter", id: "pick-O", text: "O", onclick: () => play("O", gameView.selected) }),
       el("button", { type: "button", id: "pick-cancel", text: t("web.cancel"), onclick: cancelPick }));
-    picker.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") cancelPick();
-      else if ("sSoO".includes(event.key) && event.key.length === 1) play(event.key.toUpperCase(), gameView.selected);
-    });
   } else if (gameView.premove && gameView.premove.id === state.id) {
     picker.append(el("span", { id: "premove", text: t("web.premove", { move: gameView.premove.move }) }),
       el("button", { type: "button", id: "premove-cancel", text: t("web.premove_cancel"), onclick: cancelPremove }));

@@ -8,12 +8,19 @@ export const settings = {
   lang: "en",
 };
 
+const plurals = new Map(); // a language's plural rules: made once, as making them is slow
+
+function pluralRules(lang) {
+  if (!plurals.has(lang)) plurals.set(lang, new Intl.PluralRules(lang));
+  return plurals.get(lang);
+}
+
 export function t(key, values = {}) {
   const entry = settings.catalog[key];
   let text = entry ? (entry[settings.lang] || entry.en) : key;
   // A text that depends on a number comes as its plural forms: {"one": ..., "other": ...}.
   if (typeof text === "object") {
-    text = text[new Intl.PluralRules(settings.lang).select(Number(values.count))] || text.other;
+    text = text[pluralRules(settings.lang).select(Number(values.count))] || text.other;
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
