@@ -17,7 +17,7 @@ from sosgame.web.live import rematches
 from sosgame.web.live.chat import keep_message, seat_share, send_chat
 from sosgame.web.live.clock import now_ms
 from sosgame.web.live.fanout import Connection
-from sosgame.web.live.permissions import RematchStep
+from sosgame.web.live.machine.permissions import RematchStep
 from sosgame.web.live.protocol import (
     AnswerMessage,
     ChatMessage,

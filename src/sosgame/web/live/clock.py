@@ -135,8 +135,9 @@ def iso(when_ms: int | None) -> str | None:
     return datetime.fromtimestamp(when_ms / 1000, UTC).isoformat(timespec="seconds")
 
 
-def view(clock: Clock | None, running: int | None) -> dict[str, Any] | None:
-    """The clocks as of now, with ``running`` (the seat to move, if the game goes on)."""
+def view(clock: Clock | None, running: int | None, now: int | None = None) -> dict[str, Any] | None:
+    """The clocks as of ``now`` (by default the time now), with ``running`` (the seat to
+    move, if the game goes on)."""
     if clock is None:
         return None
     remaining = list(clock["remaining"])
@@ -144,7 +145,8 @@ def view(clock: Clock | None, running: int | None) -> dict[str, Any] | None:
     if since is None:
         running = None
     if running is not None and since is not None:
-        remaining[running] = max(0, remaining[running] - (now_ms() - since))
+        at = now_ms() if now is None else now
+        remaining[running] = max(0, remaining[running] - (at - since))
     return {
         "initial": clock["initial"],
         "increment": clock["increment"],

@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sosgame.web.live import clock as clocks
-from sosgame.web.live import permissions
 from sosgame.web.live.hub import Hub
-from sosgame.web.live.permissions import RematchStep
+from sosgame.web.live.machine import permissions
+from sosgame.web.live.machine.permissions import RematchStep
 from sosgame.web.live.room import Room
 from sosgame.web.matchmaking import creation
 
@@ -43,10 +43,10 @@ async def rematch(
             existing = await hub.room(room.rematch_id)
             if existing is not None:
                 return existing, None, False
-        permissions.check_rematch(room, held, what)
-        required = permissions.people(room)
-        mine = held & required
         now = clocks.now_ms()
+        permissions.check_rematch(room.live, held, what, now)
+        required = permissions.people(room.live)
+        mine = held & required
         standing = room.standing_offers(now)
         offer = next((item for item in standing if item["offer"] == "rematch"), None)
         others = [item for item in standing if item is not offer]
@@ -54,7 +54,7 @@ async def rematch(
             await room.store_offers(others)
             return None, None, False
         if offer is None:
-            lapses = now + int(hub.limits.rematch_offer_seconds * 1000)
+            lapses = now + room.live.timings.rematch_ms
             offer = {"offer": "rematch", "from": min(mine), "accepted": [], "lapses": lapses}
         offer = {**offer, "accepted": sorted({*offer["accepted"], *mine})}
         if not required <= set(offer["accepted"]):

@@ -65,7 +65,7 @@ def abort_unopened(
             scores = [0] * row.players
             if isinstance(start, dict) and start.get("scores") is not None:
                 scores = list(start["scores"])
-            # As the room's own abort ends it (fairplay's finish).
+            # As the room's own abort ends it (the machine's endings.finish).
             result = {"termination": "aborted", "winners": [], "scores": scores, "flagged": []}
             done = db.execute(
                 games.update()
