@@ -61,11 +61,12 @@ test: lint typecheck unit
 # The fast loop: lint, types and the tests that need no browser, database or Redis server, no C
 # compiler and no compiled kernels (they run as plain Python); tests/conftest.py marks the rest
 # "slow". It tries fewer examples of each property (the Hypothesis profile "sosgame-fast") and
-# keeps compiled bytecode between runs. Four workers on two cores: a third of the tier's time
-# is waiting (the Textual tests' event loops), which the extra workers fill (66 s against 79 s
-# with two). `make test` still runs everything, every example.
+# keeps compiled bytecode between runs, runs a sample of the widest parametrizations (the rest
+# are marked slow with tests/sos_sample.py) and leaves out the timing tests that must run
+# alone. Four workers on two cores: a third of the tier's time is waiting (the Textual tests'
+# event loops), which the extra workers fill. `make test` still runs everything, every example.
 fast: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=sosgame-fast NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow" -n 4
+	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=sosgame-fast NUMBA_DISABLE_JIT=1 $(BIN)/pytest -q -m "not slow and not alone" -n 4
 
 check: lint typecheck fast
 

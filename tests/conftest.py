@@ -33,7 +33,7 @@ os.environ["LANG"] = "C.UTF-8"
 settings.register_profile("sosgame", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # The fast loop (``make check`` sets HYPOTHESIS_PROFILE) tries fewer examples of each property;
 # the costliest properties take their count from it (``sos_strategies.examples``).
-settings.register_profile("sosgame-fast", settings.get_profile("sosgame"), max_examples=20)
+settings.register_profile("sosgame-fast", settings.get_profile("sosgame"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sosgame"))
 
 MARKS = {

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sos_sample import sampled
 from sos_strategies import board_settings, examples, random_game
 from sosgame import Game, GameOverError, Move, SosError
 from sosgame.ai import LEVELS, InvalidBudgetError, InvalidLevelError, make_player
@@ -322,7 +323,7 @@ class _FakeClock:
         return self.now
 
 
-@pytest.mark.parametrize("level", ["hard", "perfect"])
+@pytest.mark.parametrize("level", sampled(["hard", "perfect"], fast=["hard"]))
 @pytest.mark.parametrize(
     ("rows", "cols", "mode", "players", "moves"),
     [

@@ -21,6 +21,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from sos_sample import sampled
 from sos_tui import play, run_at
 from sosgame import Game, Move
 from sosgame.i18n import default_name, translator
@@ -83,7 +84,7 @@ def inside(region: Region, size: tuple[int, int]) -> bool:
 
 @pytest.mark.parametrize("language", ["en", "vi", "hi"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
-@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+@pytest.mark.parametrize("size", sampled([(80, 24), (100, 30), (120, 40)], fast=[(80, 24)]))
 def test_every_control_is_on_screen_and_the_computer_s_label_on_one_line(
     language: str, players: int, size: tuple[int, int]
 ) -> None:
@@ -143,7 +144,7 @@ def test_eight_players_with_an_extra_turn_keep_the_letter_buttons_at_80x24() -> 
 
 
 @pytest.mark.parametrize("language", ["en", "vi", "hi"])
-@pytest.mark.parametrize("size", [(60, 20), (80, 24), (120, 40)])
+@pytest.mark.parametrize("size", sampled([(60, 20), (80, 24), (120, 40)], fast=[(80, 24)]))
 def test_a_dialog_covers_the_game_under_it(language: str, size: tuple[int, int]) -> None:
     async def script(pilot: Pilot[int]) -> None:
         await play(pilot, "Sa1")

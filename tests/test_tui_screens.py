@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
+from sos_sample import sampled
 from sos_tui import app_for, play, run_at, screen, settle, text_of
 from sosgame import Cell, Game, Move
 from sosgame.i18n import translator
@@ -34,7 +35,7 @@ def reversed_video(widget: Widget) -> bool:
     return bool(widget.styles.text_style.reverse)
 
 
-@pytest.mark.parametrize("width", [60, 80, 100])
+@pytest.mark.parametrize("width", sampled([60, 80, 100], fast=[60]))
 @pytest.mark.parametrize("language", ["en", "vi", "hi"])
 def test_a_dialogs_question_wraps_whole_at_any_width_from_60(width: int, language: str) -> None:
     t = translator(language)
