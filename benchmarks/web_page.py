@@ -31,7 +31,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
 
-from sos_live_server import CHROMIUM, CHROMIUM_ARGS, PHONE, LiveServer  # noqa: E402
+from sos_live_server import CHROMIUM, CHROMIUM_ARGS, PHONE, LiveServer, seated_game  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 TARGET_LONGEST_MS = 100
@@ -40,12 +40,8 @@ TARGET_LONGEST_MS = 100
 
 def new_game(server: LiveServer, rows: int) -> tuple[str, list[str]]:
     """A public online game of ``rows`` x ``rows`` with both seats taken: its id and tokens."""
-    body = {"rows": rows, "cols": rows, "kind": "online", "public": True}
-    body["seats"] = [{"name": "Ann"}, {"name": "Bao"}]
-    created = server.post("/api/games", body)
-    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
-    taken = server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
-    return created["id"], [created["token"], taken["token"]]
+    body = {"rows": rows, "cols": rows, "public": True}
+    return seated_game(server, {**body, "seats": [{"name": "Ann"}, {"name": "Bao"}]})
 
 
 async def _stream(url: str, game: str, tokens: list[str], interval: float, seed: int) -> int:

@@ -104,6 +104,15 @@ class LiveServer:
             return json.loads(response.read())
 
 
+def seated_game(server: LiveServer, body: dict[str, Any]) -> tuple[str, list[str]]:
+    """An online game made with ``body`` (two seats, Ann's and Bao's), its second seat taken
+    by its invite: the game's id and the two seats' tokens."""
+    created = server.post("/api/games", {"kind": "online", **body})
+    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
+    taken = server.post(f"/api/games/{created['id']}/seats/1", {"name": "Bao", "invite": invite})
+    return created["id"], [created["token"], taken["token"]]
+
+
 def click_move(page: Any, move: str) -> None:
     """Play ``move`` by clicking its cell and then its letter."""
     from playwright.sync_api import expect

@@ -12,6 +12,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     click_move,
+    seated_game,
     server_fixture,
 )
 from test_browser_app import _hold
@@ -27,19 +28,15 @@ def players(browser: Any, server: LiveServer) -> Iterator[list[Any]]:
     body = {
         "rows": 4,
         "cols": 4,
-        "kind": "online",
         "clock": {"initial": 300, "increment": 0},
         "seats": [{"name": "Ann"}, {"name": "Bao"}],
     }
-    created = server.post("/api/games", body)
-    game = created["id"]
-    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
-    taken = server.post(f"/api/games/{game}/seats/1", {"name": "Bao", "invite": invite})
+    game, tokens = seated_game(server, body)
     contexts = [browser.new_context(locale="en-US") for _ in range(2)]
     try:
         ann, bao = (context.new_page() for context in contexts)
-        _hold(ann, server, game, created["token"])
-        _hold(bao, server, game, taken["token"])
+        _hold(ann, server, game, tokens[0])
+        _hold(bao, server, game, tokens[1])
         for page in (ann, bao):
             page.goto(f"{server.url}/#/game/{game}")
         expect(ann.locator("#status")).to_have_text("Your turn.")

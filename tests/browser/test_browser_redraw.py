@@ -10,6 +10,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     click_move,
+    seated_game,
     server_fixture,
 )
 from test_browser_app import _hold
@@ -31,19 +32,15 @@ COUNT_CHANGES = """() => {
 def test_a_move_on_an_8x8_board_changes_a_few_nodes_of_a_spectators_page(
     browser: Any, server: LiveServer
 ) -> None:
-    body = {"rows": 8, "cols": 8, "kind": "online", "public": True}
-    body["seats"] = [{"name": "Ann"}, {"name": "Bao"}]
-    created = server.post("/api/games", body)
-    game = created["id"]
-    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
-    taken = server.post(f"/api/games/{game}/seats/1", {"name": "Bao", "invite": invite})
+    body = {"rows": 8, "cols": 8, "public": True, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    game, tokens = seated_game(server, body)
     contexts = [browser.new_context(locale="en-US") for _ in range(2)]
     try:
         player, watcher = (context.new_page() for context in contexts)
-        _hold(player, server, game, created["token"])
+        _hold(player, server, game, tokens[0])
         player.evaluate(
             "([id, a, b]) => localStorage.setItem('sos.tokens', JSON.stringify({[id]: [a, b]}))",
-            [game, created["token"], taken["token"]],
+            [game, *tokens],
         )
         for page in (player, watcher):
             page.goto(f"{server.url}/#/game/{game}")

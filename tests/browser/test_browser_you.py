@@ -13,6 +13,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     browser_fixture,
     click_move,
     page_fixture,
+    seated_game,
     server_fixture,
 )
 from test_browser_app import _hold
@@ -42,13 +43,10 @@ def test_each_player_reads_you_and_the_spectator_reads_names(
     three: list[Any], server: LiveServer
 ) -> None:
     ann, bao, watcher = three
-    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Ann"}, {"name": "Bao"}]}
-    created = server.post("/api/games", body)
-    game = created["id"]
-    invite = created["links"]["seats"][1].rsplit("/", 1)[1]
-    taken = server.post(f"/api/games/{game}/seats/1", {"name": "Bao", "invite": invite})
-    _hold(ann, server, game, created["token"])
-    _hold(bao, server, game, taken["token"])
+    body = {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    game, tokens = seated_game(server, body)
+    _hold(ann, server, game, tokens[0])
+    _hold(bao, server, game, tokens[1])
     for page in three:
         page.goto(f"{server.url}/#/game/{game}")
     expect(ann.locator("#status")).to_have_text("Your turn.")
