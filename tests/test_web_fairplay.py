@@ -287,9 +287,18 @@ def test_a_rematch_waits_for_everyone_and_its_clock_for_the_players(
     assert state["clock"]["running"] is None
     assert state["clock"]["remaining"] == [60_000, 60_000]
     assert (state["clock"]["initial"], state["clock"]["increment"]) == (60_000, 2_000)
-    # Nobody came: the first-move timer aborts the rematch, and nobody lost any time.
+    # Its first-move timer waits for the seat to move (P1, now seat 0) to open it: a
+    # spectator, or the other player, starts nothing.
+    assert state["first_move"] is None
     with ExitStack() as stack:
         watcher = seated(stack, client, new, "")[0]
+        seated(stack, client, new, ann)
+        fake_time.advance(31)
+        assert client.get(f"/api/games/{new}").json()["first_move"] is None
+        seated(stack, client, new, bao)
+        shown = watcher.state(lambda g: g["first_move"] is not None)
+        assert shown["first_move"] == {"seat": 0, "left": 30_000}
+        # P1 opened it but does not move: the rematch is aborted, and nobody lost any time.
         fake_time.advance(31)
         over = watcher.state(lambda g: g["result"] is not None)
     assert over["result"]["termination"] == "aborted"

@@ -28,8 +28,10 @@ from sosgame.web.live.fanout import Connection, dumps
 from sosgame.web.live.host import RoomHost
 from sosgame.web.live.machine import permissions
 from sosgame.web.live.machine.apply import apply
+from sosgame.web.live.machine.arrival import awaits_arrival
 from sosgame.web.live.machine.clocks import clock_view, first_move_deadline, next_timer
 from sosgame.web.live.machine.commands import (
+    Arrived,
     Command,
     Fire,
     GameMessage,
@@ -341,6 +343,16 @@ class Room:
             connection.deliver(self.state_text())
         if self.computers_only:
             self.computer.start()
+        if connection.seats and awaits_arrival(self.live):
+            self.later(self._arrive(frozenset(connection.seats)))
+
+    async def _arrive(self, seats: frozenset[int]) -> None:
+        """Players of a rematch opened it: its first-move timer may start (the machine's
+        :mod:`~sosgame.web.live.machine.arrival`)."""
+        # Stale: another process started it first, and this one reads the game again.
+        async with self.lock:
+            with contextlib.suppress(ProtocolError):
+                await self.run(Arrived(seats))
 
     def leave(self, connection: Connection) -> None:
         """A connection went away."""

@@ -16,6 +16,7 @@ from sosgame.web.config import ServerLimits
 from sosgame.web.guards.gamecaps import CapError, Caps
 from sosgame.web.live import clock as clocks
 from sosgame.web.live.hub import Hub, TooManyError
+from sosgame.web.live.machine.arrival import ARRIVE
 from sosgame.web.live.protocol import PROTOCOL_VERSION, ClockSettings, NewGame, ProtocolError
 from sosgame.web.live.room import Room
 from sosgame.web.people.names import distinct_names
@@ -198,6 +199,10 @@ async def rematch(
         owner_player=player,
         rated=room.rated,
     )
+    if stored.clock is not None and stored.status == "playing":
+        # Its first-move timer waits for the seat to move to open it (machine.arrival).
+        stored.clock["waiting"] = None
+        stored.clock[ARRIVE] = True
     new = await _open(hub, stored, rematch_of=room.id)
     if new is None:
         # Stored meanwhile by another server process: follow its link.

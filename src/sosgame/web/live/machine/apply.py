@@ -5,9 +5,18 @@ nothing and changes nothing: a refused command raises
 
 from __future__ import annotations
 
-from sosgame.web.live.machine import endings, moves, offers, permissions
+from sosgame.web.live.machine import arrival, endings, moves, offers, permissions
 from sosgame.web.live.machine.clocks import clock_view, deadline, first_move_deadline, next_timer
-from sosgame.web.live.machine.commands import Command, Fire, Outcome, Play, Presence, Sent, Timer
+from sosgame.web.live.machine.commands import (
+    Arrived,
+    Command,
+    Fire,
+    Outcome,
+    Play,
+    Presence,
+    Sent,
+    Timer,
+)
 from sosgame.web.live.machine.presence import noted
 from sosgame.web.live.machine.state import LiveState
 from sosgame.web.live.protocol import (
@@ -39,6 +48,8 @@ def apply(state: LiveState, command: Command, now: int) -> Outcome:
             return _fired(state, timer, now)
         case Presence(connected=connected):
             return noted(state, connected, now)
+        case Arrived(seats=seats):
+            return arrival.arrived(state, seats, now)
 
 
 def _sent(state: LiveState, sent: Sent, now: int) -> Outcome:

@@ -21,6 +21,7 @@ from sosgame.web.live.protocol import (
 from sosgame.web.storage.rows import Change
 
 __all__ = [
+    "Arrived",
     "Command",
     "Fire",
     "GameMessage",
@@ -90,7 +91,14 @@ class Presence:
     connected: frozenset[int]
 
 
-Command: TypeAlias = Sent | Play | Fire | Presence
+@dataclass(frozen=True)
+class Arrived:
+    """Players holding ``seats`` opened the game (said hello on its socket)."""
+
+    seats: frozenset[int]
+
+
+Command: TypeAlias = Sent | Play | Fire | Presence | Arrived
 """Everything that may change a live game."""
 
 
