@@ -16,10 +16,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -32,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
 
 from sos_live_server import CHROMIUM, CHROMIUM_ARGS, PHONE, LiveServer, seated_game  # noqa: E402
+from test_browser_scores import LIGHTHOUSE  # noqa: E402
+from test_browser_scores import _lighthouse as run_lighthouse  # noqa: E402
 
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 TARGET_LONGEST_MS = 100
 """The issue's bound on a move's handling: no task over 100 ms."""
 
@@ -126,25 +125,7 @@ def lighthouse(server: LiveServer, rows: int, interval: float) -> dict[str, Any]
     game, tokens = new_game(server, rows)
     stream_in_background(server.url, game, tokens, interval)
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "report.json"
-        subprocess.run(
-            [
-                str(LIGHTHOUSE),
-                f"{server.url}/#/game/{game}",
-                "--quiet",
-                "--form-factor=mobile",
-                "--throttling-method=simulate",
-                "--only-categories=performance",
-                "--output=json",
-                f"--output-path={out}",
-                "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-            ],
-            check=True,
-            env={**os.environ, "CHROME_PATH": CHROMIUM},
-            timeout=240,
-            cwd=folder,
-        )
-        report = json.loads(out.read_text(encoding="utf-8"))
+        report = run_lighthouse(f"{server.url}/#/game/{game}", Path(folder) / "report.json")
     audits = report["audits"]
     return {
         "performance": round(100 * report["categories"]["performance"]["score"]),

@@ -4,7 +4,6 @@ result; a spectator reads the players' names, and so do players passing one devi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,21 +16,11 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     server_fixture,
 )
 from test_browser_app import _hold
+from test_browser_fairplay import pages  # noqa: F401 (a fixture: Ann, Bao and a spectator)
 
 pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
-
-
-@pytest.fixture
-def three(browser: Any) -> Iterator[list[Any]]:
-    """Ann, Bao and a spectator, each in a browser of their own."""
-    contexts = [browser.new_context(locale="en-US") for _ in range(3)]
-    try:
-        yield [context.new_page() for context in contexts]
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def _spoken(page: Any) -> str:
@@ -40,14 +29,15 @@ def _spoken(page: Any) -> str:
 
 
 def test_each_player_reads_you_and_the_spectator_reads_names(
-    three: list[Any], server: LiveServer
+    pages: list[Any],  # noqa: F811 (the fixture imported above)
+    server: LiveServer,
 ) -> None:
-    ann, bao, watcher = three
+    ann, bao, watcher = pages
     body = {"rows": 3, "cols": 3, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
     game, tokens = seated_game(server, body)
     _hold(ann, server, game, tokens[0])
     _hold(bao, server, game, tokens[1])
-    for page in three:
+    for page in pages:
         page.goto(f"{server.url}/#/game/{game}")
     expect(ann.locator("#status")).to_have_text("Your turn.")
     expect(ann).to_have_title("Your turn · SOS")
@@ -88,9 +78,10 @@ def test_players_passing_one_device_read_their_names(page: Any, server: LiveServ
 
 
 def test_after_a_rated_game_each_player_sees_the_new_ratings_and_the_change(
-    three: list[Any], server: LiveServer
+    pages: list[Any],  # noqa: F811 (the fixture imported above)
+    server: LiveServer,
 ) -> None:
-    ann, bao, _ = three
+    ann, bao, _ = pages
     for page, name in ((ann, "Ann"), (bao, "Bao")):
         page.goto(server.url)
         claimed = page.context.request.post(
@@ -106,14 +97,14 @@ def test_after_a_rated_game_each_player_sees_the_new_ratings_and_the_change(
     ).json()
     _hold(ann, server, game, created["token"])
     _hold(bao, server, game, taken["token"])
-    for page in three:
+    for page in pages:
         page.goto(f"{server.url}/#/game/{game}")
     for move, page in zip(("Sa1", "Sb1", "Sc1", "Sa2"), (ann, bao, ann, bao), strict=True):
         click_move(page, move)
     expect(ann.locator("#rated-status")).to_have_text("Rated game")
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("#resign")
-    for page in three:
+    for page in pages:
         winner = page.locator('#seats .rating-change[data-seat="1"]')
         expect(winner).to_have_text(re.compile(r"^rating \d+\.\d \(\+\d+\.\d\)$"))
         after = server.get("/api/players/Bao")["rating"]

@@ -40,6 +40,7 @@ export function closeSocket() {
   }
   connection.socket = null;
   gameView.state = null;
+  performance.clearMeasures("sos:state"); // a game's measures, not a whole visit's
   connection.seats = [];
   gameView.selected = null;
   gameView.hint = null;
