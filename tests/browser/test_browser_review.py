@@ -10,6 +10,7 @@ import pytest
 from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
+    click_move,
     desktop_fixture,
     phone_fixture,
     server_fixture,
@@ -87,6 +88,36 @@ def test_the_side_move_list_shows_its_first_row_whole_after_scrolling(
     chosen = box.locator('.move[data-ply="2"]').bounding_box()
     head = box.locator("thead").bounding_box()
     assert chosen["y"] >= head["y"] + head["height"] - 0.5, (chosen, head)
+
+
+def test_a_live_move_list_on_a_phone_keeps_its_rows_below_its_header(
+    phone: Any, server: LiveServer
+) -> None:
+    body = {"rows": 6, "cols": 6, "seats": [{"name": "Ann"}, {"name": "Bao"}]}
+    created = server.post("/api/games", body)
+    phone.goto(server.url)
+    phone.evaluate(
+        "([id, token]) => localStorage.setItem('sos.tokens', JSON.stringify({[id]: [token]}))",
+        [created["id"], created["token"]],
+    )
+    phone.goto(f"{server.url}/#/game/{created['id']}")
+    # Only S: nothing scores, the turn passes each time, and the list outgrows its box.
+    for cell in [f"{column}{row}" for row in range(1, 7) for column in "abcdef"][:30]:
+        click_move(phone, f"S{cell}")
+    box = phone.get_by_test_id("moves-box")
+    expect(box.locator('.move[data-ply="30"]')).to_be_attached()
+    head = box.locator("thead th").first
+    # The newest move is drawn in whole, below the header...
+    newest = box.locator('.move[data-ply="30"]').bounding_box()
+    header = head.bounding_box()
+    frame = box.bounding_box()
+    assert newest["y"] >= header["y"] + header["height"] - 0.5, (newest, header)
+    assert newest["y"] + newest["height"] <= frame["y"] + frame["height"] + 0.5, (newest, frame)
+    # ...and scrolled back to the top, so is the first.
+    box.evaluate("(node) => { node.scrollTop = 0; }")
+    first = box.locator('.move[data-ply="1"]').bounding_box()
+    header = head.bounding_box()
+    assert first["y"] >= header["y"] + header["height"] - 0.5, (first, header)
 
 
 def test_the_mistake_buttons_are_disabled_without_mistakes(
