@@ -131,6 +131,17 @@ def test_a_bot_account_says_so_everywhere_and_never_enters_a_pool(client: TestCl
             if message["type"] == "error":
                 break
         assert message["code"] == "no_bots"
+    # A game it offers shows its seat as a bot's.
+    body = {
+        "kind": "online",
+        "rows": 3,
+        "cols": 3,
+        "public": True,
+        "seats": [{"name": "Robo"}, {"name": "x"}],
+    }
+    assert client.post("/api/games", json=body).status_code == 201
+    (offered,) = client.get("/api/lobby").json()["games"]
+    assert [seat["bot"] for seat in offered["seats"]] == [True, False]
     client.cookies.clear()
     # Upgrading again changes nothing; a person plays through /api/board/, not /api/bot/.
     assert client.post("/api/bot/account/upgrade", headers=headers).status_code == 200

@@ -467,7 +467,7 @@ class Players:
             )
             ids = [row["id"] for row in rows]
             seat_rows = db.execute(
-                select(seats, players.c.mu, players.c.sigma, players.c.opponents)
+                select(seats, players.c.mu, players.c.sigma, players.c.opponents, players.c.bot)
                 .select_from(
                     seats.outerjoin(
                         player_seats,
@@ -518,6 +518,7 @@ def _lobby_seat(seat: Any, established: int) -> dict[str, Any]:
         "named": seat["mu"] is not None,
         "provisional": seat["mu"] is not None and seat["opponents"] < established,
         "rating": None if rating is None else rating.to_json(),
+        "bot": bool(seat["bot"]),
     }
 
 
