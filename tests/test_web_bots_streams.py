@@ -29,18 +29,30 @@ WAIT = 15.0
 
 
 class Server:
-    """``sosgame serve`` in a child process, on its own database."""
+    """``sosgame serve`` in a child process, on the database ``database`` (a path: SQLite,
+    or a URL) and, with ``redis``, joined to other processes over it."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(
+        self, database: Path | str, redis: str | None = None, log: Path | None = None
+    ) -> None:
         self.url = f"http://127.0.0.1:{free_port()}"
-        self.log = database.with_suffix(".log")
+        self.database = f"sqlite:///{database}" if isinstance(database, Path) else database
+        self.redis = redis
+        self.log = log or (
+            database.with_suffix(".log") if isinstance(database, Path) else Path("serve.log")
+        )
+        self.http = httpx.Client(base_url=self.url, timeout=10)
+        self.start()
+
+    def start(self) -> None:
         command = [sys.executable, "-m", "sosgame", "serve", "--port", self.url.rsplit(":", 1)[1]]
-        command += ["--database", f"sqlite:///{database}"]
+        command += ["--database", self.database]
+        if self.redis is not None:
+            command += ["--redis", self.redis]
         env = {**os.environ, "SOSGAME_PREPARE_COMPUTERS": "0"}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-        self.http = httpx.Client(base_url=self.url, timeout=10)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()[-2000:]
             try:
@@ -48,7 +60,13 @@ class Server:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start within 30 s")
+        raise RuntimeError("the server did not start within 60 s")
+
+    def kill(self) -> None:
+        """Stop the server at once, as ``kill -9`` does."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
 
     def stop(self) -> None:
         self.http.close()
@@ -146,8 +164,8 @@ def challenge(server: Server, one: dict[str, str], two: dict[str, str], name: st
 
 
 def play(server: Server, headers: dict[str, str], game_id: str, seen: list[list[str]]) -> None:
-    """A bot: follow the game's stream, move whenever its seat is to move, until the end;
-    every list of moves it was shown goes in ``seen``."""
+    """A bot on ``server``: follow the game's stream, move whenever its seat is to move,
+    until the end; every list of moves it was shown goes in ``seen``."""
     stream = Stream(server, f"/api/bot/game/stream/{game_id}", headers)
     try:
         full = stream.next("gameFull")
@@ -257,3 +275,59 @@ def test_a_game_stream_of_another_s_game_is_refused(server: Server) -> None:
     assert answer.status_code == 403
     assert answer.json()["error"]["code"] == "not_your_seat"
     assert server.http.get(f"/api/bot/game/stream/{game_id}").status_code == 401
+
+
+def play_both(
+    servers: tuple[Server, Server], bots: tuple[dict[str, str], ...], game_id: str
+) -> list[list[list[str]]]:
+    """Two bots play the game out, each through its own server; what each saw."""
+    seen: list[list[list[str]]] = [[], []]
+    threads = [
+        threading.Thread(target=play, args=(server, headers, game_id, views))
+        for server, headers, views in zip(servers, bots, seen, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(90)
+    return seen
+
+
+@pytest.mark.slow
+def test_a_stream_resumes_after_the_server_is_killed_mid_game(tmp_path: Path) -> None:
+    server = Server(tmp_path / "games.sqlite3")
+    try:
+        one, two = server.bot("Diez"), server.bot("Once")
+        game_id = challenge(server, one, two, "Once")
+        server.post(f"/api/bot/game/{game_id}/move/Sa1", one)
+        server.post(f"/api/bot/game/{game_id}/move/Ob2", two)
+        stream = Stream(server, f"/api/bot/game/stream/{game_id}", one)
+        assert stream.next("gameFull")["state"]["moves"] == ["Sa1", "Ob2"]
+        server.kill()
+        server.start()
+        stream.close()
+        seen = play_both((server, server), (one, two), game_id)
+        for views in seen:
+            assert views[0][:2] == ["Sa1", "Ob2"] and len(views[-1]) == 9
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_two_bots_on_two_processes_over_redis_play_a_whole_game(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    first = Server(postgres_url, redis_url, tmp_path / "first.log")
+    second = Server(postgres_url, redis_url, tmp_path / "second.log")
+    try:
+        one, two = first.bot("Doce"), second.bot("Trece")
+        game_id = challenge(first, one, two, "Trece")
+        seen = play_both((first, second), (one, two), game_id)
+        record = first.http.get(f"/api/games/{game_id}").json()["actions"]
+        assert len(record) == 9
+        for views in seen:
+            assert views[-1] == record
+            assert all(view == record[: len(view)] for view in views)
+    finally:
+        first.stop()
+        second.stop()

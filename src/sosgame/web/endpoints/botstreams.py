@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -62,6 +62,7 @@ def _game(seat: GameSeat) -> dict[str, Any]:
         200: Answer("One JSON object a line", None),
         401: refused("no_token, bad_token"),
         403: refused("missing_scope"),
+        429: refused("too_many_connections"),
     },
 )
 async def event_stream(request: Request) -> Response:
@@ -72,7 +73,7 @@ async def event_stream(request: Request) -> Response:
     parts = bots(request)
     running = hub(request)
 
-    async def lines() -> AsyncIterator[str]:
+    async def lines() -> AsyncGenerator[str, None]:
         games: dict[str, GameSeat] = {}
         challenges: dict[str, Challenge] = {}
         quiet = 0.0
@@ -123,7 +124,27 @@ async def event_stream(request: Request) -> Response:
                 yield "\n"
             await parts.changed.wait(EVENT_POLL_SECONDS)
 
-    return StreamingResponse(lines(), media_type=NDJSON)
+    return _streamed(request, f"events:{account.id}", lines())
+
+
+def _streamed(request: Request, place: str, lines: AsyncGenerator[str, None]) -> Response:
+    """``lines`` as NDJSON, counted as one of the client's connections (and of ``place``'s)
+    while it lasts: 429 ``too_many_connections`` now if it would pass a cap."""
+    running, client = hub(request), address(request)
+    running.admit(place, client)  # past a cap: refused before the answer starts
+    running.release(place, client)
+
+    async def counted() -> AsyncIterator[str]:
+        # Counted from the stream's first line: a client gone before it never entered.
+        running.admit(place, client)
+        try:
+            async for line in lines:
+                yield line
+        finally:
+            running.release(place, client)
+            await lines.aclose()
+
+    return StreamingResponse(counted(), media_type=NDJSON)
 
 
 def _players(room: Room) -> list[dict[str, Any]]:
@@ -175,6 +196,7 @@ def _gone(game: dict[str, Any], mine: frozenset[int]) -> dict[str, Any] | None:
         401: refused("no_token, bad_token"),
         403: refused("not_your_seat, missing_scope, not_a_bot"),
         404: refused("no_game"),
+        429: refused("too_many_connections"),
     },
 )
 async def game_stream(request: Request) -> Response:
@@ -186,15 +208,13 @@ async def game_stream(request: Request) -> Response:
     async def heard(text: str) -> None:
         queue.put_nowait(text)
 
-    running = hub(request)
-    client = address(request)
-    running.admit(room.id, client)
-    connection = running.connection(heard, None, client)
-    room.join(connection, (), seats)
-    first = room.state()["game"]
+    connection = hub(request).connection(heard, None, address(request))
 
-    async def lines() -> AsyncIterator[str]:
+    async def lines() -> AsyncGenerator[str, None]:
+        # Joined only once the stream runs: a client gone before leaves nothing behind.
+        room.join(connection, (), seats)
         try:
+            first = room.state()["game"]
             yield _line(
                 {
                     "type": "gameFull",
@@ -242,9 +262,8 @@ async def game_stream(request: Request) -> Response:
         finally:
             room.leave(connection)
             connection.stop()
-            running.release(room.id, client)
 
-    return StreamingResponse(lines(), media_type=NDJSON)
+    return _streamed(request, room.id, lines())
 
 
 ROUTES: Final = [

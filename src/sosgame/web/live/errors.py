@@ -78,7 +78,7 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "hello_once": _code(400, LOBBY),
         # Caps and rates.
         "rate_limited": _code(429, *EVERYWHERE),
-        "too_many_connections": _code(429, *SOCKETS),
+        "too_many_connections": _code(429, *EVERYWHERE),
         "server_busy": _code(503, *SOCKETS),
         "too_many_games": _code(429, *EVERYWHERE),
         "too_many_lobby_games": _code(429, HTTP, GAME),
