@@ -59,7 +59,8 @@ def create_app(
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
-    ``computer`` runs computer players' searches (by default a pool of worker processes);
+    ``computer`` runs computer players' searches (by default a pool of worker processes,
+    and then a worker process for analyses is started with the app too);
     ``allowed_origins`` are origins besides the app's own whose pages may open WebSockets
     and send state-changing requests; ``allowed_hosts`` are the host names (any port; a
     ``*.`` prefix allows every name under a domain, ``*`` any) the app answers for, every
@@ -102,6 +103,10 @@ def create_app(
         except BaseException:
             store.close()
             raise
+        if computer is None:
+            # A server that makes its own worker processes keeps one ready for analyses too,
+            # so that the first analysis does not wait for one to load its kernels.
+            app.state.server.analyses.prepare()
         # What is loaded by now (modules, compiled kernels, the store) lives as long as the
         # process; left to the collector, every full collection walks all of it and stalls
         # each game for 100 ms or more while a crowd connects.
