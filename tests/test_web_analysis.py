@@ -255,9 +255,11 @@ def test_the_worker_sends_each_moves_report_as_soon_as_known_from_the_last() -> 
     sent = []
     while mine.poll():
         sent.append(mine.recv())
-    assert [kind for kind, _ in sent] == ["report"] * len(GAME)
-    assert [report["ply"] for _, report in sent] == list(range(len(GAME), 0, -1))
-    assert [report for _, report in sent][::-1] == result["moves"]
+    # First what is known from the start, then the moves' reports.
+    assert [kind for kind, _ in sent] == ["head"] + ["report"] * len(GAME)
+    assert sent[0][1] == {key: result[key] for key in ("mode", "thresholds")}
+    assert [report["ply"] for _, report in sent[1:]] == list(range(len(GAME), 0, -1))
+    assert [report for _, report in sent[1:]][::-1] == result["moves"]
 
 
 class _Streaming:

@@ -85,6 +85,12 @@ def _analyse(
     from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 
     game = build_game(snapshot)
+    head = {
+        "mode": game.mode,
+        "thresholds": {"mistake": MISTAKE[game.mode], "blunder": BLUNDER[game.mode]},
+    }
+    if pipe is not None:
+        pipe.send(("head", head))
 
     def report(made: MoveReport) -> None:
         if pipe is not None:
@@ -92,8 +98,7 @@ def _analyse(
 
     reports = analyze(game, seconds=seconds, budget=budget, report=report)
     return {
-        "mode": game.mode,
-        "thresholds": {"mistake": MISTAKE[game.mode], "blunder": BLUNDER[game.mode]},
+        **head,
         "moves": [_report_json(made) for made in reports],
         "players": [
             {
@@ -176,6 +181,8 @@ class _Job:
     order: int
     """Its place in the order of arrival (among clients served alike, the first goes first)."""
     done: int = 0
+    head: dict[str, Any] = field(default_factory=dict)
+    """The keys of the finished analysis known from its start: ``mode`` and ``thresholds``."""
     reports: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The moves' reports known so far, by ply."""
     status: str = "queued"
@@ -262,6 +269,7 @@ class Analyses:
             "ply": job.ply,
             "done": job.done,
             "total": job.total,
+            **job.head,
             "moves": [job.reports[ply] for ply in sorted(job.reports)],
             "pending": [ply for ply in range(1, job.total + 1) if ply not in job.reports],
         }
@@ -383,6 +391,9 @@ class Analyses:
             while True:
                 # A blocking read in a thread: the event loop goes on serving games.
                 message = await asyncio.to_thread(worker.pipe.recv)
+                if message[0] == "head":
+                    job.head = message[1]
+                    continue
                 if message[0] == "report":
                     job.reports[message[1]["ply"]] = message[1]
                     job.done = len(job.reports)
