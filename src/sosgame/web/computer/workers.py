@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
+from sosgame import kernel_cache
 from sosgame.processes import watch_parent
 from sosgame.snapshot import Snapshot
 from sosgame.web.computer.computer import choose_move, suggest
@@ -60,6 +61,7 @@ class ComputerPool:
             lane: FairQueue(lambda job: not job.done.done()) for lane in (True, False)
         }
         self._running = {True: 0, False: 0}
+        self._plain = False  # whether the workers began before the compiled kernels were ready
 
     @property
     def queued(self) -> int:
@@ -67,7 +69,13 @@ class ComputerPool:
         return sum(len(lane) for lane in self._queues.values())
 
     def _pool(self) -> Executor:
+        if self._own and self._executor is not None and self._plain and kernel_cache.ready():
+            # Workers started before the compiled kernels were built search as plain Python:
+            # new ones take over, the old ones finish what they hold and leave.
+            self._executor.shutdown(wait=False)
+            self._executor = None
         if self._executor is None:
+            self._plain = not kernel_cache.ready()
             from concurrent.futures import ProcessPoolExecutor
             from multiprocessing import get_context
 
