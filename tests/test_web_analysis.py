@@ -22,7 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sosgame import Game
+from sosgame import Game, kernel_cache
 from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot
@@ -329,5 +329,27 @@ def test_a_worker_process_waits_ready_and_takes_one_analysis_after_another() -> 
         assert analyses._idle == [worker] and worker.process.is_alive()
         await analyses.close()
         assert not worker.process.is_alive()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_begun_before_the_kernels_were_built_gives_way_once_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = [False]
+    monkeypatch.setattr(kernel_cache, "ready", lambda: built[0])
+
+    async def scenario() -> None:
+        analyses = Analyses()
+        analyses.prepare()
+        (plain,) = analyses._idle
+        built[0] = True  # the background build has finished
+        snapshot = _position(*GAME[:3])
+        while analyses.request("g", snapshot, version=1, client="1.1.1.1")["status"] != "done":
+            await asyncio.sleep(0.05)
+        (worker,) = analyses._idle
+        assert worker is not plain and not worker.plain
+        assert not plain.process.is_alive()
+        await analyses.close()
 
     asyncio.run(scenario())

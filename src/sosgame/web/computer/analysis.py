@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
+from sosgame import kernel_cache
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.web.live.protocol import ProtocolError
 
@@ -155,6 +156,9 @@ class _Worker:
     """The server's handle on a worker process, which stays to take the next analysis."""
 
     def __init__(self) -> None:
+        self.plain = not kernel_cache.ready()
+        """Whether it began before the compiled kernels were built (it searches as plain
+        Python, and gives way to a new worker once they are)."""
         context = multiprocessing.get_context("spawn")
         self.pipe, theirs = context.Pipe()
         self.process = context.Process(
@@ -379,7 +383,7 @@ class Analyses:
         worker = None
         while self._idle and worker is None:
             worker = self._idle.pop()
-            if not worker.process.is_alive():
+            if not worker.process.is_alive() or (worker.plain and kernel_cache.ready()):
                 await worker.stop()
                 worker = None
         if worker is None:
