@@ -6,9 +6,10 @@ moves) and 5x5 (25 moves), and the time of asking again once it is done.
 With ``--reference TREE`` a second server runs the ``src`` of another source tree (an
 earlier version, unpacked with ``git archive``) beside this one, each game analysed by the
 two back to back. Each server first analyses one game unmeasured, so that its kernels are
-loaded (and, for a fresh tree, compiled). The server's read rate limit is raised for the
-run so that it can be polled every 50 ms. Run it with ``python benchmarks/analysis_web.py
-[--games 3] [--reference TREE]``.
+loaded (and, for a fresh tree, compiled then and there: ``SOSGAME_KERNELS=compiled``, so
+that no server measures plain Python while a build runs in the background). The server's
+read rate limit is raised for the run so that it can be polled every 50 ms. Run it with
+``python benchmarks/analysis_web.py [--games 3] [--reference TREE]``.
 """
 
 from __future__ import annotations
@@ -84,7 +85,11 @@ def analyse(server: LiveServer, game: Game) -> dict[str, float]:
 
 
 def serve(folder: Path, name: str, source: Path | None) -> LiveServer:
-    env = {"SOSGAME_READS_PER_SECOND": "100", "SOSGAME_READ_BURST": "200"}
+    env = {
+        "SOSGAME_READS_PER_SECOND": "100",
+        "SOSGAME_READ_BURST": "200",
+        "SOSGAME_KERNELS": "compiled",
+    }
     if source is not None:
         env["PYTHONPATH"] = str(source / "src")
     server = LiveServer(folder / f"{name}.sqlite3", env)
