@@ -89,6 +89,7 @@ def serve(folder: Path, name: str, source: Path | None) -> LiveServer:
         "SOSGAME_READS_PER_SECOND": "100",
         "SOSGAME_READ_BURST": "200",
         "SOSGAME_KERNELS": "compiled",
+        "SOSGAME_PREPARE_COMPUTERS": "1",  # as sosgame serve has it (the tests' servers not)
     }
     if source is not None:
         env["PYTHONPATH"] = str(source / "src")
