@@ -170,3 +170,19 @@ def test_a_server_readies_its_workers_before_the_first_move_and_again_once_built
         pool.close()
 
     asyncio.run(scenario())
+
+
+def test_long_searches_compile_first_and_moves_do_not(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A first exact solve would take far longer as plain Python than the compiler's minute;
+    # a hint or a move must not wait for it.
+    from sosgame.cli import main
+
+    monkeypatch.setenv("SOSGAME_KERNELS", "auto")  # so that the test's end restores it
+    monkeypatch.delenv("SOSGAME_KERNELS")
+    assert main(["hint", "3x3", "--nodes", "50"]) == 0
+    assert "SOSGAME_KERNELS" not in os.environ
+    assert main(["solve", "1x3"]) == 0
+    assert os.environ["SOSGAME_KERNELS"] == "compiled"
+    capsys.readouterr()

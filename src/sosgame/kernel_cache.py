@@ -15,19 +15,19 @@ Kept apart from the kernel so that reading the plan and the mark never loads num
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib.metadata
-import importlib.util
 import os
-import shutil
 import stat
-import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import IO, Final, Literal, NamedTuple
+from typing import IO, TYPE_CHECKING, Final, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    import subprocess
+
+# hashlib, importlib.metadata, shutil, subprocess and tempfile are imported where they are
+# used: the command line reads this module's names before every command, --help included.
 
 __all__ = [
     "COMPILED_FOLDERS",
@@ -68,6 +68,8 @@ class CachePlan(NamedTuple):
 
 
 def _writable(folder: Path) -> bool:
+    import tempfile
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
@@ -95,6 +97,8 @@ def source_digest(package: Path) -> str:
     from another file would leave the old machine code in use; caching under this digest
     compiles every kernel afresh after any change to any of those files.
     """
+    import hashlib
+
     digest = hashlib.sha256()
     for folder in COMPILED_FOLDERS:
         for path in sorted((package / folder).glob("*.py")):
@@ -124,6 +128,8 @@ def plan_cache(package: Path, environ: Mapping[str, str]) -> CachePlan:
     for base in (package / "__pycache__" / "numba", user_base / "sosgame" / "numba"):
         if _writable(base / digest):
             return CachePlan(True, str(base / digest))
+    import tempfile
+
     temporary = Path(environ.get("TMPDIR") or tempfile.gettempdir())
     shared = temporary / f"sosgame-{getattr(os, 'getuid', lambda: 0)()}"
     if _private(shared) and _writable(shared / "numba" / digest):
@@ -137,6 +143,8 @@ def forget_other_digests(folder: Path) -> None:
     Only in the package's or the user's cache folder, whose subfolders are all digests; a
     cache another process is still reading is simply compiled again there.
     """
+    import shutil
+
     for other in folder.parent.iterdir():
         if other != folder and other.is_dir() and len(other.name) == len(folder.name):
             shutil.rmtree(other, ignore_errors=True)
@@ -152,6 +160,8 @@ def plan() -> CachePlan:
 
 
 def _numba_version() -> str | None:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version("numba")
     except importlib.metadata.PackageNotFoundError:
@@ -200,6 +210,8 @@ def start_build() -> None:
     It runs in a session of its own (a Ctrl-C or the end of this program leaves it to
     finish), at low priority, and quits at once when another build holds its lock.
     """
+    import subprocess
+
     if _started:
         return
     folder = plan().folder
@@ -233,6 +245,8 @@ def prepare() -> None:
 
 def numba_wanted() -> bool:
     """Whether numba is installed and not disabled, found without loading it."""
+    import importlib.util
+
     try:
         found = importlib.util.find_spec("numba") is not None
     except (ImportError, ValueError):
@@ -245,5 +259,7 @@ def build_now() -> int:
 
     For programs that need compiled kernels before they start (a test session, a benchmark).
     """
+    import subprocess
+
     command, environment = _build(wait=True)
     return subprocess.run(command, env=environment, check=False).returncode
