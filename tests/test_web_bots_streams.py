@@ -33,8 +33,13 @@ class Server:
     or a URL) and, with ``redis``, joined to other processes over it."""
 
     def __init__(
-        self, database: Path | str, redis: str | None = None, log: Path | None = None
+        self,
+        database: Path | str,
+        redis: str | None = None,
+        log: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
+        self.env = {**os.environ, "SOSGAME_PREPARE_COMPUTERS": "0", **(env or {})}
         self.url = f"http://127.0.0.1:{free_port()}"
         self.database = f"sqlite:///{database}" if isinstance(database, Path) else database
         self.redis = redis
@@ -49,9 +54,10 @@ class Server:
         command += ["--database", self.database]
         if self.redis is not None:
             command += ["--redis", self.redis]
-        env = {**os.environ, "SOSGAME_PREPARE_COMPUTERS": "0"}
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=self.env
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()[-2000:]
@@ -106,6 +112,7 @@ class Stream:
     def __init__(self, server: Server, path: str, headers: dict[str, str]) -> None:
         self.lines: queue.Queue[Message] = queue.Queue()
         self.keep_alives = 0
+        self._response: httpx.Response | None = None
         self._client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(10, read=30))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, args=(path, headers), daemon=True)
@@ -114,6 +121,7 @@ class Stream:
     def _read(self, path: str, headers: dict[str, str]) -> None:
         try:
             with self._client.stream("GET", path, headers=headers) as response:
+                self._response = response
                 assert response.status_code == 200
                 assert response.headers["content-type"].startswith("application/x-ndjson")
                 for line in response.iter_lines():
@@ -135,7 +143,10 @@ class Stream:
                 return message
 
     def close(self) -> None:
+        """Drop the connection, as a client that goes away does."""
         self._stop.set()
+        if self._response is not None:
+            self._response.close()
         self._client.close()
 
 
@@ -331,3 +342,35 @@ def test_two_bots_on_two_processes_over_redis_play_a_whole_game(
     finally:
         first.stop()
         second.stop()
+
+
+@pytest.mark.slow
+def test_an_opponent_gone_is_told_with_the_time_to_a_claim_and_the_claim_wins(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path / "games.sqlite3", env={"SOSGAME_ABANDON_SECONDS": "2"})
+    try:
+        one, two = server.bot("Catorce"), server.bot("Quince")
+        game_id = challenge(server, one, two, "Quince")
+        mine = Stream(server, f"/api/bot/game/stream/{game_id}", one)
+        theirs = Stream(server, f"/api/bot/game/stream/{game_id}", two)
+        mine.next("gameFull")
+        theirs.next("gameFull")
+        server.post(f"/api/bot/game/{game_id}/move/Sa1", one)
+        server.post(f"/api/bot/game/{game_id}/move/Ob2", two)
+        theirs.close()  # the opponent's connection drops
+        gone = mine.next("opponentGone")
+        while not gone["gone"]:  # it may first say the opponent came
+            gone = mine.next("opponentGone")
+        assert gone["gone"] is True and 0 <= gone["claimWinInSeconds"] <= 2
+        # Nothing more happens for a while: the stream says it is alive with empty lines.
+        deadline = time.monotonic() + 12
+        while mine.keep_alives == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert mine.keep_alives > 0
+        server.post(f"/api/bot/game/{game_id}/claim-victory", one)
+        final = mine.next("gameState")
+        assert final["status"] == "finished" and final["result"]["winners"] == [0]
+        mine.close()
+    finally:
+        server.stop()
