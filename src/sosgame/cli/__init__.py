@@ -8,15 +8,17 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from sosgame import __version__
+from sosgame.cli import options
 from sosgame.cli.language import choose_language, speaking, t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
 from sosgame.first_compile import announcing
 from sosgame.i18n import error_text, system_reason
+from sosgame.kernel_cache import KERNELS_VARIABLE
 
 __all__ = ["main"]
 
@@ -34,6 +36,9 @@ _COMMANDS = (
     "puzzle",
 )
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
+_EXHAUSTIVE = frozenset({"solve", "certify", "arena"})
+"""The subcommands that search for long (exact solves, certificates, matches between levels):
+they compile the kernels first on a first run (the others search as plain Python meanwhile)."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
 _INTERNAL_STATUS = 70
@@ -52,7 +57,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     Given the arguments ``argv``, only the subcommand they name is built whole (its module
     imported, its options added); the others are listed by name and help alone, so that
-    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel.
+    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel, nor
+    does any command's ``--help``.
     """
     chosen = _chosen(argv) if argv is not None else None
     parser = _Parser(prog="sosgame", description=t("cli.description"))
@@ -61,10 +67,17 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     commands.required = True
     for name in _COMMANDS:
         if argv is None or name == chosen:
-            importlib.import_module(f"sosgame.cli.{name}").register(commands)
+            _register(name, commands)
         else:
             commands.add_parser(name, help=t(f"cli.{name}.help"), add_help=False)
     return parser
+
+
+def _register(name: str, commands: Any) -> None:
+    # The commands that search or solve declare their options apart, in sosgame.cli.options,
+    # so that their --help loads neither the players nor the compiled kernel.
+    register = options.REGISTER.get(name) or importlib.import_module(f"sosgame.cli.{name}").register
+    register(commands)
 
 
 def _chosen(argv: Sequence[str]) -> str | None:
@@ -97,6 +110,11 @@ def _main(argv: list[str]) -> int:
         if sys.stderr is not None:
             print(t("cli.error", error=t("cli.no_output")), file=sys.stderr)
         return 1
+    if _chosen(argv) in _EXHAUSTIVE:
+        # Minutes of search are worth the compiler's minute, where a move is not: these
+        # compile what the kernel cache lacks, under the notice, rather than run plain
+        # Python while a background build makes it (sosgame.kernel_cache).
+        os.environ.setdefault(KERNELS_VARIABLE, "compiled")
     try:
         # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
         arguments = build_parser(argv).parse_args(argv)
