@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -379,8 +379,6 @@ def test_a_certificate_that_does_not_hold_is_refused_before_the_build(
 
 
 def test_the_builder_writes_the_book_the_players_read() -> None:
-    from importlib import resources
-
     from sosgame.research.book_build import BOOK_PATH
 
     shipped = resources.files("sosgame.ai").joinpath("book.json")
