@@ -118,6 +118,26 @@ def test_a_new_players_page_says_it_is_provisional(context: Any, server: LiveSer
     assert page.errors == []
 
 
+def test_a_bot_s_page_shows_bot_before_its_name(context: Any, server: LiveServer) -> None:
+    _claim(context, server, "Robo")
+    made = context.request.post(
+        f"{server.url}/api/tokens", data={"description": "bot", "scopes": ["bot:play"]}
+    )
+    assert made.status == 201, made.text()
+    bearer = {"authorization": f"Bearer {made.json()['token']}"}
+    upgraded = context.request.post(f"{server.url}/api/bot/account/upgrade", headers=bearer)
+    assert upgraded.status == 200, upgraded.text()
+    _claim(context, server, "Person")
+    page = _page(context)
+    page.goto(f"{server.url}/#/players/Robo")
+    expect(page.locator("#player-name")).to_have_text("BOT Robo")
+    expect(page.get_by_test_id("bot-mark")).to_have_text("BOT")
+    page.goto(f"{server.url}/#/players/Person")
+    expect(page.locator("#player-name")).to_have_text("Person")
+    expect(page.get_by_test_id("bot-mark")).to_have_count(0)
+    assert page.errors == []
+
+
 def test_a_lobby_game_between_named_players_is_rated(
     browser: Any, context: Any, server: LiveServer
 ) -> None:

@@ -227,6 +227,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.rank", "Rank"),
     text("web.rating", "Rating"),
     text("web.rated_games", "Rated games"),
+    text("web.bot", "BOT"),
     text("web.no_players", "Nobody has played a rated game yet."),
     text("web.computer_ratings", "The computer players' ratings"),
     text("web.level", "Level"),

@@ -75,6 +75,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.unavailable", "The computer player is not available."),
     # The lobby: pools and seeks.
     text("web.error.no_pool", "There is no such quick-pairing pool."),
+    text("web.error.no_bots", "Bots play by challenge, not in the pools."),
     text("web.error.already_waiting", "You are already looking for a game elsewhere."),
     text("web.error.no_seek", "This game is no longer offered."),
     text("web.error.not_for_you", "This game is offered to other players."),
@@ -84,6 +85,18 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.no_lobby", "The lobby connection's secret is missing."),
     text("web.error.account_needed", "This needs an account: log in first."),
     # Players, accounts and puzzles.
+    text("web.error.no_token", "This needs an API token: send it as Authorization: Bearer."),
+    text("web.error.bad_token", "This API token is unknown or has been revoked."),
+    text("web.error.missing_scope", "This API token does not grant that."),
+    text("web.error.unknown_scope", "There is no such API token scope."),
+    text("web.error.too_many_tokens", "You hold as many API tokens as one may; revoke one first."),
+    text("web.error.no_token_id", "You have no such API token."),
+    text(
+        "web.error.not_upgradable",
+        "Only an account that has played no rated game can become a bot.",
+    ),
+    text("web.error.not_a_bot", "This is for bot accounts."),
+    text("web.error.wrong_turn", "It is not your seat's turn."),
     text("web.error.not_logged_in", "You are not logged in; log in first."),
     text("web.error.wrong_password", "Wrong name or password."),
     text("web.error.weak_password", "This password cannot be used."),

@@ -22,7 +22,20 @@ from starlette.staticfiles import StaticFiles
 
 from sosgame.web.computer.analysis import Analyses
 from sosgame.web.config import ServerLimits
-from sosgame.web.endpoints import errors, games, lobby, mine, play, puzzles, records, site
+from sosgame.web.endpoints import (
+    botgames,
+    bots,
+    botstreams,
+    errors,
+    games,
+    lobby,
+    mine,
+    play,
+    puzzles,
+    records,
+    site,
+)
+from sosgame.web.endpoints.bots import Bots
 from sosgame.web.endpoints.common import Server
 from sosgame.web.guards.bodies import MAX_BODY_BYTES, BodyLimit
 from sosgame.web.guards.middleware import RequestChecks, SecurityHeaders, host_name
@@ -97,6 +110,8 @@ def create_app(
         hub.sweep_hooks.append(app.state.lobby.sweep)
         hub.sweep_hooks.append(partial(correspondence.sweep, hub))
         hub.sweep_hooks.append(Unopened(hub).sweep)
+        app.state.bots = Bots.of(store.engine)
+        app.state.bots.start(hub)
         try:
             await hub.start()
             await accounts.start(hub)
@@ -131,6 +146,9 @@ def create_app(
         *lobby.ROUTES,
         *accounts.routes(),
         *play.ROUTES,
+        *bots.ROUTES,
+        *botgames.ROUTES,
+        *botstreams.ROUTES,
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
     ]
     app = Starlette(

@@ -264,6 +264,7 @@ async def _greet(websocket: WebSocket, connection: Connection, name: str | None)
         client.name, client.account = account.name, account.id
         client.rating, client.player = account.rating.mu, f"account:{account.id}"
         client.shown = account.rating.shown
+        client.bot = account.bot
         player = account.to_json()
     secret = lobby(websocket).connect(client)
     await connection.send(

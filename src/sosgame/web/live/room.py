@@ -320,12 +320,15 @@ class Room:
 
     # ---------------------------------------------------------------------- connections
 
-    def join(self, connection: Connection, tokens: tuple[str, ...]) -> None:
-        """A connection said hello: it holds the seats its tokens open, or watches.
+    def join(
+        self, connection: Connection, tokens: tuple[str, ...], seats: frozenset[int] | None = None
+    ) -> None:
+        """A connection said hello: it holds the seats its tokens open (or ``seats``, those
+        its API token's account took), or watches.
 
         The newcomer gets the state; everyone else only a coalesced presence update.
         """
-        connection.seats = self.controlled(*tokens)
+        connection.seats = self.controlled(*tokens) if seats is None else seats
         connection.greeted = True
         self.touched = time.monotonic()
         connection.deliver(

@@ -56,7 +56,7 @@ from sosgame.web.matchmaking.seeks import (
 from sosgame.web.people.tokens import hash_token, new_token
 from sosgame.web.storage.rows import HUMAN, SeatRow, StoredGame
 
-__all__ = ["PUSH_MS", "STALE_MS", "Lobby", "LobbyClient"]
+__all__ = ["PUSH_MS", "STALE_MS", "Lobby", "LobbyClient", "seek_game"]
 
 STALE_MS: Final = 15_000
 """An entry whose process has not renewed it for this long is gone with that process."""
@@ -85,6 +85,8 @@ class LobbyClient:
     """The connection's secret (``welcome``'s ``lobby``): it names the seeks it makes."""
     sent: dict[str, Any] = field(default_factory=dict)
     """The lists last pushed to it, by message type (each sent again only once changed)."""
+    bot: bool = False
+    """Whether its account is a bot's: bots play by challenge, never in the people's pools."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -257,7 +259,7 @@ class Lobby:
             member,
             client.shown,
             self.now(),
-            _seek_game,
+            seek_game,
             address=client.address,
             caps=creation.caps_now(self.hub),
         )
@@ -292,6 +294,8 @@ class Lobby:
             raise ProtocolError("no_pool", f"there is no pool {pool_id!r}; see GET /api/pools")
         if pool.rated and client.account is None:
             raise ProtocolError("account_needed", "rated pools are for players with an account")
+        if client.bot:
+            raise ProtocolError("no_bots")
         if client.entry is not None:
             await self.leave(client)
             if client.entry is not None:
@@ -467,7 +471,7 @@ def _clock_of(pool: Pool) -> ClockSettings | None:
     return None if pool.clock is None else ClockSettings(*(s * 1000 for s in pool.clock))
 
 
-def _seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
+def seek_game(given: SeekSettings, seated: Sequence[Member]) -> StoredGame:
     """The game of a filled seek (its clock starts once every seat has made its first move)."""
     return creation.stored_game(
         kind="online",

@@ -39,6 +39,7 @@ __all__ = [
     "member_of",
     "parse_seek",
     "seat_token",
+    "seek_settings",
 ]
 
 MAX_RATING: Final = 1000.0
@@ -189,7 +190,8 @@ def seat_token(secret: str, seek_id: str) -> str:
     return hmac.new(secret.encode(), seek_id.encode(), hashlib.sha256).hexdigest()
 
 
-def _settings(row: Any) -> SeekSettings:
+def seek_settings(row: Any) -> SeekSettings:
+    """The settings a row of ``seeks`` holds."""
     clock = None
     if row["clock"] is not None:
         raw = json.loads(row["clock"])
@@ -317,7 +319,7 @@ class SeekStore:
                 db.execute(
                     select(seeks, players.c.name.label("target_name"))
                     .outerjoin(players, players.c.id == seeks.c.target)
-                    .where(seeks.c.game.is_(None))
+                    .where(seeks.c.game.is_(None), seeks.c.answer.is_(None))
                     .order_by(seeks.c.created_ms)
                     .limit(limit)
                 )
@@ -353,7 +355,7 @@ class SeekStore:
             listed.append(
                 Seek(
                     row["id"],
-                    _settings(row),
+                    seek_settings(row),
                     "" if creator is None else creator.name,
                     counts.get(row["id"], 0),
                     member=row["creator"],
@@ -418,13 +420,13 @@ class SeekStore:
             # Locks the seek's row first, as every join does: joins of one seek take turns.
             locked = db.execute(
                 seeks.update()
-                .where(seeks.c.id == seek_id, seeks.c.game.is_(None))
+                .where(seeks.c.id == seek_id, seeks.c.game.is_(None), seeks.c.answer.is_(None))
                 .values(created_ms=seeks.c.created_ms)
             )
             if locked.rowcount != 1:
                 return "no_seek"
             row = db.execute(select(seeks).where(seeks.c.id == seek_id)).mappings().one()
-            given = _settings(row)
+            given = seek_settings(row)
             if not Seek(seek_id, given, "", 0).open_to(rating, member.account is not None):
                 return "not_for_you"
             if row["target"] is not None:

@@ -63,6 +63,8 @@ class Account:
     rating: Rating
     games: int
     provisional: bool = False
+    bot: bool = False
+    """Whether the account is a bot's (:mod:`sosgame.web.people.apitokens`)."""
 
     def to_json(self) -> dict[str, Any]:
         """What the API tells about the player (never the hash)."""
@@ -71,6 +73,7 @@ class Account:
             **self.rating.to_json(),
             "rated_games": self.games,
             "provisional": self.provisional,
+            "bot": self.bot,
         }
 
 
@@ -124,6 +127,7 @@ class Players:
             Rating(row["mu"], row["sigma"]),
             row["games"],
             row["opponents"] < self._established,
+            bool(row["bot"]),
         )
 
     # ------------------------------------------------------------------------ accounts
@@ -463,7 +467,7 @@ class Players:
             )
             ids = [row["id"] for row in rows]
             seat_rows = db.execute(
-                select(seats, players.c.mu, players.c.sigma, players.c.opponents)
+                select(seats, players.c.mu, players.c.sigma, players.c.opponents, players.c.bot)
                 .select_from(
                     seats.outerjoin(
                         player_seats,
@@ -514,6 +518,7 @@ def _lobby_seat(seat: Any, established: int) -> dict[str, Any]:
         "named": seat["mu"] is not None,
         "provisional": seat["mu"] is not None and seat["opponents"] < established,
         "rating": None if rating is None else rating.to_json(),
+        "bot": bool(seat["bot"]),
     }
 
 

@@ -157,7 +157,7 @@ export async function showPlayers() {
     head(t("web.rank"), t("web.name"), t("web.rating"), t("web.rated_games")),
     el("tbody", {}, data.players.length ? data.players.map((player, index) => el("tr", {},
       el("td", { text: String(index + 1) }),
-      el("td", {}, el("a", { href: `#/players/${encodeURIComponent(player.name)}`, text: player.name })),
+      el("td", {}, botMark(player), el("a", { href: `#/players/${encodeURIComponent(player.name)}`, text: player.name })),
       el("td", { class: "number", text: formatRating(player.rating) }),
       el("td", { class: "number", text: String(player.rated_games) }),
     )) : [el("tr", {}, el("td", { colspan: 4, text: t("web.no_players") }))]));
@@ -241,7 +241,7 @@ export async function showPlayer(name) {
   const own = account.player && account.player.name === data.name;
   const challenges = own ? [] : [challengesPanel(Boolean(account.player)), challengeForm(Boolean(account.player), data.name)];
   view().replaceChildren(
-    el("h1", { id: "player-name", text: data.name }),
+    el("h1", { id: "player-name" }, botMark(data), data.name),
     el("p", { class: "meta", id: "player-rating",
       text: t("web.player_rating", { rating: formatRating(data.rating), count: data.rated_games }) }),
     ...(data.provisional ? [el("p", { class: "meta", id: "player-provisional", text: t("web.player_provisional") })] : []),
@@ -250,6 +250,11 @@ export async function showPlayer(name) {
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
       el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)),
     ...(own ? [accountPanel()] : challenges));
+}
+
+// A bot's account says so before its name, wherever a player is shown.
+function botMark(player) {
+  return player.bot ? el("span", { class: "bot-mark", "data-testid": "bot-mark", text: `${t("web.bot")} ` }) : null;
 }
 
 // ------------------------------------------------------------------------------ the lobby

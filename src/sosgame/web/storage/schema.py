@@ -23,6 +23,7 @@ from sqlalchemy import (
 __all__ = [
     "METADATA",
     "actions",
+    "api_tokens",
     "chat_messages",
     "games",
     "jobs",
@@ -147,12 +148,27 @@ players: Final = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("skeleton", String(400), nullable=True, index=True),
     Column("opponents", Integer, nullable=False, default=0, server_default="0"),
+    Column("bot", Boolean, nullable=True),
 )
 """A claimed name: ``key`` is the name case-folded (so "Ann" and "ANN" are one name), the
 password's argon2 hash, and the OpenSkill rating (``mu``, ``sigma``) after ``games`` rated
 games; ``skeleton`` is the name's Unicode confusables skeleton, so a name that only looks
 like a claimed one is refused; ``opponents`` counts the rows of ``player_opponents`` (the
-player is provisional below ``established_opponents``)."""
+player is provisional below ``established_opponents``); ``bot`` is true once the account was
+made a bot's (for good)."""
+
+api_tokens: Final = Table(
+    "api_tokens",
+    METADATA,
+    Column("id", String(16), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("description", String(200), nullable=False),
+    Column("scopes", String(200), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+)
+"""A player's personal API token: only its SHA-256 is kept (the token is shown once), with
+the scopes it grants, space-separated; revoking it deletes the row."""
 
 player_opponents: Final = Table(
     "player_opponents",
@@ -311,12 +327,15 @@ seeks: Final = Table(
     Column("game", String(32), nullable=True),
     Column("days", Integer, nullable=True),
     Column("target", Integer, nullable=True),
+    Column("answer", String(100), nullable=True),
 )
 """A game offered in the lobby: ``creator`` is the hash of its creator's lobby connection's
 secret, held by the process ``holder`` (which renews ``seen_ms`` while the connection lasts);
 ``game`` is the game it made once filled; ``days`` the days per move of a correspondence
 seek, which lives a day from ``created_ms`` instead of as long as the connection; ``target``
-the account a challenge is for (``NULL`` for a seek anyone may take)."""
+the account a challenge is for (``NULL`` for a seek anyone may take); ``answer`` how a
+challenge made or answered through the API ended without a game (``canceled``, or
+``declined:`` and the reason), kept until it lapses so that every event stream can say so."""
 
 seek_members: Final = Table(
     "seek_members",

@@ -1,0 +1,402 @@
+"""The bot API (docs/protocol.md, "Bots"), after lichess's Bot API: personal API tokens,
+bot accounts and challenges over HTTP; a game's moves and actions are
+:mod:`sosgame.web.endpoints.botgames`', the NDJSON streams
+:mod:`sosgame.web.endpoints.botstreams`'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sosgame.web.api import Answer, Model, declare, refused
+from sosgame.web.endpoints.common import address, bearer, hub, read_json, server
+from sosgame.web.guards import gamecaps
+from sosgame.web.guards.gamecaps import Party
+from sosgame.web.guards.ratelimit import SharedRates
+from sosgame.web.live import clock as clocks
+from sosgame.web.live.hub import Hub
+from sosgame.web.live.protocol import (
+    ProtocolError,
+)
+from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.challenges import API_HOLDER, ChallengeStore
+from sosgame.web.matchmaking.lobby import seek_game
+from sosgame.web.matchmaking.seeks import (
+    CHALLENGES_PER_PLAYER,
+    Member,
+    SeekStore,
+    parse_seek,
+    seat_token,
+)
+from sosgame.web.people.apitokens import SCOPES, ApiTokens, TokenInfo
+from sosgame.web.people.players import Account
+from sosgame.web.people.tokens import hash_token, new_token
+
+__all__ = ["ACTION_BURST", "ACTION_RATE", "ANY_PLAY", "OK", "ROUTES", "Bots", "authorized", "bots"]
+
+ACTION_RATE: Final = 10.0
+"""A token's requests for games a second on average (a move its seat may make is free)."""
+ACTION_BURST: Final = 30
+
+ANY_PLAY: Final = ("bot:play", "board:play", "challenge:read")
+_MAX_TOKEN: Final = 100
+
+
+class Signal:
+    """Wakes every stream waiting on it (at each of the hub's sweeps, after a wake on the
+    bus: a challenge made or answered, a game started or finished on any process)."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def fire(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def wait(self, seconds: float) -> None:
+        """Wait until the next fire, or ``seconds``."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event.wait(), seconds)
+
+
+@dataclass
+class Bots:
+    """The bot API's parts (in ``app.state.bots``)."""
+
+    tokens: ApiTokens
+    challenges: ChallengeStore
+    seeks: SeekStore
+    rates: SharedRates = field(
+        default_factory=lambda: SharedRates("bots", ACTION_RATE, ACTION_BURST)
+    )
+    changed: Signal = field(default_factory=Signal)
+
+    @classmethod
+    def of(cls, engine: Any) -> Bots:
+        """The parts over the store's database."""
+        return cls(ApiTokens(engine), ChallengeStore(engine), SeekStore(engine))
+
+    def start(self, running: Hub) -> None:
+        """Keep the API's challenges alive at each sweep and wake the streams then; a game
+        finished here wakes every process's sweep."""
+
+        async def sweep() -> None:
+            await running.db(self.challenges.sweep, clocks.now_ms())
+            self.changed.fire()
+
+        async def finished(_game_id: str) -> None:
+            running.bus.wake()
+
+        running.sweep_hooks.append(sweep)
+        running.finished_hooks.append(finished)
+        self.rates.share(running.bus)
+
+
+def bots(request: Request) -> Bots:
+    """The bot API's parts of this process."""
+    found: Bots = request.app.state.bots
+    return found
+
+
+async def authorized(request: Request, *scopes: str) -> tuple[Account, TokenInfo]:
+    """The account and token of the request's ``Authorization: Bearer`` API token, which
+    must grant one of ``scopes``: ``no_token``, ``bad_token`` (unknown or revoked) or
+    ``missing_scope`` if not."""
+    secret = bearer(request)
+    if secret is None:
+        raise ProtocolError("no_token", "send Authorization: Bearer and an API token")
+    info = None
+    if len(secret) <= _MAX_TOKEN:
+        info = await hub(request).db_aside(bots(request).tokens.resolve, secret)
+    account = None
+    if info is not None:
+        account = await hub(request).db_aside(server(request).accounts.players.get, info.player_id)
+    if info is None or account is None:
+        raise ProtocolError("bad_token")
+    if not set(scopes) & set(info.scopes):
+        raise ProtocolError("missing_scope", " or ".join(scopes))
+    return account, info
+
+
+async def _logged_in(request: Request) -> Account:
+    account = await server(request).accounts.current(request)
+    if account is None:
+        raise ProtocolError("not_logged_in")
+    return account
+
+
+OK: Final = Model("Ok", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
+_NEW_TOKEN: Final = Model(
+    "NewApiToken",
+    {
+        "type": "object",
+        "properties": {
+            "description": {"type": "string", "maxLength": 200},
+            "scopes": {"type": "array", "items": {"type": "string", "enum": list(SCOPES)}},
+        },
+        "required": ["description", "scopes"],
+    },
+)
+
+
+@declare(
+    "Make a personal API token (session cookie of a named player); it is shown this once",
+    body=_NEW_TOKEN,
+    responses={
+        201: Answer("id, token, scopes", Model("ApiToken", {"type": "object"})),
+        400: refused("A bad field, or a scope that does not exist (unknown_scope)"),
+        401: refused("No named player's session (not_logged_in)"),
+        429: refused("As many tokens as one player may hold (too_many_tokens)"),
+    },
+)
+async def new_api_token(request: Request) -> Response:
+    """``POST /api/tokens``: a new token of the logged-in player, 201 ``{"id", "token",
+    "scopes"}``."""
+    account = await _logged_in(request)
+    data = await read_json(request)
+    if not isinstance(data, dict) or set(data) != {"description", "scopes"}:
+        raise ProtocolError(
+            "bad_field", "the body must be an object with 'description' and 'scopes'"
+        )
+    description, scopes = data["description"], data["scopes"]
+    if not isinstance(description, str) or len(description) > 200:
+        raise ProtocolError("bad_field", "field 'description' must be text of at most 200")
+    if not isinstance(scopes, list) or not scopes or not all(isinstance(s, str) for s in scopes):
+        raise ProtocolError("bad_field", "field 'scopes' must be a list of scopes")
+    unknown = [scope for scope in scopes if scope not in SCOPES]
+    if unknown:
+        raise ProtocolError("unknown_scope", f"{unknown[0][:40]!r}; known: {', '.join(SCOPES)}")
+    made = await hub(request).db_aside(
+        bots(request).tokens.create,
+        account.id,
+        description,
+        tuple(dict.fromkeys(scopes)),
+        clocks.now_ms(),
+    )
+    if made is None:
+        raise ProtocolError("too_many_tokens")
+    info, token = made
+    return JSONResponse({**info.to_json(), "token": token}, status_code=201)
+
+
+@declare(
+    "The logged-in player's API tokens (never the tokens themselves)",
+    responses={
+        200: Answer("tokens: id, description, scopes, created", Model("ApiTokens", {})),
+        401: refused("No named player's session (not_logged_in)"),
+    },
+)
+async def list_api_tokens(request: Request) -> Response:
+    """``GET /api/tokens``."""
+    account = await _logged_in(request)
+    listed = await hub(request).db_aside(bots(request).tokens.listed, account.id)
+    return JSONResponse({"tokens": [info.to_json() for info in listed]})
+
+
+@declare(
+    "Revoke one of the logged-in player's API tokens",
+    responses={
+        200: Answer("Revoked: id", Model("ApiTokenId", {})),
+        401: refused("No named player's session (not_logged_in)"),
+        404: refused("No such token of this player (no_token_id)"),
+    },
+)
+async def revoke_api_token(request: Request) -> Response:
+    """``DELETE /api/tokens/{id}``."""
+    account = await _logged_in(request)
+    token_id = str(request.path_params["token_id"])
+    if not await hub(request).db_aside(bots(request).tokens.revoke, account.id, token_id):
+        raise ProtocolError("no_token_id")
+    return JSONResponse({"id": token_id})
+
+
+@declare(
+    "The account of the API token",
+    bearer=True,
+    responses={200: Answer("The player, with 'bot'", Model("Account", {}))},
+)
+async def api_account(request: Request) -> Response:
+    """``GET /api/account``: the token's account (any scope)."""
+    account, info = await authorized(request, *SCOPES)
+    return JSONResponse({**account.to_json(), "scopes": list(info.scopes)})
+
+
+@declare(
+    "Make the token's account a bot's, for good (only without a rated game)",
+    bearer=True,
+    responses={
+        200: Answer("The player, now with 'bot': true", Model("Account", {})),
+        400: refused("The account has played a rated game (not_upgradable)"),
+    },
+)
+async def upgrade(request: Request) -> Response:
+    """``POST /api/bot/account/upgrade`` (``bot:play``)."""
+    account, _ = await authorized(request, "bot:play")
+    if not account.bot and not await hub(request).db(bots(request).tokens.make_bot, account.id):
+        raise ProtocolError("not_upgradable")
+    found = await hub(request).db(server(request).accounts.players.get, account.id)
+    return JSONResponse(found.to_json())
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+def _member(account: Account, seek_id: str) -> Member:
+    """The member an API client is of a challenge: held by no lobby connection."""
+    secret = f"{API_HOLDER}.{new_token()}"
+    return Member(
+        hash_token(secret),
+        API_HOLDER,
+        account.name,
+        account.id,
+        hash_token(seat_token(secret, seek_id)),
+    )
+
+
+@declare(
+    "Challenge a named player to a game of two",
+    bearer=True,
+    body=Model(
+        "Challenge", {"type": "object", "description": "rows, cols, mode, clock, days, rated"}
+    ),
+    responses={
+        200: Answer(
+            "challenge: id, rows, cols, mode, clock, days, rated, ...", Model("ChallengeMade", {})
+        ),
+        404: refused("Nobody has claimed the name, or it is the caller's (no_player)"),
+        429: refused("As many challenges waiting as one may (too_many_challenges), too_many_games"),
+    },
+)
+async def challenge(request: Request) -> Response:
+    """``POST /api/challenge/{name}`` (``challenge:write``)."""
+    account, _ = await authorized(request, "challenge:write")
+    name = str(request.path_params["name"])
+    data = await read_json(request)
+    if not isinstance(data, dict) or "players" in data or "rating" in data or "name" in data:
+        raise ProtocolError("bad_field", "a challenge is rows, cols, mode, clock, days and rated")
+    given = parse_seek(data)
+    target = await hub(request).db(server(request).accounts.players.find, name)
+    if target is None or target.id == account.id:
+        raise ProtocolError("no_player", name[:100])
+    caps = creation.caps_now(hub(request))
+    party = Party(address(request), account.id)
+    reason = await hub(request).db(gamecaps.refused, hub(request).store.engine, caps, party)
+    if reason is not None:
+        raise creation.too_many(reason, hub(request).limits)
+    seek_id = secrets.token_urlsafe(9)
+    made = await hub(request).db(
+        bots(request).seeks.create,
+        seek_id,
+        given,
+        _member(account, seek_id),
+        address(request),
+        clocks.now_ms(),
+        per_address=CHALLENGES_PER_PLAYER,
+        target=target.id,
+    )
+    if not made:
+        raise ProtocolError("too_many_challenges", f"at most {CHALLENGES_PER_PLAYER}")
+    hub(request).bus.wake()
+    found = await hub(request).db(bots(request).challenges.involving, account.id, clocks.now_ms())
+    shown = next(one.to_json() for one in found if one.seek.id == seek_id)
+    return JSONResponse({"challenge": shown})
+
+
+async def _challenge_answer(request: Request, answer: str, *, mine: bool) -> Response:
+    account, _ = await authorized(request, "challenge:write")
+    seek_id = str(request.path_params["challenge_id"])
+    if not await hub(request).db(
+        bots(request).challenges.answer, seek_id, account.id, answer, mine=mine
+    ):
+        raise ProtocolError("no_challenge")
+    hub(request).bus.wake()
+    return JSONResponse({"ok": True})
+
+
+@declare(
+    "Accept a challenge to the token's account: the game is made",
+    bearer=True,
+    responses={
+        200: Answer("game: id", Model("ChallengeAccepted", {})),
+        404: refused("No such challenge to you (no_challenge)"),
+    },
+)
+async def accept(request: Request) -> Response:
+    """``POST /api/challenge/{id}/accept`` (``challenge:write``)."""
+    account, _ = await authorized(request, "challenge:write")
+    seek_id = str(request.path_params["challenge_id"])
+    member = _member(account, seek_id)
+    refused_why = await hub(request).db(
+        bots(request).seeks.join,
+        seek_id,
+        member,
+        account.rating.shown,
+        clocks.now_ms(),
+        seek_game,
+        address=address(request),
+        caps=creation.caps_now(hub(request)),
+    )
+    if refused_why in gamecaps.REASONS:
+        raise ProtocolError("too_many_games", "the challenger may make no more games now")
+    if refused_why is not None:
+        raise ProtocolError("no_challenge" if refused_why == "no_seek" else "not_for_you")
+    game = await hub(request).db(bots(request).challenges.game_of, seek_id)
+    hub(request).bus.wake()
+    return JSONResponse({"ok": True, "game": {"id": game}})
+
+
+@declare(
+    "Decline a challenge to the token's account",
+    bearer=True,
+    body=Model("Decline", {"type": "object", "description": "reason (optional)"}),
+    body_required=False,
+    responses={
+        200: Answer("ok", OK),
+        404: refused("No such challenge (no_challenge)"),
+    },
+)
+async def decline(request: Request) -> Response:
+    """``POST /api/challenge/{id}/decline`` with ``{"reason"}`` (optional)."""
+    reason = "generic"
+    if await request.body():
+        data = await read_json(request)
+        given = data.get("reason") if isinstance(data, dict) else None
+        if given is not None and (not isinstance(given, str) or not 0 < len(given) <= 40):
+            raise ProtocolError("bad_field", "field 'reason' must be text of 1 to 40 characters")
+        reason = given or reason
+    return await _challenge_answer(request, f"declined:{reason}", mine=False)
+
+
+@declare(
+    "Cancel a challenge the token's account made",
+    bearer=True,
+    responses={
+        200: Answer("ok", OK),
+        404: refused("No such challenge (no_challenge)"),
+    },
+)
+async def cancel(request: Request) -> Response:
+    """``POST /api/challenge/{id}/cancel``."""
+    return await _challenge_answer(request, "canceled", mine=True)
+
+
+ROUTES: Final = [
+    Route("/api/tokens", new_api_token, methods=["POST"]),
+    Route("/api/tokens", list_api_tokens, methods=["GET"]),
+    Route("/api/tokens/{token_id}", revoke_api_token, methods=["DELETE"]),
+    Route("/api/account", api_account, methods=["GET"]),
+    Route("/api/bot/account/upgrade", upgrade, methods=["POST"]),
+    Route("/api/challenge/{challenge_id}/accept", accept, methods=["POST"]),
+    Route("/api/challenge/{challenge_id}/decline", decline, methods=["POST"]),
+    Route("/api/challenge/{challenge_id}/cancel", cancel, methods=["POST"]),
+    Route("/api/challenge/{name}", challenge, methods=["POST"]),
+]
+"""This module's endpoints, for the app's routing table."""
