@@ -143,22 +143,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile the kernels once, before any test, into the disk cache.
+    """Build the compiled kernels once, before any test, into the disk cache.
 
-    The servers and worker processes that tests start then load them instead of each
-    compiling its own (about a minute of CPU) under a test's timeouts, which on a busy
-    machine ran out. The fast tier runs them as plain Python (``NUMBA_DISABLE_JIT=1``), so
-    there is nothing to compile.
+    The test processes, servers and worker processes then load them (a process that found
+    the cache incomplete would run its kernels as plain Python, far slower, and start a
+    build of its own). The fast tier runs them as plain Python (``NUMBA_DISABLE_JIT=1``), so
+    there is nothing to build.
     """
-    from sosgame.kernel import JIT
+    from sosgame.kernel_cache import build_now, numba_wanted
 
-    if not JIT:
+    if not numba_wanted():
         return
-    from sosgame.ai.alphabeta import warm_up as search_warm_up
-    from sosgame.solver import warm_up as solver_warm_up
-
-    search_warm_up()  # the move kernels too
-    solver_warm_up()
+    if build_now() != 0:
+        pytest.exit("the compiled kernels could not be built", returncode=1)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

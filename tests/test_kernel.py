@@ -42,8 +42,8 @@ from sosgame.kernel import (
     undo_move,
     winner,
 )
-from sosgame.kernel._jit import COMPILED_FOLDERS, forget_other_digests, source_digest
 from sosgame.kernel.playout import _greedy_choice, _threats, _track
+from sosgame.kernel_cache import COMPILED_FOLDERS, forget_other_digests, source_digest
 
 PACKAGE = Path(sosgame.__file__).parent
 
@@ -448,10 +448,34 @@ def test_a_read_only_install_caches_in_the_user_cache_folder(tmp_path: Path) -> 
         True,
         str(tmp_path / "xdg" / "sosgame" / "numba" / digest),
     )
-    # Nowhere to write at all: no cache, rather than an error at import.
+    # No writable home: a private folder in the temporary folder.
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert plan_cache(package, {"HOME": str(blocker / "home")}) == (False, None)
+    temporary = tmp_path / "tmp"
+    assert plan_cache(package, {"HOME": str(blocker / "home"), "TMPDIR": str(temporary)}) == (
+        True,
+        str(temporary / f"sosgame-{os.getuid()}" / "numba" / digest),
+    )
+    assert (temporary / f"sosgame-{os.getuid()}").stat().st_mode & 0o077 == 0
+    # Nowhere to write at all: no cache, rather than an error at import.
+    nowhere = {"HOME": str(blocker / "home"), "TMPDIR": str(blocker / "tmp")}
+    assert plan_cache(package, nowhere) == (False, None)
+
+
+def test_a_temporary_folder_others_can_write_is_never_used(tmp_path: Path) -> None:
+    # Compiled code loaded from a folder another user could write would run their code.
+    package = _package(tmp_path / "sosgame")
+    (package / "__pycache__").write_text("")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    temporary = tmp_path / "tmp"
+    shared = temporary / f"sosgame-{os.getuid()}"
+    shared.mkdir(parents=True)
+    shared.chmod(0o777)
+    environ = {"HOME": str(blocker / "home"), "TMPDIR": str(temporary)}
+    assert plan_cache(package, environ) == (False, None)
+    shared.chmod(0o700)
+    assert plan_cache(package, environ).enabled
 
 
 _COMPILE_ONE = (
@@ -469,7 +493,8 @@ def test_compiled_kernels_are_kept_in_numba_cache_dir(tmp_path: Path) -> None:
         pytest.skip("numba is disabled")
     done = subprocess.run(
         [sys.executable, "-c", _COMPILE_ONE],
-        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        # Compiled here, as told: an empty cache would otherwise run it as plain Python.
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), SOSGAME_KERNELS="compiled"),
         capture_output=True,
         text=True,
         timeout=240,

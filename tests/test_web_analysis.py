@@ -4,6 +4,7 @@ one per game at a time, cached; and every action with its mover and points."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
 import warnings
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sosgame import Game
+from sosgame import Game, kernel_cache
 from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
 from sosgame.record import Record
 from sosgame.snapshot import Snapshot
@@ -29,6 +30,7 @@ from sosgame.web import create_app
 from sosgame.web.computer.analysis import (
     BUDGET_SECONDS,
     Analyses,
+    _analyse,
     analysis_json,
     seconds_per_position,
 )
@@ -241,6 +243,113 @@ def test_an_analysis_nobody_waits_for_any_more_is_cancelled() -> None:
         # Once the first client stops asking too, its running analysis is stopped.
         now[0] += 1.0
         await _until(lambda: _position("Sa1") in workers.cancelled)
+        await analyses.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_worker_sends_each_moves_report_as_soon_as_known_from_the_last() -> None:
+    mine, theirs = multiprocessing.Pipe(duplex=False)
+    snapshot = Snapshot(3, 3, 2, "general", None, tuple(GAME))
+    result = _analyse(snapshot, 0.02, 1.0, theirs)
+    sent = []
+    while mine.poll():
+        sent.append(mine.recv())
+    # First what is known from the start, then the moves' reports.
+    assert [kind for kind, _ in sent] == ["head"] + ["report"] * len(GAME)
+    assert sent[0][1] == {key: result[key] for key in ("mode", "thresholds")}
+    assert [report["ply"] for _, report in sent[1:]] == list(range(len(GAME), 0, -1))
+    assert [report for _, report in sent[1:]][::-1] == result["moves"]
+
+
+class _Streaming:
+    """Stands in for a worker process that reports one move at a time, from the last, each
+    when the test lets it (``step``)."""
+
+    def __init__(self) -> None:
+        self.steps = asyncio.Semaphore(0)
+
+    async def run(self, snapshot: Snapshot, job: Any) -> dict[str, Any]:
+        moves = []
+        for ply in range(len(snapshot.actions), 0, -1):
+            await self.steps.acquire()
+            report = {"ply": ply, "played": snapshot.actions[ply - 1], "cost": 0.0}
+            job.reports[ply] = report
+            job.done = len(job.reports)
+            moves.insert(0, report)
+        return {"moves": moves, "players": []}
+
+
+def test_an_analysis_under_way_answers_with_the_reports_so_far_and_the_moves_pending() -> None:
+    async def scenario() -> None:
+        worker = _Streaming()
+        analyses = Analyses()
+        analyses._in_worker = worker.run  # type: ignore[method-assign]
+        snapshot = _position("Sa1", "Ob1", "Sc1")
+
+        def ask() -> dict[str, Any]:
+            return analyses.request("g", snapshot, version=1, client="1.1.1.1")
+
+        first = ask()
+        assert first["status"] == "running"
+        assert first["moves"] == [] and first["pending"] == [1, 2, 3]
+        worker.steps.release()
+        await _until(lambda: ask()["done"] == 1)
+        partial = ask()
+        assert [move["ply"] for move in partial["moves"]] == [3]
+        assert partial["pending"] == [1, 2]
+        worker.steps.release()
+        await _until(lambda: ask()["done"] == 2)
+        assert [move["ply"] for move in ask()["moves"]] == [2, 3]
+        assert ask()["pending"] == [1]
+        worker.steps.release()
+        await _until(lambda: ask()["status"] == "done")
+        done = ask()
+        assert [move["ply"] for move in done["moves"]] == [1, 2, 3]
+        assert done["moves"][2:] == partial["moves"]  # a move's report, once shown, stays
+        assert done["pending"] == []
+        await analyses.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_process_waits_ready_and_takes_one_analysis_after_another() -> None:
+    async def scenario() -> None:
+        analyses = Analyses()
+        analyses.prepare()
+        (worker,) = analyses._idle
+        for version in (1, 2):
+            snapshot = _position(*GAME[: 2 + version])
+            answer = analyses.request("g", snapshot, version=version, client="1.1.1.1")
+            while answer["status"] != "done":
+                assert answer["status"] in ("queued", "running"), answer
+                await asyncio.sleep(0.05)
+                answer = analyses.request("g", snapshot, version=version, client="1.1.1.1")
+            assert [move["played"] for move in answer["moves"]] == GAME[: 2 + version]
+        assert analyses._idle == [worker] and worker.process.is_alive()
+        await analyses.close()
+        assert not worker.process.is_alive()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_begun_before_the_kernels_were_built_gives_way_once_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = [False]
+    monkeypatch.setattr(kernel_cache, "ready", lambda: built[0])
+
+    async def scenario() -> None:
+        analyses = Analyses()
+        analyses.prepare()
+        (plain,) = analyses._idle
+        built[0] = True  # the background build has finished
+        snapshot = _position(*GAME[:3])
+        while analyses.request("g", snapshot, version=1, client="1.1.1.1")["status"] != "done":
+            await asyncio.sleep(0.05)
+        (worker,) = analyses._idle
+        assert worker is not plain and not worker.plain
+        assert not plain.process.is_alive()
         await analyses.close()
 
     asyncio.run(scenario())

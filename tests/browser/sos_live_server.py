@@ -42,7 +42,9 @@ class LiveServer:
     """``sosgame serve`` in a child process; ``restart`` and ``kill`` keep port and database."""
 
     def __init__(self, database: Path, env: dict[str, str] | None = None) -> None:
-        self.env = {**os.environ, **(env or {})}
+        # The computer workers start with the first computer move, as they did before the
+        # server learnt to start them with itself: most test servers never need them.
+        self.env = {**os.environ, "SOSGAME_PREPARE_COMPUTERS": "0", **(env or {})}
         self.database = f"sqlite:///{database}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

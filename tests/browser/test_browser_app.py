@@ -419,6 +419,8 @@ def test_the_analysis_of_a_finished_game(request: Any, server: LiveServer, size:
     expect(page.get_by_test_id("analysis-progress")).to_be_visible()
     chart = page.get_by_test_id("analysis-chart")
     expect(chart).to_be_visible(timeout=90_000)
+    # The chart shows the moves as they are analysed: wait for the last of them.
+    expect(page.get_by_test_id("analysis-progress")).to_have_count(0, timeout=90_000)
     assert _inside(_box(page, "board-frame"), DESKTOP if size == "desktop" else PHONE)
     analysis = server.get(f"/api/games/{game_id}/analysis")
     assert analysis["status"] == "done"

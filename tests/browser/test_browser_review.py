@@ -45,6 +45,8 @@ def _analysed(page: Any, server: LiveServer, game: Game) -> tuple[str, dict[str,
     game_id = _upload(server, game)
     page.goto(f"{server.url}/#/analysis/{game_id}")
     expect(page.get_by_test_id("analysis-chart")).to_be_visible(timeout=120_000)
+    # The chart shows the moves as they are analysed: wait for the last of them.
+    expect(page.get_by_test_id("analysis-progress")).to_have_count(0, timeout=120_000)
     analysis: dict[str, Any] = server.get(f"/api/games/{game_id}/analysis")
     return game_id, analysis
 

@@ -17,6 +17,7 @@ from sosgame.errors import SosError
 from sosgame.extras import MissingExtraError, install_command
 from sosgame.first_compile import announcing
 from sosgame.i18n import error_text, system_reason
+from sosgame.kernel_cache import KERNELS_VARIABLE
 
 __all__ = ["main"]
 
@@ -34,6 +35,9 @@ _COMMANDS = (
     "puzzle",
 )
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
+_EXHAUSTIVE = frozenset({"solve", "certify", "arena"})
+"""The subcommands that search for long (exact solves, certificates, matches between levels):
+they compile the kernels first on a first run (the others search as plain Python meanwhile)."""
 _BROKEN_PIPE_STATUS = 141
 """What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
 _INTERNAL_STATUS = 70
@@ -97,6 +101,11 @@ def _main(argv: list[str]) -> int:
         if sys.stderr is not None:
             print(t("cli.error", error=t("cli.no_output")), file=sys.stderr)
         return 1
+    if _chosen(argv) in _EXHAUSTIVE:
+        # Minutes of search are worth the compiler's minute, where a move is not: these
+        # compile what the kernel cache lacks, under the notice, rather than run plain
+        # Python while a background build makes it (sosgame.kernel_cache).
+        os.environ.setdefault(KERNELS_VARIABLE, "compiled")
     try:
         # Inside: Ctrl-C while a subcommand's modules load is a stop like any other.
         arguments = build_parser(argv).parse_args(argv)

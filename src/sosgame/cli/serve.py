@@ -133,6 +133,12 @@ def run(arguments: argparse.Namespace) -> int:
         "forwarded_allow_ips": proxies or None,
     }
     _check_database(arguments.database)
+    if arguments.computers:
+        from sosgame.kernel_cache import prepare
+        from sosgame.web.live.hub import PREPARE_COMPUTERS
+
+        prepare()  # the computers' workers then find their kernels compiled soonest
+        os.environ.setdefault(PREPARE_COMPUTERS, "1")
     if arguments.workers > 1:
         # Each process builds its own app from the environment (uvicorn starts them).
         os.environ.update(settings)

@@ -4,41 +4,47 @@ With numba installed (``pip install 'sosgame[fast]'``) every kernel function is 
 and cached on disk; without it, or with ``NUMBA_DISABLE_JIT=1``, the same source runs as plain
 Python over lists, only slower.
 
-The compiled code is kept in ``NUMBA_CACHE_DIR`` when that is set; otherwise in the package's
-``__pycache__/numba`` when the package folder is writable, else in the user's cache folder
-(``$XDG_CACHE_HOME/sosgame/numba``, by default ``~/.cache/sosgame/numba``). Where nothing is
-writable, kernels are compiled afresh in each process, without a word. Within that folder the
-code sits under a digest of the compiled modules' source (:func:`source_digest`), so a change
-to any of them compiles every kernel afresh.
+Compiling every kernel takes a minute or more of CPU, once per install and source, and no
+one should wait for it: where the compiled code is kept and how it gets built is
+:mod:`sosgame.kernel_cache`. A process whose cache is ready runs compiled kernels
+(:data:`MODE` ``"compiled"``); one that finds it incomplete runs the same source as plain
+Python (``"pending"``) and, at its first warm-up, starts the build in the background.
 
-Compiling takes a minute or more, once: each warm-up (:func:`sosgame.kernel.warm_up` and the
-search's, the solver's and the players') runs inside :func:`compiling`, which leaves a mark in
-that folder when it is done and, while no mark is there, shows the notice a program set with
-:func:`sosgame.first_compile.announcing`, so that a person knows why the first search is slow.
+A process told to compile for itself (``SOSGAME_KERNELS=compiled``, or with no cache folder
+anywhere) runs each warm-up (:func:`sosgame.kernel.warm_up` and the search's, the solver's
+and the players') inside :func:`compiling`, which shows, the first time, the notice a program
+set with :func:`sosgame.first_compile.announcing`, so that a person knows why it is slow.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import os
-import shutil
 import sys
-import tempfile
 import threading
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, NamedTuple, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
-from sosgame import first_compile
+from sosgame import first_compile, kernel_cache
+from sosgame.kernel_cache import (
+    CachePlan,
+    choose_mode,
+    forget_other_digests,
+    plan,
+    plan_cache,
+    source_digest,
+)
 
 __all__ = [
     "HAVE_NUMBA",
     "INSTALL_HINT",
     "JIT",
+    "MODE",
+    "PENDING",
     "CachePlan",
     "IntArray",
     "compiled_before",
@@ -71,77 +77,6 @@ numba: Any = _optional("numba")
 numpy: Any = _optional("numpy")
 
 HAVE_NUMBA: Final = numba is not None
-JIT: Final = HAVE_NUMBA and numpy is not None and not numba.config.DISABLE_JIT
-"""Whether kernel functions are compiled (numba present and not disabled)."""
-
-
-class CachePlan(NamedTuple):
-    """Whether numba caches compiled kernels, and the folder to tell it (None: its own choice)."""
-
-    enabled: bool
-    folder: str | None
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
-
-
-COMPILED_FOLDERS: Final = ("kernel", "search")
-"""The package's folders whose modules hold compiled functions."""
-
-
-def source_digest(package: Path) -> str:
-    """A short digest of the source of every module in :data:`COMPILED_FOLDERS` of ``package``.
-
-    numba keys a cached function on its own file alone, so an edit to a helper that it inlines
-    from another file would leave the old machine code in use; caching under this digest
-    compiles every kernel afresh after any change to any of those files.
-    """
-    digest = hashlib.sha256()
-    for folder in COMPILED_FOLDERS:
-        for path in sorted((package / folder).glob("*.py")):
-            digest.update(f"{folder}/{path.name}\0".encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def plan_cache(package: Path, environ: Mapping[str, str]) -> CachePlan:
-    """Where kernels compiled from the modules of folder ``package`` are cached.
-
-    ``NUMBA_CACHE_DIR`` when set; else the package's ``__pycache__/numba`` when it is
-    writable; else the user cache folder; else no cache at all, so a system-wide, read-only
-    install never fails or warns. The folder named is a subfolder of that one, named by
-    :func:`source_digest`.
-    """
-    digest = source_digest(package)
-    chosen = environ.get("NUMBA_CACHE_DIR")
-    if chosen:
-        return CachePlan(True, str(Path(chosen) / f"sosgame-{digest}"))
-    user_cache = environ.get("XDG_CACHE_HOME")
-    if user_cache:
-        user_base = Path(user_cache)
-    else:
-        user_base = Path(environ.get("HOME") or "~").expanduser() / ".cache"
-    for base in (package / "__pycache__" / "numba", user_base / "sosgame" / "numba"):
-        if _writable(base / digest):
-            return CachePlan(True, str(base / digest))
-    return CachePlan(False, None)
-
-
-def forget_other_digests(folder: Path) -> None:
-    """Delete the caches of earlier source beside ``folder`` (what :func:`plan_cache` named).
-
-    Only in the package's or the user's cache folder, whose subfolders are all digests; a
-    cache another process is still reading is simply compiled again there.
-    """
-    for other in folder.parent.iterdir():
-        if other != folder and other.is_dir() and len(other.name) == len(folder.name):
-            shutil.rmtree(other, ignore_errors=True)
 
 
 class IntArray(Protocol):
@@ -158,9 +93,17 @@ class IntArray(Protocol):
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_PACKAGE: Final = Path(__file__).parent.parent
-_CACHE: Final = plan_cache(_PACKAGE, os.environ) if numba else CachePlan(False, None)
-if _CACHE.folder is not None:
+_CACHE: Final = plan() if numba else CachePlan(False, None)
+MODE: Final = choose_mode(
+    numba is not None and numpy is not None and not numba.config.DISABLE_JIT, _CACHE, os.environ
+)
+"""How this process runs its kernels (:data:`sosgame.kernel_cache.Mode`)."""
+JIT: Final = MODE == "compiled"
+"""Whether kernel functions are compiled: numba present and not disabled, and either the disk
+cache holds them or this process was told to compile them (``SOSGAME_KERNELS=compiled``)."""
+PENDING: Final = MODE == "pending"
+"""Whether the kernels run as plain Python only until a background build has compiled them."""
+if JIT and _CACHE.folder is not None:
     # Read by numba when each function is decorated, so set before any kernel module loads.
     numba.config.CACHE_DIR = _CACHE.folder
     if not os.environ.get("NUMBA_CACHE_DIR"):
@@ -168,7 +111,7 @@ if _CACHE.folder is not None:
 
 
 def _compile(function: F, **options: object) -> F:
-    if numba is None:
+    if not JIT:
         return function
     compiled: F = numba.njit(cache=_CACHE.enabled, nogil=True, **options)(function)
     return compiled
@@ -261,7 +204,10 @@ def compiled_before(what: str) -> bool:
 @contextlib.contextmanager
 def compiling(what: str) -> Iterator[None]:
     """Run the warm-up ``what`` in the block: the first time, under the program's notice
-    (once, however the warm-ups nest), and leaving the mark that says its kernels are cached."""
+    (once, however the warm-ups nest), and leaving the mark that says its kernels are cached.
+    While the kernels run as plain Python until built (:data:`PENDING`), it starts the build."""
+    if PENDING:
+        kernel_cache.start_build()
     fresh = not compiled_before(what)
     outer = not getattr(_compiling, "active", False)
     notice = first_compile.notice() if fresh and outer else None

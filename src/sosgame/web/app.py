@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -28,7 +29,7 @@ from sosgame.web.guards.middleware import RequestChecks, SecurityHeaders, host_n
 from sosgame.web.guards.ratelimit import SharedRates
 from sosgame.web.live import correspondence
 from sosgame.web.live.chat import ChatRates
-from sosgame.web.live.hub import Hub
+from sosgame.web.live.hub import PREPARE_COMPUTERS, Hub
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.live.replay import Answers
 from sosgame.web.live.unopened import Unopened
@@ -59,7 +60,9 @@ def create_app(
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
-    ``computer`` runs computer players' searches (by default a pool of worker processes);
+    ``computer`` runs computer players' searches (by default a pool of worker processes,
+    started with the app, as is the worker process for analyses, when the environment's
+    ``SOSGAME_PREPARE_COMPUTERS`` is ``1``, as ``sosgame serve`` sets it);
     ``allowed_origins`` are origins besides the app's own whose pages may open WebSockets
     and send state-changing requests; ``allowed_hosts`` are the host names (any port; a
     ``*.`` prefix allows every name under a domain, ``*`` any) the app answers for, every
@@ -102,6 +105,10 @@ def create_app(
         except BaseException:
             store.close()
             raise
+        if computer is None and computers and os.environ.get(PREPARE_COMPUTERS) == "1":
+            # A server that starts its computers' workers with itself starts one for analyses
+            # too, so that the first analysis does not wait for one to load its kernels.
+            app.state.server.analyses.prepare()
         # What is loaded by now (modules, compiled kernels, the store) lives as long as the
         # process; left to the collector, every full collection walks all of it and stalls
         # each game for 100 ms or more while a crowd connects.

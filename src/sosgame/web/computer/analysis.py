@@ -4,8 +4,10 @@ Each analysis is :func:`sosgame.ai.analysis.analyze` (exact where the solver fin
 strongest search elsewhere) in a worker process of its own, so a long one never holds up the
 server's event loop or its other games. At most ``max_running`` run at once (the others wait,
 shown as queued, at most ``queue`` of them), one per game version, shared by everyone who
-asks for it, and finished ones are kept, most recent first, for the next visitor. Progress
-comes back from the worker after every move.
+asks for it, and finished ones are kept, most recent first, for the next visitor. The worker
+goes over the moves from the last (the late positions are solved at once and help the
+earlier ones) within a few seconds' budget, and sends each move's report as soon as it is
+known: until the whole is done, an answer carries the reports so far and the moves pending.
 
 Clients poll for their analysis (the browser about every 0.7 s). Each client (address) waits
 for one analysis at a time: asking for another while its first runs is refused
@@ -31,10 +33,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
+from sosgame import kernel_cache
 from sosgame.snapshot import Snapshot, build_game
 from sosgame.web.live.protocol import ProtocolError
 
-__all__ = ["Analyses", "analysis_json", "seconds_per_position"]
+__all__ = ["Analyses", "analysis_budget", "analysis_json", "seconds_per_position"]
 
 MAX_RUNNING: Final = 1
 """Analyses running at once across the server: each takes a whole core."""
@@ -42,6 +45,9 @@ CACHE_SIZE: Final = 64
 """Finished analyses kept in memory (a game's analysis is a few kilobytes)."""
 BUDGET_SECONDS: Final = 60.0
 """Search time to spread over a game's estimated positions, so that a 26x26 game ends too."""
+QUICK_SECONDS: Final = 2.0
+"""The whole analysis's time for a game of up to 50 moves (a longer one gets 0.04 s a move),
+past the worker's start: the solver's and the searches' to share."""
 QUEUE: Final = 8
 """Analyses waiting for their turn; past it a new one is refused (``analysis_queue_full``)
 unless it may take the place of one (see the module's text)."""
@@ -53,6 +59,7 @@ SERVED_CLIENTS: Final = 10_000
 first: they count as never served, as is their due by then anyway)."""
 _MOST_SECONDS: Final = 0.5
 _LEAST_SECONDS: Final = 0.02
+_SECONDS_A_MOVE: Final = 0.04
 
 
 def seconds_per_position(moves: int, budget: float = BUDGET_SECONDS) -> float:
@@ -60,39 +67,40 @@ def seconds_per_position(moves: int, budget: float = BUDGET_SECONDS) -> float:
     return max(_LEAST_SECONDS, min(_MOST_SECONDS, budget / max(1, 2 * moves)))
 
 
-def analysis_json(snapshot: Snapshot, seconds: float) -> dict[str, Any]:
+def analysis_budget(moves: int) -> float:
+    """The whole analysis's time for a game of ``moves`` moves (see :data:`QUICK_SECONDS`)."""
+    return min(BUDGET_SECONDS, max(QUICK_SECONDS, _SECONDS_A_MOVE * moves))
+
+
+def analysis_json(
+    snapshot: Snapshot, seconds: float, *, budget: float | None = None
+) -> dict[str, Any]:
     """Analyse the game of ``snapshot``: every move's report and each seat's summary, as JSON
     (``cost`` and the values are ``null`` where nothing is known)."""
-    return _analyse(snapshot, seconds, None)
+    return _analyse(snapshot, seconds, budget, None)
 
 
-def _analyse(snapshot: Snapshot, seconds: float, pipe: Connection | None) -> dict[str, Any]:
-    from sosgame.ai.analysis import BLUNDER, MISTAKE, analyze, summarize
+def _analyse(
+    snapshot: Snapshot, seconds: float, budget: float | None, pipe: Connection | None
+) -> dict[str, Any]:
+    from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 
     game = build_game(snapshot)
-
-    def progress(done: int, total: int) -> None:
-        if pipe is not None:
-            pipe.send(("progress", done, total))
-
-    reports = analyze(game, seconds=seconds, progress=progress)
-    return {
+    head = {
         "mode": game.mode,
         "thresholds": {"mistake": MISTAKE[game.mode], "blunder": BLUNDER[game.mode]},
-        "moves": [
-            {
-                "ply": report.ply,
-                "seat": report.seat,
-                "played": str(report.played),
-                "best": str(report.best),
-                "best_value": report.best_value,
-                "played_value": report.played_value,
-                "cost": report.cost,
-                "exact": report.exact,
-                "flag": report.flag,
-            }
-            for report in reports
-        ],
+    }
+    if pipe is not None:
+        pipe.send(("head", head))
+
+    def report(made: MoveReport) -> None:
+        if pipe is not None:
+            pipe.send(("report", _report_json(made)))
+
+    reports = analyze(game, seconds=seconds, budget=budget, report=report)
+    return {
+        **head,
+        "moves": [_report_json(made) for made in reports],
         "players": [
             {
                 "seat": summary.seat,
@@ -107,19 +115,63 @@ def _analyse(snapshot: Snapshot, seconds: float, pipe: Connection | None) -> dic
     }
 
 
-def _work(snapshot: Snapshot, seconds: float, pipe: Connection, parent: int) -> None:
-    """The worker process: analyse, telling the parent the progress, then the result."""
-    from sosgame.web.computer.workers import watch_parent
+def _report_json(report: Any) -> dict[str, Any]:
+    """A :class:`~sosgame.ai.analysis.MoveReport` as the protocol's entry of ``moves``."""
+    return {
+        "ply": report.ply,
+        "seat": report.seat,
+        "played": str(report.played),
+        "best": str(report.best),
+        "best_value": report.best_value,
+        "played_value": report.played_value,
+        "cost": report.cost,
+        "exact": report.exact,
+        "flag": report.flag,
+    }
+
+
+def _serve(pipe: Connection, parent: int) -> None:
+    """A worker process: its kernels loaded at once, then one analysis after another, each
+    sending every move's report and then the result."""
+    from sosgame.ai.alphabeta import warm_up
+    from sosgame.processes import watch_parent
+    from sosgame.solver import warm_up as warm_up_solver
 
     watch_parent(parent)
-    try:
-        result = _analyse(snapshot, seconds, pipe)
-    except BrokenPipeError:  # the server stopped listening: nothing to report to
-        return
-    except Exception as error:
-        pipe.send(("failed", f"{type(error).__name__}: {error}"))
-        return
-    pipe.send(("done", result))
+    warm_up()
+    warm_up_solver()
+    while True:
+        try:
+            snapshot, seconds, budget = pipe.recv()
+            result = _analyse(snapshot, seconds, budget, pipe)
+        except (EOFError, BrokenPipeError):  # the server stopped listening: nothing to do
+            return
+        except Exception as error:
+            pipe.send(("failed", f"{type(error).__name__}: {error}"))
+            continue
+        pipe.send(("done", result))
+
+
+class _Worker:
+    """The server's handle on a worker process, which stays to take the next analysis."""
+
+    def __init__(self) -> None:
+        self.plain = not kernel_cache.ready()
+        """Whether it began before the compiled kernels were built (it searches as plain
+        Python, and gives way to a new worker once they are)."""
+        context = multiprocessing.get_context("spawn")
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(theirs, os.getpid()), name="sos-analysis", daemon=True
+        )
+        self.process.start()
+        theirs.close()
+
+    async def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()  # ends the worker's side of the pipe, and any read of it
+        await asyncio.to_thread(self.process.join, 5)
+        self.pipe.close()
 
 
 _Key = tuple[str, int]
@@ -133,6 +185,10 @@ class _Job:
     order: int
     """Its place in the order of arrival (among clients served alike, the first goes first)."""
     done: int = 0
+    head: dict[str, Any] = field(default_factory=dict)
+    """The keys of the finished analysis known from its start: ``mode`` and ``thresholds``."""
+    reports: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The moves' reports known so far, by ply."""
     status: str = "queued"
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -175,6 +231,8 @@ class Analyses:
         self._failed: dict[_Key, str] = {}
         self._waiting: dict[str, _Key] = {}
         """The analysis each client last asked for."""
+        self._idle: list[_Worker] = []
+        """Worker processes ready for an analysis (at most ``max_running``)."""
         self.cancelled = 0
         """How many analyses were cancelled because nobody waited for them any more."""
 
@@ -191,7 +249,8 @@ class Analyses:
         key = (game_id, ply if version is None else version)
         if key in self._cache:
             self._cache.move_to_end(key)
-            return {"status": "done", "game": game_id, "ply": ply, **self._cache[key]}
+            return {"status": "done", "game": game_id, "ply": ply, "pending": [],
+                    **self._cache[key]}  # fmt: skip
         now = self._clock()
         job = self._jobs.get(key)
         if job is None:
@@ -214,6 +273,9 @@ class Analyses:
             "ply": job.ply,
             "done": job.done,
             "total": job.total,
+            **job.head,
+            "moves": [job.reports[ply] for ply in sorted(job.reports)],
+            "pending": [ply for ply in range(1, job.total + 1) if ply not in job.reports],
         }
 
     def _check_room(self, client: str, key: _Key, now: float, *, queued: bool = True) -> None:
@@ -312,34 +374,45 @@ class Analyses:
                 self._failed.clear()
             self._failed[key] = str(error) or type(error).__name__
 
+    def prepare(self) -> None:
+        """Start a worker process now, so that the first analysis finds its kernels loaded."""
+        if not self._idle:
+            self._idle.append(_Worker())
+
     async def _in_worker(self, snapshot: Snapshot, job: _Job) -> dict[str, Any]:
-        context = multiprocessing.get_context("spawn")
-        mine, theirs = context.Pipe(duplex=False)
+        worker = None
+        while self._idle and worker is None:
+            worker = self._idle.pop()
+            if not worker.process.is_alive() or (worker.plain and kernel_cache.ready()):
+                await worker.stop()
+                worker = None
+        if worker is None:
+            worker = _Worker()
         seconds = seconds_per_position(job.total, self._budget)
-        process = context.Process(
-            target=_work,
-            args=(snapshot, seconds, theirs, os.getpid()),
-            name="sos-analysis",
-            daemon=True,
-        )
-        process.start()
-        theirs.close()
+        kept = False
         try:
+            worker.pipe.send((snapshot, seconds, analysis_budget(job.total)))
             while True:
                 # A blocking read in a thread: the event loop goes on serving games.
-                message = await asyncio.to_thread(mine.recv)
-                if message[0] == "progress":
-                    job.done, job.total = message[1], message[2]
-                elif message[0] == "done":
+                message = await asyncio.to_thread(worker.pipe.recv)
+                if message[0] == "head":
+                    job.head = message[1]
+                    continue
+                if message[0] == "report":
+                    job.reports[message[1]["ply"]] = message[1]
+                    job.done = len(job.reports)
+                    continue
+                # Done or failed, the worker is ready for the next analysis.
+                if len(self._idle) < self._max_running:
+                    self._idle.append(worker)
+                    kept = True
+                if message[0] == "done":
                     result: dict[str, Any] = message[1]
                     return result
-                else:
-                    raise RuntimeError(str(message[1]))
+                raise RuntimeError(str(message[1]))
         finally:
-            if process.is_alive():
-                process.terminate()  # ends the worker's side of the pipe, and any read of it
-            await asyncio.to_thread(process.join, 5)
-            mine.close()
+            if not kept:
+                await worker.stop()
 
     async def close(self) -> None:
         """Stop every analysis under way."""
@@ -347,3 +420,6 @@ class Analyses:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        idle, self._idle = self._idle, []
+        for worker in idle:
+            await worker.stop()

@@ -6,7 +6,7 @@ import contextlib
 
 from sosgame.snapshot import Snapshot, build_game
 
-__all__ = ["choose_move", "suggest"]
+__all__ = ["choose_move", "prepare", "suggest"]
 
 SEARCH_SECONDS = 1.0
 """The time a searching level is given per move."""
@@ -20,6 +20,15 @@ def choose_move(level: str, snapshot: Snapshot, seed: int | None = None) -> str:
 
     player = make_player(level, seconds=SEARCH_SECONDS, seed=seed)
     return str(player.choose_move(build_game(snapshot)))
+
+
+def prepare() -> None:
+    """Load, in this worker, what its searches need: the players and their kernels."""
+    from sosgame.ai.alphabeta import warm_up
+    from sosgame.solver import warm_up as solver_warm_up
+
+    warm_up()
+    solver_warm_up()
 
 
 def suggest(level: str, snapshot: Snapshot, seed: int | None = None) -> tuple[str, bool]:

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
+from sosgame import kernel_cache
 from sosgame.processes import watch_parent
 from sosgame.snapshot import Snapshot
-from sosgame.web.computer.computer import choose_move, suggest
+from sosgame.web.computer.computer import choose_move, prepare, suggest
 from sosgame.web.guards.fairqueue import FairQueue
 from sosgame.web.live.protocol import ProtocolError
 
@@ -27,6 +28,8 @@ __all__ = ["ComputerPool", "watch_parent"]
 
 TASKS_PER_WORKER: Final = 200
 """Searches a worker process runs before it is replaced (so its memory is given back)."""
+READY_POLL_SECONDS: Final = 2.0
+"""How often a pool whose workers run plain Python looks for the built kernels."""
 
 
 @dataclass
@@ -60,14 +63,39 @@ class ComputerPool:
             lane: FairQueue(lambda job: not job.done.done()) for lane in (True, False)
         }
         self._running = {True: 0, False: 0}
+        self._plain = False  # whether the workers began before the compiled kernels were ready
 
     @property
     def queued(self) -> int:
         """Requests waiting for a worker."""
         return sum(len(lane) for lane in self._queues.values())
 
+    async def keep_ready(self) -> None:
+        """Start the workers and load their kernels before anyone asks, so that the first
+        game's first move waits for nothing but its search; while they run plain Python
+        (the compiled kernels being built), replace them, ready, once the build is done."""
+        if not self._own:
+            return
+        loop = asyncio.get_running_loop()
+        while True:
+            pool = self._pool()
+            await asyncio.gather(
+                *(loop.run_in_executor(pool, prepare) for _ in range(self.workers)),
+                return_exceptions=True,
+            )
+            if not self._plain or not kernel_cache.numba_wanted():
+                return
+            while not kernel_cache.ready():
+                await asyncio.sleep(READY_POLL_SECONDS)
+
     def _pool(self) -> Executor:
+        if self._own and self._executor is not None and self._plain and kernel_cache.ready():
+            # Workers started before the compiled kernels were built search as plain Python:
+            # new ones take over, the old ones finish what they hold and leave.
+            self._executor.shutdown(wait=False)
+            self._executor = None
         if self._executor is None:
+            self._plain = not kernel_cache.ready()
             from concurrent.futures import ProcessPoolExecutor
             from multiprocessing import get_context
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
@@ -43,6 +44,10 @@ _log = logging.getLogger(__name__)
 JOIN_ATTEMPTS: Final = 5
 """Loads of a room for a newcomer before giving up on its being kept (each one is made
 current first; the room is only forgotten if nobody follows it, which a newcomer ends)."""
+PREPARE_COMPUTERS: Final = "SOSGAME_PREPARE_COMPUTERS"
+"""The environment variable that, set to ``1`` (as ``sosgame serve`` does unless it is set),
+starts the computer workers with the server, ready before the first computer move; otherwise
+(an app made in a program, or a test server saving the CPU) they start with that move."""
 SWEEP_SECONDS: Final = 1.0
 """The longest time between two sweeps (a wake on the bus starts one at once)."""
 CHECK_SECONDS: Final = 5.0
@@ -99,6 +104,7 @@ class Hub:
         self._per_game: Counter[str] = Counter()
         self._per_address: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        self._preparing: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._announced = 0.0
         self._checked = time.monotonic()
@@ -180,6 +186,8 @@ class Hub:
             return
         await self.bus.start(self._heard, self._wake.set, self._lost)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        if self._makes_moves and os.environ.get(PREPARE_COMPUTERS) == "1":
+            self._preparing = asyncio.get_running_loop().create_task(self.computers.keep_ready())
 
     async def _sweep(self) -> None:
         period = min(SWEEP_SECONDS, max(0.05, self.limits.idle_seconds / 4))
@@ -414,10 +422,11 @@ class Hub:
     async def close(self) -> None:
         """Stop every room's tasks, the sweeper and the worker pools; pause the clocks of
         the games no other hub serves (:mod:`sosgame.web.live.pauses`)."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._preparing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in self.rooms.values():
             room.close()
         await self._pause()

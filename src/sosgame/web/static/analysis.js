@@ -1,12 +1,15 @@
 // The analysis page: what each move cost, the best move at every ply, mistakes and blunders.
-// The server analyses (exact where its solver finishes, its strongest search elsewhere);
-// this page asks until the analysis is done, showing how far it has gone.
-import { api, el, router, svg, svgText, view } from "./dom.js";
+// The server analyses (exact where its solver finishes, its strongest search elsewhere) from
+// the last move back; this page asks until the analysis is done, drawing each move's report
+// as it comes (in place: what is on screen is patched, never drawn afresh).
+import { api, el, patchChildren, router, svg, svgText, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
 const POLL_MS = 700;
+// While reports come, a little more often (within the server's rate of four a second).
+const STREAM_MS = 300;
 // Refusals that only mean "not now" (asked too often, another analysis of this address still
 // under way, the server's queue full): the page asks again a little later.
 const RETRY_MS = 3000;
@@ -28,7 +31,7 @@ export async function showAnalysis(id) {
     return;
   }
   if (route !== router.visits) return;
-  const page = { id, data, game, analysis: null, ply: null, error: "", progress: null };
+  const page = { id, data, game, analysis: null, done: false, ply: null, error: "", progress: null, scrolled: undefined };
   router.render = () => drawAnalysis(page);
   drawAnalysis(page);
   pollAnalysis(page, route);
@@ -53,9 +56,12 @@ async function pollAnalysis(page, route) {
         if (route !== router.visits) return;
       }
       page.analysis = answer;
-      const flagged = answer.moves.find((report) => report.flag === "blunder")
-        || answer.moves.find((report) => report.flag === "mistake");
-      page.ply = (flagged || answer.moves[0] || { ply: null }).ply;
+      page.done = true;
+      if (page.ply === null) {  // nothing chosen while the reports came: the first slip
+        const flagged = answer.moves.find((report) => report.flag === "blunder")
+          || answer.moves.find((report) => report.flag === "mistake");
+        page.ply = (flagged || answer.moves[0] || { ply: null }).ply;
+      }
       drawAnalysis(page);
       return;
     }
@@ -65,7 +71,10 @@ async function pollAnalysis(page, route) {
       return;
     }
     page.progress = answer;
-    drawProgress(page);
+    if (answer.status === "running") wait = STREAM_MS;
+    // The reports known so far, with the mode and thresholds they are judged by.
+    if (answer.thresholds && answer.moves) page.analysis = answer;
+    drawAnalysis(page);
     await new Promise((resolve) => { setTimeout(resolve, wait); });
   }
 }
@@ -80,11 +89,6 @@ function progressBox(page) {
     el("progress", { id: "analysis-bar", max: Math.max(1, progress.total), value: progress.done }));
 }
 
-function drawProgress(page) {
-  const box = document.getElementById("analysis-progress");
-  if (box) box.replaceWith(progressBox(page));
-}
-
 function reportsByPly(page) {
   const found = {};
   for (const report of page.analysis ? page.analysis.moves : []) found[report.ply] = report;
@@ -93,6 +97,7 @@ function reportsByPly(page) {
 
 function drawAnalysis(page) {
   const select = (ply) => {
+    if (!reportsByPly(page)[ply]) return;  // not analysed yet
     page.ply = ply;
     const focusId = document.activeElement && document.activeElement.id;
     drawAnalysis(page);
@@ -102,11 +107,13 @@ function drawAnalysis(page) {
   const reports = page.analysis ? page.analysis.moves : [];
   const flags = {};
   for (const item of reports) if (item.flag) flags[item.ply] = item.flag;
-  view().replaceChildren(el("div", { class: "game analysis", "data-testid": "game" },
-    analysisColumn(page, flags, select), analysisSide(page, flags, select)));
+  patchChildren(view(), [el("div", { class: "game analysis", id: "analysis", "data-testid": "game" },
+    analysisColumn(page, flags, select), analysisSide(page, flags, select))]);
   document.title = t("web.title_analysis");
   fitBoard();
-  scrollMoves(page.ply);
+  // Scrolled only when the chosen move changes, so that a list being read stays put.
+  if (page.scrolled !== page.ply) scrollMoves(page.ply);
+  page.scrolled = page.ply;
 }
 
 // The marks of the chosen move on the board: the move played and the best one. A played move
@@ -181,17 +188,18 @@ function analysisControls(page, report, flags, select) {
 // The players' summary, the chart (or the progress while the server works) and the moves.
 function analysisSide(page, flags, select) {
   const reports = page.analysis ? page.analysis.moves : [];
+  const pending = page.done || !page.analysis ? [] : page.analysis.pending;
   const chartPanel = el("section", { class: "panel chart-panel", "aria-labelledby": "chart-title" },
     el("h2", { id: "chart-title", text: page.analysis ? t(`web.chart_title.${page.analysis.mode}`) : t("web.chart_pending") }),
     page.error ? el("p", { class: "error", role: "alert", id: "analysis-error", text: page.error })
-      : page.analysis ? drawChart(page, reports, select) : progressBox(page));
+      : [page.analysis ? drawChart(page, reports, select) : null, page.done ? null : progressBox(page)]);
   return el("div", { class: "side" },
     el("section", { class: "panel", id: "players", "data-testid": "players", "aria-labelledby": "players-title" },
       el("h2", { id: "players-title", text: t("web.players") }), summaryTable(page)),
     chartPanel,
     el("section", { class: "panel", "aria-labelledby": "moves-title" },
       el("h2", { id: "moves-title", text: t("web.moves") }),
-      movesTable(page.game.seats, page.data.moves, { selected: page.ply, flags, onSelect: page.analysis ? select : null })));
+      movesTable(page.game.seats, page.data.moves, { selected: page.ply, flags, pending, onSelect: page.analysis ? select : null })));
 }
 
 // "Move 5, Bao: Ob2 cost 4 points (a blunder). Best: Sb2." with exact or estimated.
@@ -209,7 +217,7 @@ function moveVerdict(page, report) {
 
 function summaryTable(page) {
   const seats = page.game.seats;
-  const players = page.analysis ? page.analysis.players : null;
+  const players = page.done ? page.analysis.players : null;
   const scores = page.data.frames[page.data.frames.length - 1].scores;
   const head = el("tr", {}, el("th", { scope: "col", text: t("web.player_column") }),
     el("th", { scope: "col", text: t("web.score_column") }),
@@ -244,14 +252,17 @@ function drawChart(page, reports, select) {
     "aria-valuenow": page.ply || 0,
     "aria-valuetext": current ? moveVerdict(page, current) : "",
   });
-  chart.append(chartAxis(page, reports, scale));
-  reports.forEach((report, index) => chart.append(chartBar(page, report, index, scale)));
+  chart.append(chartAxis(page, scale));
+  reports.forEach((report) => chart.append(chartBar(page, report, scale)));
+  for (const ply of page.done ? [] : page.analysis.pending) chart.append(pendingSlot(ply, scale));
+  // The chart stays on screen while reports come (it is patched), so its handlers read the
+  // page as it is when they run.
   chart.addEventListener("click", (event) => {
     const group = event.target.closest("[data-ply]");
     if (group) select(Number(group.dataset.ply));
   });
   chart.addEventListener("keydown", (event) => {
-    const plies = reports.map((report) => report.ply);
+    const plies = page.analysis.moves.map((report) => report.ply);
     const at = plies.indexOf(page.ply);
     const to = { ArrowLeft: at - 1, ArrowDown: at - 1, ArrowRight: at + 1, ArrowUp: at + 1, Home: 0, End: plies.length - 1 }[event.key];
     if (to === undefined) return;
@@ -267,18 +278,20 @@ function chartScale(page, reports) {
   const plotWidth = width - left - right;
   const plotHeight = height - top - bottom;
   const most = Math.max(page.analysis.thresholds.blunder * 1.25, ...reports.map((report) => report.cost || 0));
-  const slot = plotWidth / Math.max(1, reports.length);
+  // A slot per move, analysed or not, so that a move's bar never moves as the others come.
+  const count = reports.length + (page.done ? 0 : page.analysis.pending.length);
+  const slot = plotWidth / Math.max(1, count);
   return {
-    plotWidth, plotHeight, most, slot,
+    plotWidth, plotHeight, most, slot, count,
     y: (value) => top + plotHeight - (value / most) * plotHeight,
     bar: Math.max(0.6, Math.min(slot * 0.72, 40)),
   };
 }
 
 // The axis with its two thresholds and about ten move numbers under it.
-function chartAxis(page, reports, scale) {
+function chartAxis(page, scale) {
   const { height, left } = CHART;
-  const { plotWidth, most, slot, y } = scale;
+  const { plotWidth, most, slot, count, y } = scale;
   const thresholds = page.analysis.thresholds;
   const axis = svg("g", { class: "axis" });
   axis.append(svg("line", { x1: left, x2: left + plotWidth, y1: y(0), y2: y(0) }));
@@ -289,20 +302,20 @@ function chartAxis(page, reports, scale) {
     axis.append(svg("line", { class: `threshold ${kind}`, x1: left, x2: left + plotWidth, y1: at, y2: at }));
     axis.append(svgText(left + plotWidth + 4, at + 4, t(`web.flag.${kind}`), { class: `threshold-label ${kind}` }));
   }
-  const every = Math.max(1, Math.ceil(reports.length / 10));
-  reports.forEach((report, index) => {
-    if (index % every === 0 || index === reports.length - 1) {
-      axis.append(svgText(left + (index + 0.5) * slot, height - 3, String(report.ply), { "text-anchor": "middle", class: "tick" }));
+  const every = Math.max(1, Math.ceil(count / 10));
+  for (let index = 0; index < count; index += 1) {
+    if (index % every === 0 || index === count - 1) {
+      axis.append(svgText(left + (index + 0.5) * slot, height - 3, String(index + 1), { "text-anchor": "middle", class: "tick" }));
     }
-  });
+  }
   return axis;
 }
 
 // One move's bar, with the move's verdict as its tooltip and "?" or "??" over a flagged move.
-function chartBar(page, report, index, scale) {
+function chartBar(page, report, scale) {
   const { top, left } = CHART;
   const { plotHeight, slot, bar, y } = scale;
-  const x = left + index * slot;
+  const x = left + (report.ply - 1) * slot;
   const group = svg("g", { class: `move-bar${report.ply === page.ply ? " current" : ""}`, "data-ply": report.ply });
   group.append(svg("rect", { class: "slot", x, y: top - 10, width: slot, height: plotHeight + 10 }));
   const cost = report.cost || 0;
@@ -321,5 +334,13 @@ function chartBar(page, report, index, scale) {
     group.append(svgText(x + slot / 2, y(0) - barHeight - 4, report.flag === "blunder" ? "??" : "?",
       { class: `flag-mark ${report.flag}`, "text-anchor": "middle" }));
   }
+  return group;
+}
+
+// The slot of a move not analysed yet: empty, and marked so.
+function pendingSlot(ply, scale) {
+  const { top, left } = CHART;
+  const group = svg("g", { class: "move-bar pending", "data-ply": ply, "aria-busy": "true" });
+  group.append(svg("rect", { class: "slot", x: left + (ply - 1) * scale.slot, y: top - 10, width: scale.slot, height: scale.plotHeight + 10 }));
   return group;
 }

@@ -259,6 +259,7 @@ export function movesTable(seats, moves, options = {}) {
   let lastSeat = Infinity;
   let round = 0;
   const flags = options.flags || {};
+  const pending = new Set(options.pending || []);  // moves an analysis has still to report
   moves.forEach((entry, index) => {
     const ply = index + 1;
     if (row === null || entry.seat <= lastSeat) {
@@ -277,7 +278,8 @@ export function movesTable(seats, moves, options = {}) {
       parts.push(el("span", { class: `flag ${flag}`, title: t(`web.flag.${flag}`), "aria-label": t(`web.flag.${flag}`),
         text: flag === "blunder" ? "??" : "?" }));
     }
-    const attrs = { class: `move${ply === options.selected ? " current" : ""}${flag ? ` ${flag}` : ""}`, "data-ply": ply,
+    const waits = pending.has(ply) ? " pending" : "";
+    const attrs = { class: `move${ply === options.selected ? " current" : ""}${flag ? ` ${flag}` : ""}${waits}`, "data-ply": ply,
       "data-seat": entry.seat };
     const item = options.onSelect
       ? el("button", { type: "button", ...attrs, id: `move-${ply}`, "aria-current": ply === options.selected ? "true" : null,
