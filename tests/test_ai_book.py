@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -375,3 +376,11 @@ def test_a_certificate_that_does_not_hold_is_refused_before_the_build(
         main([*arguments, "--certificate", str(source)])
     assert "cannot read certificate" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_builder_writes_the_book_the_players_read() -> None:
+    from sosgame.research.book_build import BOOK_PATH
+
+    shipped = resources.files("sosgame.ai").joinpath("book.json")
+    assert BOOK_PATH.resolve() == Path(str(shipped)).resolve()
+    assert BOOK_PATH.is_file()

@@ -128,6 +128,46 @@ def test_the_search_move_lists_agree_with_the_kernel() -> None:
         assert all(not _on_live_line(game, cell) for cell in dropped)
 
 
+def _live_for(game: Game, cell: int, letter: str) -> int:
+    """The lines through empty ``cell`` that could still become an SOS with ``letter`` there."""
+    cells = [char for char in game.position() if char != "/"]
+    count = 0
+    for line in geometry(game.rows, game.cols).lines:
+        if cell not in line or letter != ("O" if line.index(cell) == 1 else "S"):
+            continue
+        if all(
+            cells[index] in (".", "O" if position == 1 else "S")
+            for position, index in enumerate(line)
+        ):
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_the_exact_search_lists_safe_moves_keeping_lines_alive_first(mode: str) -> None:
+    # In both modes a safe move ranks by the lines it keeps alive for its letter minus those
+    # it kills for the other letter (with no history yet, that alone).
+    checked = 0
+    for trial in range(40):
+        game = random_game({"rows": 4, "cols": 5, "players": 2, "mode": mode}, trial, limit=6)
+        kernel = encode(game)
+        size = len(kernel.board)
+        moves, ranks = new_array(6 * size), new_array(6 * size)
+        n_scoring, n_safe, _, _ = generate(
+            kernel.board, kernel.tables.table, to_array(range(size)), moves, ranks, 0,
+            new_array(2 * size), kernel.simple, 1, -1,
+        )  # fmt: skip
+        if game.is_over or n_scoring < 0:
+            continue
+        for index in range(2 * size, 2 * size + n_safe):
+            cell, letter = divmod(int(moves[index]), 2)
+            own, other = ("S", "O") if letter == 0 else ("O", "S")
+            alive = _live_for(game, cell, own) - _live_for(game, cell, other)
+            assert ranks[index] == alive << 37
+            checked += alive != 0
+    assert checked > 100
+
+
 def _on_live_line(game: Game, cell: int) -> bool:
     """Whether a line through ``cell`` can still become an SOS (by the engine's lines)."""
     cells = [char for char in game.position() if char != "/"]

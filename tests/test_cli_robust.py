@@ -20,6 +20,7 @@ import pytest
 import sosgame
 from sos_cli import run
 from sosgame import Cell, Game, Move, SosError, parse_action
+from sosgame.cli import _COMMANDS
 from sosgame.cli import progress as progress_module
 from sosgame.cli.progress import Progress
 from sosgame.i18n import error_text, translator
@@ -29,6 +30,12 @@ from sosgame.record import load as load_record
 
 _HEAVY = ("numba", "numpy", "sosgame.kernel", "sosgame.ai", "sosgame.solver", "sosgame.search")
 """Modules that the quick commands must not load: the compiled kernel and the players."""
+
+
+def _is_heavy(module: str) -> bool:
+    # A package and its modules, not a light sibling whose name starts alike (kernel_cache).
+    return any(module == name or module.startswith(f"{name}.") for name in _HEAVY)
+
 
 _LOADED = """
 import json, sys
@@ -61,19 +68,29 @@ def test_quick_commands_load_neither_the_kernel_nor_the_players(
         [sys.executable, "-c", _LOADED, *argv], capture_output=True, text=True, check=True
     )
     loaded = json.loads(result.stderr.splitlines()[-1])
-    heavy = [
-        name
-        for name in loaded
-        if any(name == module or name.startswith(f"{module}.") for module in _HEAVY)
-    ]
+    heavy = [name for name in loaded if _is_heavy(name)]
     assert heavy == []
     assert result.stdout  # the command did its work
+
+
+@pytest.mark.parametrize("command", _COMMANDS)
+def test_no_command_s_help_loads_the_kernel_the_players_or_the_solver(command: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _LOADED, command, "--lang", "en", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = json.loads(result.stderr.splitlines()[-1])
+    heavy = [name for name in loaded if _is_heavy(name)]
+    assert heavy == []
+    assert result.stdout.startswith(f"usage: sosgame {command}")
 
 
 def test_the_loaded_modules_check_sees_a_command_that_loads_the_players() -> None:
     # The same check on a command that does load them, so that it can fail.
     result = subprocess.run(
-        [sys.executable, "-c", _LOADED, "hint", "--help"],
+        [sys.executable, "-c", _LOADED, "hint", "3x3", "--level", "random"],
         capture_output=True,
         text=True,
         check=True,

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sos_strategies import board_settings, count_sos, random_game
 from sosgame import Cell, Game, Move
+from sosgame.geometry import geometry
 from sosgame.record import Record
 
 seeds = st.integers(0, 2**32 - 1)
@@ -160,3 +161,44 @@ def test_legal_moves_stay_right_through_plays_undos_and_reads_at_any_time(
     if not copy.is_over:
         copy.play(copy.legal_moves[0])
         assert list(view) == _moves_from_the_position(game)
+
+
+@given(board_settings(max_side=8))
+def test_the_engine_s_plain_tables_agree_with_the_lines_of_the_board(
+    options: dict[str, object],
+) -> None:
+    # The plain-tuple tables Game.play loops over, against the board's lines themselves.
+    shape = geometry(int(options["rows"]), int(options["cols"]))  # type: ignore[call-overload]
+    for index in range(shape.size):
+        ends = {(m, e) for s, m, e in shape.lines if s == index}
+        ends |= {(m, s) for s, m, e in shape.lines if e == index}
+        middles = {(s, e) for s, m, e in shape.lines if m == index}
+        assert {(first, second) for first, second, _ in shape.s_triples[index]} == ends
+        assert {(first, second) for first, second, _ in shape.o_triples[index]} == middles
+        for first, second, cells in (*shape.s_triples[index], *shape.o_triples[index]):
+            line = sorted({index, first, second})
+            assert cells == tuple(shape.cells[k] for k in line)
+        assert shape.s_triples[index] == tuple(map(tuple, shape.s_patterns[index]))
+        assert shape.o_triples[index] == tuple(map(tuple, shape.o_patterns[index]))
+    assert list(shape.all_moves) == [Move(l, c) for c in shape.cells for l in "SO"]  # noqa: E741
+
+
+@given(board_settings(), seeds, st.integers(0, 30))
+def test_legal_moves_of_a_game_set_up_from_a_position_follow_plays_and_undos(
+    options: dict[str, object], seed: int, limit: int
+) -> None:
+    played = random_game({**options, "mode": "general"}, seed, limit=limit)
+    if played.is_over:
+        return
+    rng = random.Random(seed)
+    game = Game.from_position(
+        played.position(), players=played.players, scores=played.scores, turn=played.turn
+    )
+    assert list(game.legal_moves) == _moves_from_the_position(game)
+    for _ in range(game.rows * game.cols):
+        if game.actions and rng.random() < 0.3:
+            game.undo()
+        elif not game.is_over:
+            game.play(rng.choice(list(game.legal_moves)))
+        if rng.random() < 0.5:
+            assert list(game.legal_moves) == _moves_from_the_position(game)

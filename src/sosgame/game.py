@@ -67,8 +67,6 @@ Action: TypeAlias = Move | Resignation
 _MoveEntry: TypeAlias = tuple[Move, int, int, int]
 _ResignEntry: TypeAlias = tuple[Resignation, int]
 _NO_LINES: Final[tuple[Line, ...]] = ()
-_NO_MOVES: Final[list[Move]] = []
-_NOT_BUILT: Final[list[int]] = []
 
 
 class Game:
@@ -174,6 +172,8 @@ class Game:
         start_scores = check_scores(scores, players, len(found))
         game._board = board
         game._empty = board.count(EMPTY)
+        game._open = [index for index, letter in enumerate(board) if letter == EMPTY]
+        game._legal = [move for index in game._open for move in game._cell_moves[index]]
         game._lines = found
         game._scores = list(start_scores)
         game._turn = turn
@@ -191,20 +191,20 @@ class Game:
         self._cols = shape.cols
         self._index_of = shape.index_of
         self._cell_moves = shape.moves
-        self._s_patterns = shape.s_patterns
-        self._o_patterns = shape.o_patterns
+        self._s_patterns = shape.s_triples
+        self._o_patterns = shape.o_triples
         self._players = players
         self._mode: Mode = mode
         self._simple = mode == "simple"
         self._board = [EMPTY] * shape.size
         self._empty = shape.size
         # The empty cells' indices in board order and their moves in the same order, as of the
-        # first `_synced` history entries (-1: not built yet). They are built on the first read
-        # and brought up to date by later reads, so `play` itself pays nothing for them, and a
-        # read copies a ready list.
-        self._open: list[int] = _NOT_BUILT
-        self._legal: list[Move] = _NO_MOVES
-        self._synced = -1
+        # first `_synced` history entries. Copied from the tables for the empty board, they are
+        # brought up to date by each read from the moves played since, so `play` itself pays
+        # nothing for them, and a read copies a ready list.
+        self._open = list(range(shape.size))
+        self._legal = list(shape.all_moves)
+        self._synced = 0
         self._view: LegalMoves | None = None
         self._scores = [0] * players
         self._lines: list[Line] = []
@@ -425,19 +425,14 @@ class Game:
         synced = self._synced
         if synced == len(history):
             return self._legal
-        if synced < 0:
-            board, moves = self._board, self._cell_moves
-            self._open = [index for index, letter in enumerate(board) if letter == EMPTY]
-            self._legal = [move for index in self._open for move in moves[index]]
-        else:
-            open_cells, legal = self._open, self._legal
-            for entry in history[synced:]:
-                if len(entry) == 4:
-                    at = bisect_left(open_cells, entry[1])
-                    del open_cells[at]
-                    del legal[2 * at : 2 * at + 2]
+        open_cells, legal = self._open, self._legal
+        for entry in history[synced:]:
+            if len(entry) == 4:
+                at = bisect_left(open_cells, entry[1])
+                del open_cells[at]
+                del legal[2 * at : 2 * at + 2]
         self._synced = len(history)
-        return self._legal
+        return legal
 
     def _link_seats(self) -> None:
         players = self._players

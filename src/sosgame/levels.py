@@ -1,17 +1,20 @@
 """The computer levels, weakest first: the one list every interface offers.
 
 It lives in the core, apart from :mod:`sosgame.ai`, so that an interface can list the levels
-(in ``--help``, a form, a menu) without loading the players and their search kernels.
+and their default time (in ``--help``, a form, a menu) without loading the players and their
+search kernels.
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal, TypeAlias, get_args
 
-__all__ = ["HINT_LEVEL", "LEVELS", "Level"]
+__all__ = ["DEFAULT_SECONDS", "HINT_LEVEL", "LEVELS", "Level"]
 
 Level: TypeAlias = Literal["random", "easy", "medium", "hard", "perfect"]
 LEVELS: Final[tuple[Level, ...]] = get_args(Level)
 """Every level, weakest first (the names :func:`sosgame.ai.make_player` takes)."""
 HINT_LEVEL: Final[Level] = "medium"
 """The level whose move a hint shows, in every interface."""
+DEFAULT_SECONDS: Final = 1.0
+"""The time a searching level takes per move when given neither ``seconds`` nor ``nodes``."""

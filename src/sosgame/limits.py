@@ -11,6 +11,8 @@ Two kinds of limit share a subject, so every name says whose limit it is:
   reads it, and the board limits, from ``GET /api/config``.
 * ``RECORD_*``, ``CERTIFICATE_*``, ``PUZZLES_*``: the largest file of each kind the program
   reads (:mod:`sosgame.files`), in bytes once decompressed, and how deep its JSON may nest.
+* ``SOLVER_*``: the largest transposition table the solver takes by default, in MiB, compiled
+  or (``SOLVER_PLAIN_MEMORY_MB``) run as plain Python, which could not fill a larger one.
 * :func:`check_seconds`: a time limit a player or the solver is given.
 
 The seat counts are rules of the game: :data:`sosgame.game.MIN_PLAYERS` and ``MAX_PLAYERS``.
@@ -35,6 +37,8 @@ __all__ = [
     "RECORD_MAX_BYTES",
     "RECORD_MAX_DEPTH",
     "RECORD_MAX_NAME",
+    "SOLVER_MEMORY_MB",
+    "SOLVER_PLAIN_MEMORY_MB",
     "WEB_MAX_NAME",
     "check_seconds",
 ]
@@ -54,6 +58,8 @@ CERTIFICATE_MAX_DEPTH: Final = 5
 # A puzzle set nests four deep ({"puzzles": [{"line": [...]}]}).
 PUZZLES_MAX_BYTES: Final = 64 * 1024 * 1024
 PUZZLES_MAX_DEPTH: Final = 6
+SOLVER_MEMORY_MB: Final = 512
+SOLVER_PLAIN_MEMORY_MB: Final = 64
 
 
 def check_seconds(

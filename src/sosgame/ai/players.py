@@ -17,7 +17,7 @@ from sosgame.ai.state import State
 from sosgame.errors import GameOverError
 from sosgame.game import Game
 from sosgame.kernel import JIT, compiling, encode
-from sosgame.levels import LEVELS, Level
+from sosgame.levels import DEFAULT_SECONDS, LEVELS, Level
 from sosgame.limits import check_seconds
 from sosgame.notation import Move, O, S
 from sosgame.solver import (
@@ -65,8 +65,6 @@ process may not run for some milliseconds around it: the reserve absorbs that de
 return of the move, within the budget. A scheduler's time slice on a loaded core is some
 milliseconds long, so the smallest budgets need the largest share."""
 _RESERVE_MAX: Final = 0.02
-DEFAULT_SECONDS: Final = 1.0
-"""The time a searching level takes per move when given neither ``seconds`` nor ``nodes``."""
 
 
 class Player(Protocol):

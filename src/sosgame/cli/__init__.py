@@ -8,9 +8,10 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from sosgame import __version__
+from sosgame.cli import options
 from sosgame.cli.language import choose_language, speaking, t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import SosError
@@ -56,7 +57,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     Given the arguments ``argv``, only the subcommand they name is built whole (its module
     imported, its options added); the others are listed by name and help alone, so that
-    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel.
+    ``sosgame --help`` or ``sosgame show`` never loads the players or the compiled kernel, nor
+    does any command's ``--help``.
     """
     chosen = _chosen(argv) if argv is not None else None
     parser = _Parser(prog="sosgame", description=t("cli.description"))
@@ -65,10 +67,17 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     commands.required = True
     for name in _COMMANDS:
         if argv is None or name == chosen:
-            importlib.import_module(f"sosgame.cli.{name}").register(commands)
+            _register(name, commands)
         else:
             commands.add_parser(name, help=t(f"cli.{name}.help"), add_help=False)
     return parser
+
+
+def _register(name: str, commands: Any) -> None:
+    # The commands that search or solve declare their options apart, in sosgame.cli.options,
+    # so that their --help loads neither the players nor the compiled kernel.
+    register = options.REGISTER.get(name) or importlib.import_module(f"sosgame.cli.{name}").register
+    register(commands)
 
 
 def _chosen(argv: Sequence[str]) -> str | None:

@@ -1,4 +1,8 @@
-"""``sosgame analyze RECORD.json``: every move against the best move, and what it cost."""
+"""``sosgame analyze RECORD.json``: every move against the best move, and what it cost.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,12 @@ from typing import Any
 
 from sosgame.ai.analysis import BLUNDER, MISTAKE, MoveReport, analyze, summarize
 from sosgame.ai.players import Budget
-from sosgame.cli.language import add_json, subcommand, t
+from sosgame.cli.language import t
 from sosgame.cli.progress import Progress
 from sosgame.notation import Move
 from sosgame.record import load
 
-__all__ = ["register"]
-
-
-def register(commands: Any) -> None:
-    """Add the ``analyze`` subcommand."""
-    parser = subcommand(commands, "analyze")
-    parser.add_argument("file", metavar="RECORD.json", help=t("cli.help.record"))
-    parser.add_argument(
-        "--seconds", type=float, default=0.5, metavar="S", help=t("cli.analyze.seconds")
-    )
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.help.seed"))
-    add_json(parser)
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def _number(value: float | None) -> float | None:

@@ -3,6 +3,9 @@
 Two levels play with colours swapped every game and get an Elo difference; three to eight
 (a level may be named more than once) sit in a new random order every game. Either way each
 level gets an OpenSkill rating when the ``openskill`` package is there.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
 """
 
 from __future__ import annotations
@@ -14,35 +17,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from sosgame.ai import LEVELS
 from sosgame.ai.arena import GameResult, MatchResult, MatchStopped, play_match
 from sosgame.ai.multiseat import SeatGame, SeatMatch, play_seats
-from sosgame.cli.language import add_json, add_mode, subcommand, t
+from sosgame.cli.language import t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 
-__all__ = ["register", "report", "seats_report"]
+__all__ = ["report", "run", "seats_report"]
 
 Played = TypeVar("Played")
-
-
-def register(commands: Any) -> None:
-    """Add the ``arena`` subcommand."""
-    parser = subcommand(commands, "arena")
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=", ".join(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=t("cli.arena.opponent"))
-    parser.add_argument("more", metavar="LEVEL", nargs="*", default=[], help=t("cli.arena.more"))
-    parser.add_argument("--size", type=int, default=5, metavar="N", help=t("cli.arena.size"))
-    parser.add_argument("--rows", type=int, metavar="R", help=t("cli.arena.rows"))
-    parser.add_argument("--cols", type=int, metavar="C", help=t("cli.arena.cols"))
-    add_mode(parser, "general")
-    parser.add_argument("--games", type=int, default=100, metavar="K", help=t("cli.arena.games"))
-    parser.add_argument(
-        "--seconds", type=float, default=0.5, metavar="S", help=t("cli.arena.seconds")
-    )
-    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
-    parser.add_argument("--jobs", type=int, metavar="N", help=t("cli.arena.jobs"))
-    add_json(parser)
-    parser.set_defaults(run=run)
 
 
 def _progress(stream: Iterator[Played], total: int) -> Iterator[Played]:

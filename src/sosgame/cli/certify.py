@@ -1,6 +1,9 @@
 """``sosgame certify FILE``: check a solver certificate with the rules engine alone.
 
 ``--extract N --out FILE`` keeps a random sample of a proof too large to keep whole.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
 """
 
 from __future__ import annotations
@@ -8,27 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from pathlib import Path
-from typing import Any
 
 from sosgame.certify import check, load, write
-from sosgame.cli.language import add_json, subcommand, t
+from sosgame.cli.language import t
 from sosgame.cli.progress import Progress
 from sosgame.errors import InvalidSettingsError
 
-__all__ = ["register"]
-
-
-def register(commands: Any) -> None:
-    """Add the ``certify`` subcommand."""
-    parser = subcommand(commands, "certify")
-    parser.add_argument("file", type=Path, metavar="FILE", help=t("cli.certify.file"))
-    parser.add_argument("--sample", type=int, metavar="N", help=t("cli.certify.sample"))
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.certify.seed"))
-    parser.add_argument("--extract", type=int, metavar="N", help=t("cli.certify.extract"))
-    parser.add_argument("--out", type=Path, metavar="FILE", help=t("cli.certify.out"))
-    add_json(parser)
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def run(arguments: argparse.Namespace) -> int:

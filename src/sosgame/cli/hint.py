@@ -1,4 +1,8 @@
-"""``sosgame hint POSITION``: the move a computer level would play."""
+"""``sosgame hint POSITION``: the move a computer level would play.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
+"""
 
 from __future__ import annotations
 
@@ -7,42 +11,14 @@ import json
 import time
 from typing import Any
 
-from sosgame.ai import DEFAULT_SECONDS, make_player
-from sosgame.cli.language import add_json, add_mode, subcommand, t
+from sosgame.ai import make_player
+from sosgame.cli.language import t
 from sosgame.errors import InvalidSettingsError
 from sosgame.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from sosgame.geometry import geometry
-from sosgame.levels import LEVELS
 from sosgame.notation import parse_size
 
-__all__ = ["parse_scores", "register", "starting_game"]
-
-
-def register(commands: Any) -> None:
-    """Add the ``hint`` subcommand."""
-    parser = subcommand(commands, "hint")
-    parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.hint.position"))
-    add_mode(parser, "general")
-    parser.add_argument("--level", choices=LEVELS, default="hard", help=t("cli.hint.level"))
-    parser.add_argument(
-        "--players",
-        type=int,
-        default=MIN_PLAYERS,
-        metavar="N",
-        help=t("cli.hint.players", least=MIN_PLAYERS, most=MAX_PLAYERS),
-    )
-    parser.add_argument("--turn", type=int, default=1, metavar="SEAT", help=t("cli.hint.turn"))
-    parser.add_argument("--scores", metavar="A,B,...", help=t("cli.hint.scores"))
-    parser.add_argument(
-        "--seconds",
-        type=float,
-        metavar="S",
-        help=t("cli.hint.seconds", seconds=f"{DEFAULT_SECONDS:g}"),
-    )
-    parser.add_argument("--nodes", type=int, metavar="N", help=t("cli.help.nodes"))
-    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
-    add_json(parser)
-    parser.set_defaults(run=run)
+__all__ = ["parse_scores", "run", "starting_game"]
 
 
 def parse_scores(text: str | None) -> list[int] | None:

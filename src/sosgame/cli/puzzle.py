@@ -1,4 +1,8 @@
-"""``sosgame puzzle``: one proven puzzle in line mode, or printed as JSON."""
+"""``sosgame puzzle``: one proven puzzle in line mode, or printed as JSON.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +10,19 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
 from sosgame.ai.puzzles import Puzzle, PuzzleError, choose_puzzle, find_puzzle, judge
-from sosgame.cli.language import add_mode, subcommand, t
+from sosgame.cli.language import t
 from sosgame.errors import InvalidSettingsError
 from sosgame.notation import Move, parse_size
 
-__all__ = ["UNSOLVED_STATUS", "register"]
+__all__ = ["UNSOLVED_STATUS", "run"]
 
 UNSOLVED_STATUS: Final = 3
 """The exit status of a puzzle left unsolved: a wrong move, the solution asked for, or quit."""
 _QUIT = ("quit", "exit", "q")
 _GIVE_UP = ("solution", "give up")
-
-
-def register(commands: Any) -> None:
-    """Add the ``puzzle`` subcommand."""
-    parser = subcommand(commands, "puzzle")
-    parser.add_argument("--id", metavar="ID", help=t("cli.puzzle.id"))
-    parser.add_argument(
-        "--rating", type=int, default=1500, metavar="R", help=t("cli.puzzle.rating")
-    )
-    parser.add_argument("--size", metavar="RxC", help=t("cli.puzzle.size"))
-    add_mode(parser, help_key="cli.puzzle.mode")
-    parser.add_argument("--seed", type=int, metavar="N", help=t("cli.help.seed"))
-    parser.add_argument("--json", action="store_true", help=t("cli.puzzle.json"))
-    parser.set_defaults(run=run)
 
 
 def _pick(arguments: argparse.Namespace) -> Puzzle:

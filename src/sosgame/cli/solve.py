@@ -1,4 +1,8 @@
-"""``sosgame solve POSITION|RxC``: the exact value of a two-player position, and its best moves."""
+"""``sosgame solve POSITION|RxC``: the exact value of a two-player position, and its best moves.
+
+Its options are declared in :mod:`sosgame.cli.options`, which loads this module when the
+command runs.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sosgame.certify import load, writable
-from sosgame.cli.language import add_json, add_mode, subcommand, t
+from sosgame.cli.language import t
 from sosgame.cli.progress import INTERRUPTED_STATUS, Progress
 from sosgame.errors import InvalidPositionError, InvalidSettingsError
 from sosgame.game import Game
@@ -23,40 +27,7 @@ from sosgame.solver import DEFAULT_MEMORY_MB, Solution, TranspositionTable, solv
 if TYPE_CHECKING:
     from sosgame.research.distribute import SplitSolution, SplitStatus
 
-__all__ = ["register"]
-
-
-def register(commands: Any) -> None:
-    """Add the ``solve`` subcommand."""
-    parser = subcommand(commands, "solve")
-    parser.add_argument("position", metavar="POSITION|RxC", help=t("cli.solve.position"))
-    add_mode(parser, "general")
-    add_json(parser)
-    parser.add_argument(
-        "--memory", type=int, metavar="MIB", help=t("cli.solve.memory", most=DEFAULT_MEMORY_MB)
-    )
-    parser.add_argument("--threads", type=int, metavar="N", help=t("cli.solve.threads"))
-    parser.add_argument("--split", type=int, metavar="DEPTH", help=t("cli.solve.split"))
-    parser.add_argument(
-        "--store", type=Path, default=Path("data/solves"), metavar="DIR", help=t("cli.solve.store")
-    )
-    parser.add_argument("--workers", type=int, metavar="N", help=t("cli.solve.workers"))
-    parser.add_argument("--scheduler", metavar="ADDRESS", help=t("cli.solve.scheduler"))
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help=t("cli.solve.progress"),
-    )
-    parser.add_argument("--certificate", type=Path, metavar="FILE", help=t("cli.solve.certificate"))
-    parser.add_argument("--exact-pieces", action="store_true", help=t("cli.solve.exact_pieces"))
-    parser.add_argument("--guess", type=int, default=0, metavar="VALUE", help=t("cli.solve.guess"))
-    parser.add_argument("--status", action="store_true", help=t("cli.solve.status"))
-    parser.add_argument("--max-entries", type=int, metavar="N", help=t("cli.solve.max_entries"))
-    parser.add_argument("--walks", type=int, metavar="N", help=t("cli.solve.walks"))
-    parser.add_argument("--seed", type=int, default=0, metavar="N", help=t("cli.solve.seed"))
-    parser.add_argument("--add", action="store_true", help=t("cli.solve.add"))
-    parser.set_defaults(run=run)
+__all__ = ["run"]
 
 
 def _game(text: str, mode: str) -> Game:

@@ -87,7 +87,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text(
         "cli.solve.memory",
         "the transposition table's size in MiB (default: sized to the position, at most "
-        "{most}); more memory can mean fewer nodes on large problems",
+        "{most}, or {plain} when the search runs as plain Python); more memory can mean fewer "
+        "nodes on large problems",
     ),
     text(
         "cli.solve.threads",

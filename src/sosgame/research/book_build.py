@@ -79,7 +79,8 @@ BOOK_BOARDS: Final = tuple(
 """The boards the book covers, the wider way round: every board up to 4x5."""
 FAST_NODES: Final = 300_000
 """A position the solver settles in this many nodes (a few tenths of a second) needs no entry."""
-BOOK_PATH: Final = Path(__file__).with_name("book.json")
+BOOK_PATH: Final = Path(__file__).parent.parent / "ai" / "book.json"
+"""The book the package ships and :mod:`sosgame.ai.book` reads."""
 SAVE_EVERY: Final = 25
 """Solves between saves of a board's entries so far (an interrupted build resumes from them)."""
 SEATS: Final = ("first", "second")

@@ -13,8 +13,8 @@ the mover's instead of being negated. The same loop has two modes, each compiled
 
 * **exact** (the solver): to the end of the game, values in points (simple mode: 1 a win, -1 a
   loss); exact keys under the board's symmetries; a bound from the lines still open; the
-  table's move searched before the others are even listed; tempo moves merged; history (in
-  simple mode after the lines a move keeps alive, :func:`~.ordering.generate`).
+  table's move searched before the others are even listed; tempo moves merged; history
+  (after the lines a move keeps alive, :func:`~.ordering.generate`).
   :func:`search_exact_shared` is the same over a table other threads search at once
   (:class:`~sosgame.search.table.SharedTable`), with enhanced transposition cut-offs: from
   :data:`ETC_EMPTY` empty cells, every child is looked up before any move is searched; it

@@ -3,7 +3,7 @@
 :func:`generate` lists a node's moves in one pass over the lines through each empty cell
 (the kernel's ``letter_lines``), into three lists of ``2 * size`` places from ``base``:
 scoring moves (ranked by the lines they complete), safe quiet moves (ranked by the history
-of cut-offs; in the exact search's simple mode first by the lines they keep alive) and quiet
+of cut-offs; in the exact search first by the lines they keep alive) and quiet
 moves that hand the next player lines (fewest first, then by history). :func:`sort` puts a
 list best first, keeping the listing order among equals.
 The quiet moves that cut off are remembered two ways: a history score per move
@@ -22,7 +22,7 @@ __all__ = ["HISTORY_CAP", "generate", "listed", "reward_history", "reward_killer
 HISTORY_CAP: Final = 1 << 36
 """History scores are halved past this, so they stay below the handover rank step."""
 _HANDED: Final = 40  # the rank step per line handed over: far above any history score
-_LIVE_STEP: Final = 37  # simple mode's exact search: the rank step per live line, above history
+_LIVE_STEP: Final = 37  # the exact search: the rank step per live line, above history
 
 
 @jit_inline
@@ -87,10 +87,10 @@ def generate(
             elif hand == 0:
                 moves[safe_base + n_safe] = code
                 ranks[safe_base + n_safe] = history[code]
-                if tempo and simple:
-                    # Simple mode is a fight over the safe cells left: first the moves keeping
-                    # the most lines alive for their letter and killing the fewest for the
-                    # other (a quarter of the nodes of history order alone on 4x5 and 5x5).
+                if tempo:
+                    # First the moves keeping the most lines alive for their letter and killing
+                    # the fewest for the other: in simple mode a quarter of the nodes of history
+                    # order alone on 4x5 and 5x5, in general mode half of them.
                     own, other = (s_live, o_live) if letter == 0 else (o_live, s_live)
                     ranks[safe_base + n_safe] += (own - other) << _LIVE_STEP
                 n_safe += 1

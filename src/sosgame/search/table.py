@@ -19,6 +19,7 @@ from typing import Final
 
 from sosgame.errors import InvalidSettingsError
 from sosgame.kernel import JIT, IntArray, jit_inline, new_array
+from sosgame.limits import SOLVER_MEMORY_MB, SOLVER_PLAIN_MEMORY_MB
 
 __all__ = [
     "BYTES_PER_ENTRY",
@@ -43,7 +44,7 @@ __all__ = [
     "word_value",
 ]
 
-DEFAULT_MEMORY_MB: Final = 512 if JIT else 64
+DEFAULT_MEMORY_MB: Final = SOLVER_MEMORY_MB if JIT else SOLVER_PLAIN_MEMORY_MB
 """The solver's default table size in MiB (smaller without numba, which could not fill it)."""
 BYTES_PER_ENTRY: Final = 12
 """A 64-bit key and four bytes (value, kind, move, depth), for the default ``typecode``."""
