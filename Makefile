@@ -83,7 +83,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web_load.py
 	$(BIN)/python benchmarks/web_page.py
 	$(BIN)/python benchmarks/analysis_web.py
-	nice $(BIN)/python benchmarks/quality.py
+	nice $(BIN)/python benchmarks/quality.py --nodes 600000
 	nice $(BIN)/python benchmarks/book_reach.py
 	nice $(BIN)/python benchmarks/mirror_split.py
 	nice $(BIN)/python benchmarks/book_reach.py --size 5x5 --mode simple

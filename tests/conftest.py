@@ -72,6 +72,7 @@ MODULE_MARKS = {
     "test_solver_threads": "compiled",
     "test_cli_solve": "compiled",
     "test_ai_prove": "compiled",
+    "test_ai_keep_value": "compiled",
     "test_ai_search": "compiled",
     "test_ai_book": "slow",
     "test_certify": "slow",

@@ -8,7 +8,7 @@ import time
 from typing import Final, Protocol
 
 from sosgame.ai.alphabeta import Searcher, warm_up
-from sosgame.ai.book import book_moves
+from sosgame.ai.book import book_entry, book_moves
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
 from sosgame.ai.heuristics import best_scoring, random_move, safest_quiet
 from sosgame.ai.mcts import mcts, rank_moves
@@ -194,7 +194,9 @@ class MediumPlayer(_Base):
 class HardPlayer(_Base):
     """``hard``: the exact solver near the end, a search within the budget before that.
 
-    In simple mode a move completing an SOS is played at once (it wins). Two seats, with at most
+    In simple mode a move completing an SOS is played at once (it wins). Two seats: a position
+    in the opening book (:mod:`sosgame.ai.book`) gets the book's move, proven, unless it is a
+    simple-mode loss (then every move loses, and the searches choose). Two seats, with at most
     :data:`SOLVE_CELLS` empty cells: the solver gets :data:`SOLVE_SHARE` of the budget
     (:data:`SIMPLE_SOLVE_SHARE` in simple mode with at most :data:`PROVE_CELLS`); when it
     finishes, the move is one of its best moves (the tree search picks among them, for the
@@ -243,6 +245,10 @@ class HardPlayer(_Base):
 
     def _decide(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
         """The move when no simple-mode win is on the board."""
+        booked = _book_move(game, state)
+        if booked is not None:
+            self.proven = True
+            return booked
         clock = _Clock(self.budget)
         solution = self._solve(game, state, clock)
         if solution is not None:
@@ -383,6 +389,19 @@ def _simple_win(state: State, rng: random.Random) -> tuple[int, str] | None:
     any number of seats, and no search needs to look further (the solver, which finds every
     best move, could take millions of nodes to say so)."""
     return best_scoring(state, rng) if state.simple else None
+
+
+def _book_move(game: Game, state: State) -> tuple[int, str] | None:
+    """The opening book's move, unless the position is a simple-mode loss.
+
+    A lost simple-mode position is lost by every move, so the book's is no better than any
+    other against a perfect opponent, and the searches pick one that gives a fallible
+    opponent more ways to go wrong.
+    """
+    entry = book_entry(game)
+    if entry is None or (state.simple and entry.value < 0):
+        return None
+    return state.shape.index(*entry.move.cell), entry.move.letter
 
 
 def _wins(state: State, value: float) -> bool:
