@@ -41,6 +41,19 @@ RETRY_AFTER: Final = "1"
 _OK: Final = OK
 
 
+def _answers(
+    bad: str | None = None, forbidden: str = "not_your_seat, missing_scope, not_a_bot"
+) -> dict[int, Answer]:
+    """The answers of a game action: done, refused as ``bad`` (400) or ``forbidden`` (403),
+    or past the rate."""
+    answers = {200: Answer("Done: ok", _OK)}
+    if bad is not None:
+        answers[400] = refused(bad)
+    answers[403] = refused(forbidden)
+    answers[429] = refused("Past 10 requests a second (rate_limited), with Retry-After")
+    return answers
+
+
 async def seated(request: Request) -> tuple[Account, Room, frozenset[int]]:
     """The token's account, the game's room and the seats the account holds in it (a bot's
     through ``/api/bot/``, anyone's through ``/api/board/``): ``no_game``, or
@@ -104,12 +117,7 @@ async def _run(request: Request, kind: str, **fields: Any) -> Response:
     " refused for the rate)",
     bearer=True,
     query={"ply": {"type": "integer"}},
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("bad_move, illegal_move, wrong_turn, stale, game_over, waiting"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("bad_move, illegal_move, wrong_turn, stale, game_over, waiting"),
 )
 async def move(request: Request) -> Response:
     """``POST /api/bot/game/{id}/move/{move}``: a move such as ``Sb3`` (``?ply=`` optional:
@@ -120,12 +128,7 @@ async def move(request: Request) -> Response:
 @declare(
     "Resign the token's seat",
     bearer=True,
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("game_over, wrong_turn"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("game_over, wrong_turn"),
 )
 async def resign(request: Request) -> Response:
     """``POST .../resign``: resign the account's seat."""
@@ -136,11 +139,7 @@ async def resign(request: Request) -> Response:
 @declare(
     "Abort the game, before every seat has made its first move",
     bearer=True,
-    responses={
-        200: Answer("Done: ok", _OK),
-        403: refused("not_allowed, not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers(None, forbidden="not_allowed, not_your_seat, missing_scope, not_a_bot"),
 )
 async def abort(request: Request) -> Response:
     """``POST .../abort``: end the game as aborted, before every seat has moved."""
@@ -150,12 +149,7 @@ async def abort(request: Request) -> Response:
 @declare(
     "Claim the win against a seat away long enough",
     bearer=True,
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("not_abandoned"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("not_abandoned"),
 )
 async def claim_victory(request: Request) -> Response:
     """``POST .../claim-victory``: against a seat away long enough."""
@@ -165,12 +159,7 @@ async def claim_victory(request: Request) -> Response:
 @declare(
     "Claim a draw against a seat away long enough",
     bearer=True,
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("not_abandoned"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("not_abandoned"),
 )
 async def claim_draw(request: Request) -> Response:
     """``POST .../claim-draw``: against a seat away long enough."""
@@ -180,12 +169,7 @@ async def claim_draw(request: Request) -> Response:
 @declare(
     "Offer (or accept) a draw or takeback: yes; decline it: no",
     bearer=True,
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("no_offer, not_allowed"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("no_offer, not_allowed"),
 )
 async def offer(request: Request) -> Response:
     """``POST .../draw/{yes|no}``, ``.../takeback/{yes|no}``: offer (or accept the other's
@@ -209,12 +193,7 @@ async def offer(request: Request) -> Response:
             "properties": {"room": {"enum": ["player", "spectator"]}, "text": {"type": "string"}},
         },
     ),
-    responses={
-        200: Answer("Done: ok", _OK),
-        400: refused("bad_field, chat_full"),
-        403: refused("not_your_seat, missing_scope, not_a_bot"),
-        429: refused("Past 10 requests a second (rate_limited), with Retry-After"),
-    },
+    responses=_answers("bad_field, chat_full"),
 )
 async def chat(request: Request) -> Response:
     """``POST .../chat`` with ``{"room": "player" | "spectator", "text"}``."""
