@@ -36,6 +36,9 @@ __all__ = [
     "wide_letters",
 ]
 
+SETTLED_NODES: Final = 300_000
+"""A position the solver settles in this many nodes (a few tenths of a second) has no entry:
+the book leaves it to the search, so following the book pays only with at least that."""
 BOOK_FORMAT: Final = 1
 """The version of the book file's layout."""
 

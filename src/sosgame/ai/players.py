@@ -8,7 +8,7 @@ import time
 from typing import Final, Protocol
 
 from sosgame.ai.alphabeta import Searcher, warm_up
-from sosgame.ai.book import book_entry, book_moves
+from sosgame.ai.book import SETTLED_NODES, book_entry, book_moves
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
 from sosgame.ai.heuristics import best_scoring, random_move, safest_quiet
 from sosgame.ai.mcts import mcts, rank_moves
@@ -245,7 +245,7 @@ class HardPlayer(_Base):
 
     def _decide(self, game: Game, state: State, rng: random.Random) -> tuple[int, str]:
         """The move when no simple-mode win is on the board."""
-        booked = _book_move(game, state)
+        booked = _book_move(game, state) if self._follows_book() else None
         if booked is not None:
             self.proven = True
             return booked
@@ -257,6 +257,13 @@ class HardPlayer(_Base):
         if self._provable(game, state):
             return self._prove(game, state, rng, clock)
         return self._search(game, state, rng, clock)
+
+    def _follows_book(self) -> bool:
+        """Whether the book's moves pay: the positions it leaves to the search take up to
+        :data:`~sosgame.ai.book.SETTLED_NODES` to settle, and a smaller budget that leaves
+        the mirror strategy for the book's win may lose what the mirror would have held."""
+        nodes = self.budget.nodes
+        return nodes is None or nodes >= SETTLED_NODES
 
     def _solvable(self, game: Game, state: State) -> bool:
         """Whether the position is one the solver is asked about (two seats, near the end)."""

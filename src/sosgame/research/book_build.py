@@ -45,6 +45,7 @@ from typing import Any, Final
 
 from sosgame.ai.book import (
     BOOK_FORMAT,
+    SETTLED_NODES,
     Entries,
     book_key,
     canonical_board,
@@ -77,7 +78,7 @@ BOOK_BOARDS: Final = tuple(
     (rows, cols) for rows in range(1, 5) for cols in range(rows, 6) if rows * cols >= 9
 )
 """The boards the book covers, the wider way round: every board up to 4x5."""
-FAST_NODES: Final = 300_000
+FAST_NODES: Final = SETTLED_NODES
 """A position the solver settles in this many nodes (a few tenths of a second) needs no entry."""
 BOOK_PATH: Final = Path(__file__).parent.parent / "ai" / "book.json"
 """The book the package ships and :mod:`sosgame.ai.book` reads."""
