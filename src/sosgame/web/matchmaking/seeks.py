@@ -260,6 +260,7 @@ class SeekStore:
                     seek_members.c.account == creator.account,
                     seeks.c.target.is_not(None),
                     seeks.c.game.is_(None),
+                    seeks.c.answer.is_(None),  # declined or cancelled: kept, not waiting
                     seeks.c.created_ms >= now_ms - CHALLENGE_MS,
                 )
             )
