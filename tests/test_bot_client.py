@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import runpy
 import signal
 import subprocess
 import sys
@@ -504,3 +505,64 @@ def test_each_bot_on_its_own_process_over_postgresql_and_redis_plays_its_games(
     finally:
         first.stop()
         second.stop()
+
+
+# ------------------------------------------------------------------ the examples
+
+
+def example(name: str) -> dict[str, Any]:
+    """The namespace of ``examples/NAME.py`` (its folder importable, as when run)."""
+    folder = str(HERE.parent / "examples")
+    sys.path.insert(0, folder)
+    try:
+        return runpy.run_path(f"{folder}/{name}.py", run_name="example")
+    finally:
+        sys.path.remove(folder)
+
+
+def test_the_example_players_of_trained_policies_give_legal_moves() -> None:
+    pettingzoo = example("bot_pettingzoo_policy")
+    values = pettingzoo["train"](3, 3, "simple", 300, 0)
+    trained = pettingzoo["as_player"](values)
+    openspiel = example("bot_openspiel")
+    mcts = openspiel["as_player"](openspiel["mcts_bot"](3, 3, "simple", 20, 0))
+    for moves in ([], ["Sa1"], ["Sa1", "Oc3", "Sb2"]):
+        game = Game(3, 3, mode="simple", moves=moves)
+        assert legal(game, trained(game, seat=game.turn)) in game.legal_moves
+        assert legal(game, mcts(game)) in game.legal_moves
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "size"),
+    [
+        ("bot_pettingzoo_policy", ["--episodes", "300"], (3, 3)),
+        ("bot_openspiel", ["--rows", "3", "--cols", "3", "--simulations", "20"], (3, 3)),
+    ],
+)
+def test_an_example_bot_plays_a_whole_game_on_the_server(
+    server: Server, name: str, arguments: list[str], size: tuple[int, int]
+) -> None:
+    who = name.removeprefix("bot_").replace("_", "")[:12]
+    mine, theirs = server.bot(who), server.bot(f"{who}Foe")
+    main = example(name)["main"]
+    mode = "simple" if name == "bot_pettingzoo_policy" else "general"
+    played: list[Any] = []
+    thread = threading.Thread(
+        target=lambda: played.extend(
+            main(["--server", server.url, "--token", secret(mine), "--games", "1", *arguments])
+        )
+    )
+    thread.start()
+    foe = BotClient(
+        server.url,
+        secret(theirs),
+        player=first_legal,
+        games=1,
+        challenge=ChallengeSpec(who, *size, mode=mode),
+    )
+    # The example connects once trained: its event stream starts with the open challenge.
+    asyncio.run(asyncio.wait_for(foe.run(), 60))
+    thread.join(60)
+    (report,) = played
+    assert report.status == "finished" and report.fallbacks == 0
+    assert report.moves == record_of(server, report.id) == foe.reports[0].moves
