@@ -203,7 +203,9 @@ def test_bad_input_is_one_line_and_exit_status_2(arguments: list[str], message: 
 
 @pytest.fixture(name="server", scope="module")
 def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("botclient") / "games.sqlite3")
+    # Every test claims names: more than a client address may claim in a minute.
+    many = {"SOSGAME_LOGIN_ATTEMPTS_PER_MINUTE": "1000"}
+    server = Server(tmp_path_factory.mktemp("botclient") / "games.sqlite3", env=many)
     try:
         yield server
     finally:
@@ -312,6 +314,39 @@ def test_two_clients_play_whole_games_two_at_once_and_each_record_is_what_both_s
         record = record_of(server, report.id)
         assert len(record) == 12 and report.moves == record and report.consistent
         assert all(record[ply] == move for ply, move in report.sent.items())
+
+
+def test_a_challenge_that_comes_while_the_bot_is_busy_waits_for_its_game_to_end(
+    server: Server,
+) -> None:
+    host = server.bot("Busy")
+    guests = [
+        BotClient(
+            server.url,
+            secret(server.bot(name)),
+            player=first_legal,
+            challenge=ChallengeSpec("Busy", 3, 3),
+            games=1,
+        )
+        for name in ("Early", "Late")
+    ]
+    said: list[str] = []
+    at_once: list[int] = []
+
+    def heard(key: str, **values: object) -> None:
+        said.append(key)
+        if key == "bot.game_started":
+            at_once.append(len(busy.under_way))
+
+    busy = BotClient(server.url, secret(host), player=first_legal, games=2, say=heard)
+
+    async def run() -> None:
+        await asyncio.wait_for(asyncio.gather(busy.run(), *(one.run() for one in guests)), 60)
+
+    asyncio.run(run())
+    assert "bot.declined" not in said and at_once == [1, 1]  # one game at a time
+    assert said.count("bot.accepted") == 2 and len(busy.reports) == 2
+    assert all(len(one.reports) == 1 for one in guests)
 
 
 class BotProcess:
@@ -566,3 +601,77 @@ def test_an_example_bot_plays_a_whole_game_on_the_server(
     (report,) = played
     assert report.status == "finished" and report.fallbacks == 0
     assert report.moves == record_of(server, report.id) == foe.reports[0].moves
+
+
+# ------------------------------------------------------------------ a move lost on the way
+
+
+class FakeGame:
+    """A game's stream and moves endpoint, over httpx's mock transport: the bot is seat 0
+    of a 3x3 game; the opponent's answer to its first move ends the game. The first move's
+    answer is lost on the network, after the move was applied (``applied``) or before."""
+
+    def __init__(self, *, applied: bool) -> None:
+        self.applied_when_lost = applied
+        self.moves: list[str] = []
+        self.posts: list[str] = []
+
+    def state(self) -> dict[str, Any]:
+        over = len(self.moves) >= 2
+        return {
+            "type": "gameState",
+            "moves": list(self.moves),
+            "ply": len(self.moves),
+            "turn": len(self.moves) % 2,
+            "status": "finished" if over else "playing",
+            "result": {"winners": [0, 1]} if over else None,
+            "clock": None,
+        }
+
+    def handle(self, request: Any) -> Any:
+        import httpx
+
+        path = request.url.path
+        if path.endswith("/stream/g1"):
+            full = {
+                "type": "gameFull", "id": "g1", "rows": 3, "cols": 3, "mode": "general",
+                "players": [{"seat": 0}, {"seat": 1}], "seats": [0], "state": self.state(),
+            }  # fmt: skip
+            return httpx.Response(200, content=(json.dumps(full) + "\n").encode())
+        move = path.rsplit("/", 1)[1]
+        self.posts.append(f"{move}?{request.url.query.decode()}")
+        if len(self.posts) == 1:
+            if self.applied_when_lost:
+                self.moves += [move, "Oc3"]
+            raise httpx.ReadError("connection reset", request=request)
+        self.moves += [move, "Oc3"]
+        return httpx.Response(200, json={"ok": True})
+
+
+@pytest.mark.parametrize("applied", [True, False])
+def test_a_move_whose_answer_is_lost_is_sent_again_only_if_the_stream_shows_it_missing(
+    applied: bool,
+) -> None:
+    import httpx
+
+    from sosgame.bot.game import GameLoop
+    from sosgame.bot.players import callable_mover
+    from sosgame.bot.session import Session
+
+    fake = FakeGame(applied=applied)
+
+    async def play() -> Any:
+        session = Session("http://fake", "t", transport=httpx.MockTransport(fake.handle))
+        loop = GameLoop(
+            session, "g1", callable_mover(first_legal), most_seconds=1.0, say=lambda *a, **k: None
+        )
+        try:
+            return await asyncio.wait_for(loop.run(), 10)
+        finally:
+            await session.close()
+
+    report = asyncio.run(play())
+    assert report.status == "finished" and report.moves == fake.moves
+    expected = ["Sa1?ply=0"] if applied else ["Sa1?ply=0", "Sa1?ply=0"]
+    assert fake.posts == expected
+    assert report.reconnects >= 1

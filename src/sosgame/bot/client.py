@@ -11,6 +11,7 @@ itself, game after game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -114,6 +115,9 @@ class BotClient:
         self._games: dict[str, asyncio.Task[GameReport]] = {}
         self._known: set[str] = set()
         self._answered: set[str] = set()
+        self._waiting: list[dict[str, Any]] = []
+        self._accepting = 0
+        self._later = False
         self._pending: list[str] = []
         self._orphans = 0
         self._started_by_me = 0
@@ -166,6 +170,13 @@ class BotClient:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
         if self._session is not None:
+            if self._pending:
+                # Withdraw the bot's own challenges still waiting: nobody would play them.
+                withdraw = [
+                    self.session.post(f"/api/challenge/{one}/cancel") for one in self._pending
+                ]
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.gather(*withdraw, return_exceptions=True), 2)
             await self._session.close()
 
     def _spawn(self, work: Any) -> asyncio.Task[Any]:
@@ -193,19 +204,24 @@ class BotClient:
         return self._session
 
     async def _connect(self) -> None:
+        """Check the token (and the player to challenge) before anything else."""
         try:
             if self._upgrade:
                 await self.session.post("/api/bot/account/upgrade")
             account = await self.session.get("/api/account")
+            missing = [scope for scope in NEEDED_SCOPES if scope not in account.get("scopes", ())]
+            if missing:
+                raise BotError("missing_scope", scopes=", ".join(missing))
+            if not account.get("bot"):
+                raise BotError("not_a_bot")
+            if self._challenge is not None:
+                await self.session.get(player_path(self._challenge.name))
         except Lost as error:
             raise BotError("unreachable", server=self.session.server, error=str(error)) from None
         except RefusedError as refused:
+            if refused.code == "no_player" and self._challenge is not None:
+                raise BotError("no_player", name=self._challenge.name) from None
             raise as_error(refused) from None
-        missing = [scope for scope in NEEDED_SCOPES if scope not in account.get("scopes", ())]
-        if missing:
-            raise BotError("missing_scope", scopes=", ".join(missing))
-        if not account.get("bot"):
-            raise BotError("not_a_bot")
         self.name = str(account["name"])
         self._say("bot.connected", name=self.name, server=self.session.server)
 
@@ -244,38 +260,69 @@ class BotClient:
         elif kind in ("challengeDeclined", "challengeCanceled"):
             self._challenge_over(event["challenge"], kind == "challengeDeclined")
 
-    def _taking(self) -> bool:
+    def _closed(self) -> bool:
+        """Whether the bot takes no more games: stopping, or ``games`` reached."""
         wanted = self._games_wanted
-        return (
-            not self._done.is_set()
-            and (wanted is None or len(self._known) < wanted)
-            and len(self._games) < self._concurrency
-        )
+        started = len(self._known) + self._accepting
+        return self._done.is_set() or (wanted is not None and started >= wanted)
+
+    def _room(self) -> bool:
+        return len(self._games) + self._accepting < self._concurrency
 
     async def _answer(self, challenge: dict[str, Any]) -> None:
-        reason = None if self._taking() else "later"
-        if reason is None:
-            from_bot = False
-            if self._accept.needs_kind:
-                found = await self.session.get(player_path(challenge["challenger"]))
-                from_bot = bool(found.get("bot", found.get("player", {}).get("bot")))
-            reason = self._accept.reason(challenge, from_bot=from_bot)
-        if reason is None and not self._taking():
-            reason = "later"  # another game started while the challenger was looked up
+        """Decline a challenge the bot does not take; take one it does now, or as soon as a
+        game of its ends (a challenge waits two minutes: a bot as busy as its concurrency
+        keeps it, as lichess-bot does, rather than send the challenger away)."""
         shown = f"{challenge['challenger']} ({_settings(challenge)})"
         try:
+            reason = "later" if self._closed() else None
+            if reason is None:
+                from_bot = False
+                if self._accept.needs_kind:
+                    found = await self.session.get(player_path(challenge["challenger"]))
+                    from_bot = bool(found.get("bot"))
+                reason = self._accept.reason(challenge, from_bot=from_bot)
             if reason is not None:
-                await self.session.post(
-                    f"/api/challenge/{challenge['id']}/decline", {"reason": reason}
-                )
-                self._say("bot.declined", challenge=shown, reason=reason)
+                await self._decline(challenge, reason)
                 return
+        except RefusedError as refused:
+            self._say("bot.answer_refused", challenge=shown, code=refused.code)
+            return
+        except Lost:
+            return  # the event stream, opened again, lists it again if it is still open
+        self._waiting.append(challenge)
+        self._take_waiting()
+
+    async def _decline(self, challenge: dict[str, Any], reason: str) -> None:
+        await self.session.post(f"/api/challenge/{challenge['id']}/decline", {"reason": reason})
+        shown = f"{challenge['challenger']} ({_settings(challenge)})"
+        self._say("bot.declined", challenge=shown, reason=reason)
+
+    def _take_waiting(self) -> None:
+        """Accept the challenges waiting for room, oldest first, while there is room."""
+        while self._waiting and (self._closed() or self._room()):
+            challenge = self._waiting.pop(0)
+            if self._closed():
+                self._spawn(self._quietly(self._decline(challenge, "later")))
+                continue
+            self._accepting += 1
+            self._spawn(self._accept_now(challenge))
+
+    async def _quietly(self, work: Any) -> None:
+        with contextlib.suppress(RefusedError, *Lost):
+            await work
+
+    async def _accept_now(self, challenge: dict[str, Any]) -> None:
+        shown = f"{challenge['challenger']} ({_settings(challenge)})"
+        try:
             accepted = await self.session.post(f"/api/challenge/{challenge['id']}/accept")
         except RefusedError as refused:
             self._say("bot.answer_refused", challenge=shown, code=refused.code)
             return
         except Lost:
             return  # the event stream, opened again, lists it again if it is still open
+        finally:
+            self._accepting -= 1
         self._say("bot.accepted", challenge=shown)
         self._start_game(accepted["game"]["id"])
 
@@ -311,6 +358,7 @@ class BotClient:
         if self._on_game_end is not None:
             self._on_game_end(report)
         self._check_done()
+        self._take_waiting()
         self._wake()
 
     def _check_done(self) -> None:
@@ -333,27 +381,30 @@ class BotClient:
         self._started_by_me += 1
 
     def _challenge_over(self, challenge: dict[str, Any], declined: bool) -> None:
+        self._waiting = [one for one in self._waiting if one["id"] != challenge["id"]]
         if challenge["id"] not in self._pending:
             return
         self._pending.remove(challenge["id"])
         if declined:
             reason = challenge.get("declineReason", "generic")
             self._say("bot.challenge_declined", name=challenge["destUser"], reason=reason)
-            self._challenging = False
-            self._check_done()
+            if reason == "later":
+                self._later = True  # ask again, after a wait
+            else:
+                self._challenging = False
+                self._check_done()
         self._wake()
 
     async def _challenges(self, spec: ChallengeSpec) -> None:
         """Challenge ``spec.name`` again whenever the bot has room, until ``games`` games
         have started (one if not given)."""
-        try:
-            await self.session.get(player_path(spec.name))
-        except RefusedError as refused:
-            if refused.status == 404:
-                raise BotError("no_player", name=spec.name) from None
         wanted = self._games_wanted or 1
         waits = Backoff(first=0.5, most=10.0)
         while self._challenging and self._started_by_me + len(self._pending) < wanted:
+            if self._later:
+                self._later = False
+                await asyncio.sleep(waits.next())
+                continue
             if len(self._games) + len(self._pending) >= self._concurrency:
                 await self._changed.wait()
                 continue

@@ -55,7 +55,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("cli.bot.from", "whose challenges to accept: anyone, bots or people (default anyone)"),
     text(
         "cli.bot.concurrency",
-        "how many games to play at once (default 1); more challenges are declined with later",
+        "how many games to play at once (default 1); more challenges wait for a game to end",
     ),
     text(
         "cli.bot.challenge", "challenge this player on start (again after each game, see --games)"
