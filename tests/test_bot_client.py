@@ -151,6 +151,48 @@ def test_a_player_that_cannot_be_loaded_is_refused_naming_why(spec: str, message
         load_callable(spec)
 
 
+def test_a_level_spends_a_fair_share_of_its_clock_and_never_more_than_asked() -> None:
+    from sosgame.bot.players import SAFETY_SECONDS, budget
+
+    game = Game(3, 3, moves=["Sa1"])  # 8 empty cells: 4 moves each to come
+    assert budget(game, None, 0, 2.0) == 2.0  # no clock: what was asked
+    assert budget(game, 60.0, 0, 2.0) == 2.0
+    assert budget(game, 1.0, 0, 2.0) == pytest.approx((1.0 - SAFETY_SECONDS) / 4)
+    assert budget(game, 1.0, 2, 2.0) == pytest.approx((1.0 - SAFETY_SECONDS) / 4 + 1.6)
+    assert budget(game, 0.1, 0, 2.0) == 0.0  # nearly flagged: the first legal move at once
+
+
+def test_a_player_that_cannot_be_called_is_refused_from_python_too() -> None:
+    with pytest.raises(BotError, match="cannot be called"):
+        BotClient("http://localhost:8000", "t", player=3)  # type: ignore[arg-type]
+
+
+def test_a_429_is_waited_out_as_retry_after_says() -> None:
+    import httpx
+
+    from sosgame.bot.session import Session
+
+    times: list[float] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        times.append(time.monotonic())
+        if len(times) == 1:
+            return httpx.Response(
+                429, headers={"retry-after": "0.3"}, json={"error": {"code": "rate_limited"}}
+            )
+        return httpx.Response(200, json={"ok": True})
+
+    async def ask() -> Any:
+        session = Session("http://fake", "t", transport=httpx.MockTransport(answer))
+        try:
+            return await session.post("/api/bot/game/g/resign")
+        finally:
+            await session.close()
+
+    assert asyncio.run(ask()) == {"ok": True}
+    assert len(times) == 2 and times[1] - times[0] >= 0.3
+
+
 # ------------------------------------------------------------------ the command line
 
 
@@ -285,6 +327,23 @@ def test_it_accepts_a_matching_challenge_and_declines_others_with_the_right_reas
     asyncio.run(run())
     (report,) = client.reports
     assert report.status == "finished" and report.seats == (1,)
+
+
+def test_a_level_plays_within_a_short_clock(server: Server) -> None:
+    one, two = server.bot("Deep"), server.bot("Fast")
+    level = BotClient(server.url, secret(one), level="hard", seconds=5.0, games=1)
+    quick = BotClient(
+        server.url,
+        secret(two),
+        player=first_legal,
+        games=1,
+        challenge=ChallengeSpec("Deep", 4, 4, clock=(3, 0)),
+    )
+    play_two(server, level, quick)
+    (report,) = level.reports
+    assert report.result is not None and report.result["flagged"] == []
+    assert report.result["termination"] in ("full-board", "sos")
+    assert len(report.moves) == 16 and report.fallbacks == 0
 
 
 def test_two_clients_play_whole_games_two_at_once_and_each_record_is_what_both_saw(

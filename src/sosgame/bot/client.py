@@ -98,6 +98,10 @@ class BotClient:
             raise BotError("bad_count", option="games", value=games)
         if not 0 < seconds <= 3600:
             raise BotError("bad_seconds", value=seconds)
+        if player is not None and not callable(player):
+            raise BotError(
+                "player_not_callable", spec=repr(player)[:80], kind=type(player).__name__
+            )
         self.mover: Mover = (
             callable_mover(player) if player is not None else level_mover(level, seconds=seconds)
         )
