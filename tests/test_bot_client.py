@@ -483,6 +483,11 @@ def test_ctrl_c_stops_at_once_in_the_middle_of_a_move_with_one_line(
         assert status == 0, thinker.said
         assert not any("Traceback" in line for line in thinker.said)
         assert thinker.said[-1] == "sosgame bot: stopped; 1 game under way goes on on the server"
+        # A second Ctrl-C while the first is being handled leaves at once.
+        quick.interrupt()
+        quick.interrupt()
+        assert quick.finish(10) in (0, 130)
+        assert not any("Traceback" in line for line in quick.said)
     finally:
         thinker.interrupt()
         quick.interrupt()
