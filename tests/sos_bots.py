@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import runpy
+import sys
+from pathlib import Path
+from typing import Any
+
 from sosgame import Game, Move
 
 
@@ -34,3 +39,13 @@ def stuck(game: Game) -> Move:
 
     time.sleep(60)
     return first_legal(game)
+
+
+def example(name: str) -> dict[str, Any]:
+    """The namespace of ``examples/NAME.py`` (its folder importable, as when run)."""
+    folder = str(Path(__file__).resolve().parent.parent / "examples")
+    sys.path.insert(0, folder)
+    try:
+        return runpy.run_path(f"{folder}/{name}.py", run_name="example")
+    finally:
+        sys.path.remove(folder)
