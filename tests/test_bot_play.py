@@ -265,11 +265,17 @@ def test_ctrl_c_stops_at_once_in_the_middle_of_a_move_with_one_line(
     )
     try:
         thinker.wait_for("started")
-        time.sleep(1.0)  # Quick has moved: the thinker is on its first move
+        (line,) = [line for line in thinker.said if line.endswith(": started")]
+        game_id = line.split()[1].rstrip(":")
+        deadline = time.monotonic() + 30
+        while not record_of(server, game_id):  # Quick moves: the thinker is on its first move
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(0.3)
         thinker.interrupt()
         started = time.monotonic()
-        status = thinker.finish(10)
-        assert time.monotonic() - started < 5
+        status = thinker.finish(20)
+        assert time.monotonic() - started < 8, thinker.said  # the search is not waited for
         assert status == 0, thinker.said
         assert not any("Traceback" in line for line in thinker.said)
         assert thinker.said[-1] == "sosgame bot: stopped; 1 game under way goes on on the server"
