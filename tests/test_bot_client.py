@@ -321,3 +321,62 @@ def test_a_move_whose_answer_is_lost_is_sent_again_only_if_the_stream_shows_it_m
     expected = ["Sa1?ply=0"] if applied else ["Sa1?ply=0", "Sa1?ply=0"]
     assert fake.posts == expected
     assert report.reconnects >= 1
+
+
+def test_a_game_the_bot_cannot_follow_stops_only_that_game() -> None:
+    import httpx
+
+    good = FakeGame(applied=True)
+    good.moves = ["Sa1", "Oc3"]  # over at once: the bot has nothing to play
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/api/account":
+            return httpx.Response(
+                200, json={"name": "Me", "bot": True, "scopes": ["bot:play", "challenge:write"]}
+            )
+        if path == "/api/stream/event":
+            starts = [
+                {"type": "gameStart", "game": {"id": game, "seat": 0, "status": "playing"}}
+                for game in ("bad", "g1")
+            ]
+            return httpx.Response(200, content="".join(json.dumps(s) + "\n" for s in starts))
+        if path.endswith("/stream/bad"):
+            full = {
+                "type": "gameFull", "id": "bad", "rows": 3, "cols": 3, "mode": "general",
+                "players": [{"seat": 0}, {"seat": 1}], "seats": [0],
+                "state": {**good.state(), "moves": ["Zz9"], "ply": 1, "status": "playing"},
+            }  # fmt: skip
+            return httpx.Response(200, content=(json.dumps(full) + "\n").encode())
+        return good.handle(request)
+
+    said: list[str] = []
+    client = BotClient(
+        "http://fake",
+        "t",
+        player=first_legal,
+        games=1,
+        transport=httpx.MockTransport(answer),
+        say=lambda key, **values: said.append(key),
+    )
+    asyncio.run(asyncio.wait_for(client.run(), 20))
+    assert "bot.game_failed" in said
+    assert [report.id for report in client.reports] == ["g1"]
+
+
+def test_a_player_module_of_the_folder_the_command_runs_in_can_be_named(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "mybot.py").write_text("choose = 3\n")
+    sosgame = Path(sys.executable).with_name("sosgame")  # as installed, not python -m
+    command = [str(sosgame), "bot", "--server", "http://127.0.0.1:9", "--token", "t"]
+    done = subprocess.run(
+        [*command, "--player", "mybot:choose", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--player mybot:choose: a int cannot be called" in done.stderr  # found, imported

@@ -350,10 +350,16 @@ class BotClient:
         if task.cancelled():
             return
         error = task.exception()
-        if error is not None:
+        if isinstance(error, BotError):  # the token refused: no game can go on
             if self._failure is None:
                 self._failure = error
             self._done.set()
+            return
+        if error is not None:
+            # One game the bot cannot follow stops only that game, not the others.
+            self._say("bot.game_failed", game=game_id, error=repr(error)[:200])
+            self._take_waiting()
+            self._wake()
             return
         report = task.result()
         self._finished += 1

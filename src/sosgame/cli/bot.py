@@ -169,6 +169,9 @@ def _client(arguments: argparse.Namespace, log: IO[str] | None) -> Any:
         )
     player = None
     if arguments.player is not None:
+        # As `python -m`: a module of the folder the command runs in can be named.
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
         player = load_callable(arguments.player)
         callable_mover(player)
     return BotClient(

@@ -104,6 +104,9 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("bot.challenge_declined", "{name} declined the challenge: {reason}"),
     text("bot.challenge_refused", "cannot challenge {name} ({code}); no more challenges"),
     text("bot.game_started", "game {game}: started"),
+    text(
+        "bot.game_failed", "game {game}: cannot go on with it ({error}); it is left to the server"
+    ),
     text("bot.game_won", "game {game}: won"),
     text("bot.game_lost", "game {game}: lost"),
     text("bot.game_drawn", "game {game}: drawn"),
