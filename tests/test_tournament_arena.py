@@ -16,6 +16,7 @@ from sosgame.tournaments.arena_pairing import (
     ArenaPair,
     FirstMoves,
     WaitingPlayer,
+    min_weight_matching,
     pair_arena,
     pair_weight,
     pairings_closed,
@@ -247,6 +248,26 @@ def test_a_tick_pairs_as_many_as_the_rules_allow_and_never_a_player_twice(
         first, second = by_name[pair.first].first_moves, by_name[pair.second].first_moves
         assert (first.strike, first.balance) <= (second.strike, second.balance)
     assert len(made) == len(networkx.max_weight_matching(allowed, maxcardinality=True))
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 11), st.integers(0, 11), st.integers(1, 5000)),
+        max_size=40,
+    )
+)
+def test_the_matching_is_networkx_min_weight_matching(edges: list[tuple[int, int, int]]) -> None:
+    unique = {(min(i, j), max(i, j)): w for i, j, w in edges if i != j}
+    listed = [(i, j, w) for (i, j), w in unique.items()]
+    graph = networkx.Graph()
+    graph.add_weighted_edges_from(listed)
+    theirs = networkx.min_weight_matching(graph)
+    ours = min_weight_matching(listed)
+    assert len(ours) == len(theirs)
+    assert sum(unique[pair] for pair in ours) == sum(
+        unique[(min(i, j), max(i, j))] for i, j in theirs
+    )
+    assert networkx.is_matching(graph, ours)
 
 
 def test_pairing_without_the_extra_says_what_to_install() -> None:
