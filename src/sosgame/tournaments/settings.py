@@ -22,6 +22,7 @@ __all__ = [
     "MAX_CLOCK_SECONDS",
     "MAX_INCREMENT_SECONDS",
     "NAME_LENGTH",
+    "SWISS_MAX_PLAYERS",
     "SWISS_ROUNDS",
     "Clock",
     "Kind",
@@ -38,6 +39,9 @@ ARENA_MINUTES: Final = (5, 720)
 """An Arena lasts 5 minutes to 12 hours."""
 SWISS_ROUNDS: Final = (3, 15)
 """A Swiss has 3 to 15 rounds (the pairing engine's time grows with the rounds and players)."""
+SWISS_MAX_PLAYERS: Final = 64
+"""The most players a Swiss takes: the engine pairs a round of 60 in about 1.5 s, while
+rounds of 180 take it nearly a minute (docs/tournaments.md)."""
 MAX_CLOCK_SECONDS: Final = 3 * 3600
 MAX_INCREMENT_SECONDS: Final = 180
 DAYS_PER_MOVE: Final = (1, 2, 3, 5, 7, 14)
