@@ -109,3 +109,17 @@ def test_an_arena_is_played_on_the_clock() -> None:
     with pytest.raises(TournamentSettingsError) as raised:
         parse_settings(body)
     assert raised.value.field == "days"
+
+
+def test_each_error_reads_in_the_players_language() -> None:
+    from sosgame.i18n import error_text, translator
+
+    with pytest.raises(TournamentSettingsError) as raised:
+        parse_settings({**ARENA, "minutes": 1})
+    assert error_text(translator("en"), raised.value) == str(raised.value)
+    assert error_text(translator("vi"), raised.value) == (
+        "trường 'minutes' phải là số nguyên từ 5 đến 720"
+    )
+    assert error_text(translator("hi"), raised.value) == (
+        "फ़ील्ड 'minutes' 5 से 720 तक की पूर्ण संख्या होनी चाहिए"
+    )

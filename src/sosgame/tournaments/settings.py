@@ -2,7 +2,8 @@
 
 :func:`parse_settings` turns the JSON body into a frozen :class:`TournamentSettings` or raises
 :class:`TournamentSettingsError` naming the first wrong field, so that an endpoint answers
-``bad_field`` with it and a page points at that field.
+``bad_field`` with it and a page points at that field; its text is the catalogs'
+``error.tournament_*`` (:func:`sosgame.i18n.error_text` shows it in the player's language).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
 
 from sosgame.errors import InvalidSettingsError
+from sosgame.i18n import translator
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE
 from sosgame.settings import MODES, Mode
 
@@ -115,27 +117,34 @@ class TournamentSettings:
         return None if self.minutes is None else self.starts_at + self.minutes * 60_000
 
 
-def _fail(field: str, message: str) -> TournamentSettingsError:
-    return TournamentSettingsError(f"field {field!r} {message}", field=field)
+_ENGLISH: Final = translator("en")
+"""An error's text in English, from the catalogs, which show it in every language."""
+
+
+def _fail(field: str, code: str, **values: object) -> TournamentSettingsError:
+    values = {"field": field, **values}
+    return TournamentSettingsError(
+        _ENGLISH(f"error.{code}", **values), field=field, code=code, values=values
+    )
 
 
 def _whole(body: Mapping[str, object], field: str, low: int, high: int, where: str = "") -> int:
     value = body.get(field)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(where + field, f"must be a whole number from {low} to {high}")
+        raise _fail(where + field, "tournament_whole", least=low, most=high)
     return value
 
 
 def _flag(body: Mapping[str, object], field: str, default: bool) -> bool:
     value = body.get(field, default)
     if not isinstance(value, bool):
-        raise _fail(field, "must be true or false")
+        raise _fail(field, "tournament_flag")
     return value
 
 
 def _clock(value: object) -> Clock:
     if not isinstance(value, Mapping) or set(value) - {"initial", "increment"}:
-        raise _fail("clock", 'must be {"initial", "increment"} in seconds')
+        raise _fail("clock", "tournament_clock")
     initial = _whole(value, "initial", 1, MAX_CLOCK_SECONDS, "clock.")
     increment = _whole(
         {"increment": value.get("increment", 0)}, "increment", 0, MAX_INCREMENT_SECONDS, "clock."
@@ -145,11 +154,9 @@ def _clock(value: object) -> Clock:
 
 def _name(value: object) -> str:
     low, high = NAME_LENGTH
-    if not isinstance(value, str) or not low <= len(value.strip()) <= high:
-        raise _fail("name", f"must be text of {low} to {high} characters")
-    name = " ".join(value.split())
-    if not name.isprintable():
-        raise _fail("name", "must be printable text")
+    name = " ".join(value.split()) if isinstance(value, str) else ""
+    if not low <= len(name) <= high or not name.isprintable():
+        raise _fail("name", "tournament_name", least=low, most=high)
     return name
 
 
@@ -161,35 +168,35 @@ def parse_settings(body: Mapping[str, object]) -> TournamentSettings:
     """
     unknown = sorted(set(body) - _FIELDS)
     if unknown:
-        raise _fail(unknown[0], "is not a tournament setting")
+        raise _fail(unknown[0], "tournament_unknown")
     kind = body.get("kind")
     if kind not in KINDS:
-        raise _fail("kind", "must be 'arena' or 'swiss'")
+        raise _fail("kind", "tournament_kind")
     name = _name(body.get("name"))
     rows = _whole(body, "rows", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
     cols = _whole(body, "cols", BOARD_MIN_SIDE, BOARD_MAX_SIDE)
     if max(rows, cols) < BOARD_MIN_LONG_SIDE:
-        raise _fail("cols", f"or 'rows' must be at least {BOARD_MIN_LONG_SIDE}")
+        raise _fail("cols", "tournament_board", least=BOARD_MIN_LONG_SIDE)
     mode = body.get("mode")
     if mode not in MODES:
-        raise _fail("mode", "must be 'general' or 'simple'")
+        raise _fail("mode", "tournament_mode")
     clock = None if body.get("clock") is None else _clock(body["clock"])
     days = body.get("days")
     if days is not None and (isinstance(days, bool) or days not in DAYS_PER_MOVE):
-        raise _fail("days", f"must be one of {', '.join(map(str, DAYS_PER_MOVE))}")
+        raise _fail("days", "tournament_days", allowed=", ".join(map(str, DAYS_PER_MOVE)))
     if (clock is None) == (days is None):
-        raise _fail("clock", "or 'days' must be given, not both")
+        raise _fail("clock", "tournament_clock_or_days")
     starts_at = _whole(body, "starts_at", 0, 2**53)
     minutes = rounds = None
     if kind == "arena":
         if days is not None:
-            raise _fail("days", "is for a Swiss: an Arena is played on the clock")
+            raise _fail("days", "tournament_arena_days")
         if body.get("rounds") is not None:
-            raise _fail("rounds", "is for a Swiss: an Arena lasts 'minutes'")
+            raise _fail("rounds", "tournament_other_kind")
         minutes = _whole(body, "minutes", *ARENA_MINUTES)
     else:
         if body.get("minutes") is not None:
-            raise _fail("minutes", "is for an Arena: a Swiss has 'rounds'")
+            raise _fail("minutes", "tournament_other_kind")
         rounds = _whole(body, "rounds", *SWISS_ROUNDS)
     return TournamentSettings(
         kind=kind,
