@@ -216,3 +216,26 @@ def test_no_round_after_the_last_nor_while_games_go_on() -> None:
         pair_swiss(SwissState(2, entrants, state.games, round=1))
     with pytest.raises(SwissPairingError):
         pair_swiss(state)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_absent_players_sit_out_and_the_engine_agrees_on_every_game(seed: int) -> None:
+    state = _random_swiss(seed, players=12 + seed, rounds=6, absences=True)
+    assert state.absent
+    for game in state.games:
+        if game.forfeit and game.winner is not None:
+            loser = game.opponent_of(game.winner)
+            later = [g for g in state.games if g.round > game.round]
+            assert all(loser not in (g.first, g.second) for g in later)
+            assert all((loser, number) not in state.byes for number in range(game.round + 1, 7))
+    report = check_trf(swiss_trf(state))
+    for checked in report["rounds"]:
+        number = checked["round"]
+        # The checker lists each absence ('-' without an opponent) as a bye of the file's that
+        # it did not make itself; apart from those, every game and bye agrees.
+        absent = {
+            f"TRF only: Player {state.seeds[e.id]} (bye)"
+            for e in state.entrants
+            if state.outcome(e.id, number) == "absent"
+        }
+        assert set(checked["discrepancies"]) == absent, number
