@@ -159,6 +159,9 @@ def test_nobody_is_paired_before_two_have_waited_long_enough() -> None:
     fresh = [player("a", 1, since=NOW - 5_000), player("b", 2, since=NOW - 20_000)]
     assert tick(fresh) == set()
     assert tick(fresh, now=NOW + 11_000) == pairs("a", "b")
+    # In a small tournament, when two thirds of its active players wait, nobody waits longer.
+    assert tick(fresh, active=4) == set()
+    assert tick(fresh, active=3) == pairs("a", "b")
     # Before anyone has played, nobody waits.
     assert tick([player("a", 1, last=None, since=NOW), player("b", 2, last=None, since=NOW)])
 

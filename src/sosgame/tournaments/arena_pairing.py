@@ -5,7 +5,8 @@ A pure function of the players waiting, the clock and the time, as lichess pairs
 ``WaitingUsers.scala``, ``ColorHistory.scala``):
 
 * nobody is paired in the last seconds (:func:`pairings_closed`), nor, once some have played,
-  before at least two have waited long enough (:func:`wait_seconds`, longer for longer games);
+  before at least two have waited long enough (:func:`wait_seconds`, longer for longer games)
+  unless over 100 wait, or most players of a small tournament do;
 * with an odd number waiting, the newest comer waits for the next tick, unless that leaves
   no pair at all;
 * in the first 15 s everyone is paired with their neighbour in the standings;
@@ -238,7 +239,8 @@ def pair_arena(
     """The games one tick starts among ``waiting``, best ranked first.
 
     ``active`` is the number of players in a small tournament (12 or fewer) who have not
-    withdrawn nor paused: when only two are, they play each other again and again. ``coin``
+    withdrawn nor paused: when two thirds of them wait, they wait no longer, and when only two
+    are active, they play each other again and again. ``coin``
     draws the lots (first moves between equal histories, and the first pairings).
 
     :raises MissingExtraError: without the ``tournaments`` extra.
@@ -249,7 +251,15 @@ def pair_arena(
         return []
     initial = now - starts_at < RECENT_START_SECONDS * 1000
     someone_played = any(player.last_opponent for player in waiting)
-    if not initial and someone_played and not _waited_enough(waiting, clock, cells, now):
+    # In a small tournament most of whose players wait, nobody waits longer (lila's
+    # makePairings).
+    most_wait = active is not None and active <= len(waiting) * 1.5
+    if (
+        not initial
+        and someone_played
+        and not most_wait
+        and not _waited_enough(waiting, clock, cells, now)
+    ):
         return []
     duel = active == 2
     everyone = list(waiting)
