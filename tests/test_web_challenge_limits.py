@@ -136,11 +136,15 @@ def test_a_decline_s_reason_and_a_withdrawal_reach_the_other_side_through_any_pr
             clock.advance(1)
             await two.sweep()
             assert [c["id"] for c in (await last(bao, "challenges"))["challenges"]] == [made]
+            # A bot's challenge says so on both sides' messages.
+            with one.hub.store.engine.begin() as db:
+                db.execute(players.update().where(players.c.id == 7).values(bot=True))
             await one.cancel(ann.client, made)
             clock.advance(1)
             await two.sweep()
             (withdrawn,) = await bao.received("challengeCanceled")
             assert withdrawn["challenge"]["id"] == made and withdrawn["challenge"]["from"] == "P7"
+            assert withdrawn["challenge"]["from_bot"] is True
             assert (await last(bao, "challenges"))["challenges"] == []
             assert await ann.received("challengeCanceled") == []
 

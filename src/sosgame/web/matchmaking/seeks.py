@@ -412,6 +412,7 @@ class SeekStore:
     def answered(self, now_ms: int) -> list[tuple[Seek, str]]:
         """The challenges answered without a game and not yet lapsed, each with its answer
         (``canceled``, or ``declined:`` and the reason)."""
+        creator = players.alias("creator")
         with self._engine.begin() as db:
             rows = (
                 db.execute(
@@ -420,6 +421,10 @@ class SeekStore:
                         players.c.name.label("target_name"),
                         players.c.bot.label("target_bot"),
                         seek_members.c.name.label("creator_name"),
+                        select(creator.c.bot)
+                        .where(creator.c.id == seek_members.c.account)
+                        .scalar_subquery()
+                        .label("creator_bot"),
                     )
                     .join(
                         seek_members,
@@ -452,6 +457,7 @@ class SeekStore:
                     target_name=row["target_name"] or "",
                     created_ms=row["created_ms"],
                     address=row["address"],
+                    bot=bool(row["creator_bot"]),
                     target_bot=bool(row["target_bot"]),
                 ),
                 row["answer"],
