@@ -39,8 +39,8 @@ def challenge_of(**settings: Any) -> dict[str, Any]:
     ("accept", "settings", "from_bot", "reason"),
     [
         (ChallengeFilter(), {}, False, None),
-        (ChallengeFilter(sizes=frozenset({(5, 5)})), {}, False, "size"),
-        (ChallengeFilter(modes=frozenset({"simple"})), {}, False, "mode"),
+        (ChallengeFilter(sizes=frozenset({(5, 5)})), {}, False, "board"),
+        (ChallengeFilter(modes=frozenset({"simple"})), {}, False, "board"),
         (ChallengeFilter(rated=False), {"rated": True}, False, "casual"),
         (ChallengeFilter(casual=False), {}, False, "rated"),
         (ChallengeFilter(source="people"), {}, True, "noBot"),
@@ -78,6 +78,13 @@ def test_the_filter_declines_with_the_reason_the_challenger_can_act_on(
     accept: ChallengeFilter, settings: dict[str, Any], from_bot: bool, reason: str | None
 ) -> None:
     assert accept.reason(challenge_of(**settings), from_bot=from_bot) == reason
+
+
+def test_the_client_declines_only_with_reasons_the_server_takes() -> None:
+    from sosgame.bot import DECLINE_REASONS
+    from sosgame.web.matchmaking.challengelimits import DECLINE_REASONS as SERVER_REASONS
+
+    assert set(DECLINE_REASONS) == set(SERVER_REASONS)
 
 
 def test_ranges_and_sizes_parse_and_anything_else_is_refused() -> None:

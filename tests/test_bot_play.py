@@ -95,7 +95,7 @@ def test_it_accepts_a_matching_challenge_and_declines_others_with_the_right_reas
         task = asyncio.create_task(client.run())
         try:
             for settings, reason in (
-                ({"rows": 4}, "size"),
+                ({"rows": 4}, "board"),
                 ({"clock": {"initial": 60, "increment": 0}}, "tooSlow"),
                 ({"rated": True}, "casual"),
             ):

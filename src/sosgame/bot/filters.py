@@ -30,13 +30,13 @@ DECLINE_REASONS: Final = (
     "timeControl",
     "rated",
     "casual",
-    "size",
-    "mode",
+    "board",
     "noBot",
     "onlyBot",
 )
-"""The reasons the client declines with (the server takes any text of 1 to 40 characters):
-lichess's, with ``size`` and ``mode`` where lichess says ``standard`` and ``variant``."""
+"""The reasons the client declines with: the server's (docs/protocol.md, "Challenges"),
+lichess's with ``board`` (another board or mode) where lichess says ``standard`` and
+``variant``."""
 
 From: TypeAlias = Literal["anyone", "bots", "people"]
 
@@ -113,9 +113,9 @@ class ChallengeFilter:
         if self.source == "bots" and not from_bot:
             return "onlyBot"
         if self.sizes is not None and (challenge["rows"], challenge["cols"]) not in self.sizes:
-            return "size"
+            return "board"
         if challenge["mode"] not in self.modes:
-            return "mode"
+            return "board"
         timing = self._timing(challenge.get("clock"), challenge.get("days"))
         if timing is not None:
             return timing
