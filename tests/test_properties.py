@@ -202,3 +202,24 @@ def test_legal_moves_of_a_game_set_up_from_a_position_follow_plays_and_undos(
             game.play(rng.choice(list(game.legal_moves)))
         if rng.random() < 0.5:
             assert list(game.legal_moves) == _moves_from_the_position(game)
+
+
+@given(board_settings(), seeds)
+def test_a_move_plays_the_same_as_the_boards_own_object_as_an_equal_copy_and_as_text(
+    options: dict[str, object], seed: int
+) -> None:
+    # The engine finds the moves it hands out by identity, and any other move by its cell.
+    rng = random.Random(seed)
+    own, copied, texted = (random_game(options, 0, limit=0) for _ in range(3))
+    while not own.is_over:
+        move = rng.choice(list(own.legal_moves))
+        lines = own.play(move)
+        assert copied.play(Move(str(move.letter), Cell(move.cell.row, move.cell.col))) == lines
+        assert texted.play(str(move).lower()) == lines
+        assert own == copied == texted
+    board_moves = geometry(own.rows, own.cols).moves
+    for stored in (*copied.moves, *texted.moves):
+        assert (
+            stored
+            is board_moves[stored.cell.row * own.cols + stored.cell.col][stored.letter == "O"]
+        )

@@ -22,7 +22,7 @@ from sosgame.errors import (
     OffBoardError,
     SosError,
 )
-from sosgame.geometry import Geometry, LineCells, geometry
+from sosgame.geometry import Geometry, LineCells, Writing, geometry
 from sosgame.legal import LegalMoves
 from sosgame.notation import (
     EMPTY,
@@ -99,13 +99,12 @@ class Game:
         "_lines",
         "_mode",
         "_next_seat",
-        "_o_patterns",
         "_open",
         "_outcome",
+        "_own_moves",
         "_players",
         "_ply",
         "_rows",
-        "_s_patterns",
         "_scores",
         "_simple",
         "_start",
@@ -191,8 +190,7 @@ class Game:
         self._cols = shape.cols
         self._index_of = shape.index_of
         self._cell_moves = shape.moves
-        self._s_patterns = shape.s_triples
-        self._o_patterns = shape.o_triples
+        self._own_moves = shape.own_moves
         self._players = players
         self._mode: Mode = mode
         self._simple = mode == "simple"
@@ -231,37 +229,21 @@ class Game:
         :raises OccupiedCellError: if its cell already holds a letter.
         :raises GameOverError: if the game is over.
         """
-        if type(move) is not Move:
-            move = self._coerce_move(move)
-        letter, cell = move
+        # The moves `legal_moves` hands out are found by identity; any other is checked first.
+        writing = self._own_moves.get(id(move))
+        if writing is None:
+            writing = self._writing(move)
+        move, index, letter, patterns, need_first = writing
         if self._outcome is not None:
-            raise GameOverError(
-                f"cannot play {move}: the game is over", code="play_over", values={"move": move}
-            )
-        try:
-            index = self._index_of.get(cell)
-        except TypeError:
-            index = None
-        if index is None:
-            raise self._cell_error(move)
+            raise self._over_error(move)
         board = self._board
         if board[index] != EMPTY:
+            cell = move.cell
             raise OccupiedCellError(
                 f"cannot play {move}: {cell} already holds {board[index]}",
                 code="occupied",
                 values={"move": move, "cell": cell, "letter": board[index]},
             )
-        # The stored move is the board's own, so the history never holds a look-alike cell.
-        if letter == S:
-            patterns = self._s_patterns[index]
-            need_first = O
-            move = self._cell_moves[index][0]
-        elif letter == O:
-            patterns = self._o_patterns[index]
-            need_first = S
-            move = self._cell_moves[index][1]
-        else:
-            raise InvalidMoveError(f"{move!r} is not a move: the letter must be 'S' or 'O'")
         board[index] = letter
         mover = self._turn
         self._empty -= 1
@@ -289,6 +271,30 @@ class Game:
         if not self._empty:
             self._finish_full_board()
         return lines
+
+    def _writing(self, move: object) -> Writing:
+        """The board's own move equal to ``move``, ready to play, or the error that refuses it."""
+        if type(move) is not Move:
+            move = self._coerce_move(move)
+        letter, cell = move
+        if self._outcome is not None:
+            raise self._over_error(move)
+        try:
+            index = self._index_of.get(cell)
+        except TypeError:
+            index = None
+        if index is None:
+            raise self._cell_error(move)
+        if letter == S:
+            return self._own_moves[id(self._cell_moves[index][0])]
+        if letter == O:
+            return self._own_moves[id(self._cell_moves[index][1])]
+        raise InvalidMoveError(f"{move!r} is not a move: the letter must be 'S' or 'O'")
+
+    def _over_error(self, move: Move) -> GameOverError:
+        return GameOverError(
+            f"cannot play {move}: the game is over", code="play_over", values={"move": move}
+        )
 
     def _cell_error(self, move: Move) -> SosError:
         cell = move.cell

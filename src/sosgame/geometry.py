@@ -8,15 +8,22 @@ from __future__ import annotations
 from functools import cache
 from typing import Final, NamedTuple
 
-from sosgame.notation import Cell, Move, O, S, check_size
+from sosgame.notation import Cell, Letter, Move, O, S, check_size
 
-__all__ = ["DIRECTIONS", "Geometry", "LineCells", "Pattern", "geometry"]
+__all__ = ["DIRECTIONS", "Geometry", "LineCells", "Pattern", "Triple", "Writing", "geometry"]
 
 DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))
 """The four axes a line can lie on: across, down, and the two diagonals."""
 
 LineCells = tuple[Cell, Cell, Cell]
 """A line's three cells, ordered from the top-left end."""
+
+Triple = tuple[int, int, LineCells]
+"""A :class:`Pattern` as a plain tuple: ``(first, second, cells)``."""
+
+Writing = tuple[Move, int, Letter, tuple[Triple, ...], Letter]
+"""One of a board's own moves, ready to play: ``(move, cell index, letter, the patterns it may
+complete, the letter each pattern's first cell needs)``."""
 
 
 class Pattern(NamedTuple):
@@ -43,6 +50,7 @@ class Geometry:
         "moves",
         "o_patterns",
         "o_triples",
+        "own_moves",
         "rows",
         "s_patterns",
         "s_triples",
@@ -82,14 +90,21 @@ class Geometry:
         self.o_patterns: tuple[tuple[Pattern, ...], ...] = tuple(map(tuple, o_patterns))
         # The same patterns as plain tuples, for the rules engine's hottest loop: CPython
         # unpacks a plain tuple faster than a named one.
-        self.s_triples: tuple[tuple[tuple[int, int, LineCells], ...], ...] = tuple(
+        self.s_triples: tuple[tuple[Triple, ...], ...] = tuple(
             tuple((pattern.first, pattern.second, pattern.cells) for pattern in patterns)
             for patterns in self.s_patterns
         )
-        self.o_triples: tuple[tuple[tuple[int, int, LineCells], ...], ...] = tuple(
+        self.o_triples: tuple[tuple[Triple, ...], ...] = tuple(
             tuple((pattern.first, pattern.second, pattern.cells) for pattern in patterns)
             for patterns in self.o_patterns
         )
+        # Keyed by identity: the moves a game hands out are these objects, and an identity
+        # lookup skips hashing the cell. The tables live as long as the process (`geometry` is
+        # cached), so no other live object can share one of these ids.
+        self.own_moves: dict[int, Writing] = {}
+        for index, (s_move, o_move) in enumerate(self.moves):
+            self.own_moves[id(s_move)] = (s_move, index, S, self.s_triples[index], O)
+            self.own_moves[id(o_move)] = (o_move, index, O, self.o_triples[index], S)
 
     def index(self, row: int, col: int) -> int:
         """The row-major index of a cell."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final, Protocol, overload
 
 from sosgame.errors import InvalidMoveError
-from sosgame.notation import EMPTY, Cell, Move, O, S
+from sosgame.notation import EMPTY, Cell, Move, O, Resignation, S
 from sosgame.outcome import Outcome
 
 __all__ = ["LegalMoves"]
@@ -29,6 +30,17 @@ class _Board(Protocol):
     @property
     def _board(self) -> Sequence[str]: ...
 
+    @property
+    def _history(self) -> Sequence[tuple[Move, int, int, int] | tuple[Resignation, int]]: ...
+
+    @property
+    def _open(self) -> list[int]: ...
+
+    @property
+    def _legal(self) -> list[Move]: ...
+
+    _synced: int
+
     def _current_legal(self) -> list[Move]: ...
 
 
@@ -49,6 +61,16 @@ class LegalMoves(Sequence[Move]):
         game = self._game
         if game._outcome is not None:
             return iter(_NONE)
+        # Most reads follow a single move (choose, play, choose again): take its cell out here,
+        # without the call that catching up with any number of moves costs.
+        history = game._history
+        if game._synced + 1 == len(history) and len(entry := history[-1]) == 4:
+            open_cells, legal = game._open, game._legal
+            at = bisect_left(open_cells, entry[1])
+            del open_cells[at]
+            del legal[2 * at : 2 * at + 2]
+            game._synced += 1
+            return iter(legal)
         return iter(game._current_legal())
 
     def __len__(self) -> int:
