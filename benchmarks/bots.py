@@ -13,7 +13,8 @@ bot is to move (a random empty cell, ``S`` or ``O``: the bots think for no time)
 Printed: p50, p95 and p99 of POST-to-opponent-``gameState`` over every move (the mover's
 clock from just before its ``POST`` to the moment the opponent's stream yields the line of
 that move), the same for a challenge's ``POST`` to its line on the challenged bot's event
-stream, the games finished a minute with ``--games`` games at once, and the load average.
+stream, the games finished a minute with ``--games`` games at once, the server's CPU time a
+move (a figure a busy machine changes less than the times), and the load average.
 The client runs on the same machine (one asyncio process) and shares its cores.
 
 Run: ``python benchmarks/bots.py [--games 20] [--each 3] [--size 5x5] [--clock 60+1]
@@ -39,7 +40,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_load import _MANY, serve
+from web_load import _MANY, _tree_cpu_seconds, serve
 
 PASSWORD = "a long benchmark password"
 _ENVIRONMENT = {
@@ -200,7 +201,12 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-async def run(urls: list[str], arguments: argparse.Namespace) -> dict[str, Any]:
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of the server processes so far (0 without their ids)."""
+    return sum(_tree_cpu_seconds(pid) for pid in pids)
+
+
+async def run(urls: list[str], arguments: argparse.Namespace, pids: list[int]) -> dict[str, Any]:
     rows, _, cols = arguments.size.partition("x")
     initial, _, increment = arguments.clock.partition("+")
     body = {
@@ -220,6 +226,7 @@ async def run(urls: list[str], arguments: argparse.Namespace) -> dict[str, Any]:
     followers = [asyncio.create_task(follow_events(bot)) for bot in bots]
     await asyncio.sleep(0.5)  # every event stream open
     timings = Timings()
+    cpu_before = cpu_seconds(pids)
     began = time.perf_counter()
     await asyncio.gather(
         *(
@@ -228,6 +235,7 @@ async def run(urls: list[str], arguments: argparse.Namespace) -> dict[str, Any]:
         )
     )
     elapsed = time.perf_counter() - began
+    server_cpu = cpu_seconds(pids) - cpu_before
     for task in followers:
         task.cancel()
     for bot in bots:
@@ -243,6 +251,9 @@ async def run(urls: list[str], arguments: argparse.Namespace) -> dict[str, Any]:
         "games_per_minute": round(60 * timings.games / elapsed, 1),
         "move_to_opponent_state": summary(timings.moves),
         "challenge_to_event": summary(timings.challenges),
+        "server_cpu_ms_per_move": (
+            round(1000 * server_cpu / len(timings.moves), 2) if pids and timings.moves else None
+        ),
         "errors": timings.errors[:5],
     }
 
@@ -264,10 +275,10 @@ def main() -> None:
     )
     arguments = parser.parse_args()
     if arguments.url:
-        result = asyncio.run(run(arguments.url, arguments))
+        result = asyncio.run(run(arguments.url, arguments, []))
     else:
         with serve(_ENVIRONMENT, 2 if arguments.pg else 1, by_game=arguments.pg) as site:
-            result = asyncio.run(run(site.game_urls or [site.url], arguments))
+            result = asyncio.run(run(site.game_urls or [site.url], arguments, site.pids))
     result["load_average"] = [round(value, 2) for value in os.getloadavg()]
     result["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {sys.version[:6]}"
     if arguments.json:
@@ -287,6 +298,11 @@ def main() -> None:
         f" {challenges['p99_ms']} ms ({challenges['count']} challenges)"
     )
     print(f"  {result['games_per_minute']} games a minute ({result['seconds']} s)")
+    if result["server_cpu_ms_per_move"] is not None:
+        print(
+            f"  server CPU {result['server_cpu_ms_per_move']} ms a move (everything the server"
+            " did while the games were played, divided by the moves)"
+        )
     print(f"  load average {result['load_average']}; {result['machine']}")
     for error in result["errors"]:
         print(f"  error: {error}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -177,6 +178,17 @@ def _state(game: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def _heard(text: str) -> tuple[dict[str, Any], str | None]:
+    """A message of a room's channel, parsed, and its ``gameState`` line if it is a
+    ``state``: once per message, however many of the game's streams hear it (the dict is
+    shared: read, never changed)."""
+    message = json.loads(text)
+    if message.get("type") != "state":
+        return message, None
+    return message, _line(_state(message["game"]))
+
+
 def _key(game: dict[str, Any]) -> tuple[Any, ...]:
     """What a ``gameState`` line is sent again for (presence alone changes none of it)."""
     return game["ply"], game["status"], game.get("offers"), game["result"]
@@ -246,7 +258,7 @@ async def game_stream(request: Request) -> Response:
                 except TimeoutError:
                     yield "\n"
                     continue
-                message = json.loads(text)
+                message, state_line = _heard(text)
                 if message.get("type") == "chat":
                     yield _line(
                         {
@@ -262,9 +274,9 @@ async def game_stream(request: Request) -> Response:
                 if now is not None and now != gone:
                     yield _line(now)
                 gone = now
-                if _key(game) != last:
+                if _key(game) != last and state_line is not None:
                     last = _key(game)
-                    yield _line(_state(game))
+                    yield state_line
                 if game["status"] == "finished":
                     return
         finally:
