@@ -18,7 +18,7 @@ move (a figure a busy machine changes less than the times), and the load average
 The client runs on the same machine (one asyncio process) and shares its cores.
 
 Run: ``python benchmarks/bots.py [--games 20] [--each 3] [--size 5x5] [--clock 60+1]
-[--pg] [--url URL] [--json]``.
+[--pg] [--url URL [--pid PID]] [--json]``.
 """
 
 from __future__ import annotations
@@ -273,9 +273,12 @@ def main() -> None:
         help="a server already running (started with the login and connection caps lifted);"
         " twice: two processes of one database",
     )
+    parser.add_argument(
+        "--pid", type=int, action="append", default=[], help="with --url: a server process to time"
+    )
     arguments = parser.parse_args()
     if arguments.url:
-        result = asyncio.run(run(arguments.url, arguments, []))
+        result = asyncio.run(run(arguments.url, arguments, arguments.pid))
     else:
         with serve(_ENVIRONMENT, 2 if arguments.pg else 1, by_game=arguments.pg) as site:
             result = asyncio.run(run(site.game_urls or [site.url], arguments, site.pids))

@@ -118,6 +118,7 @@ async def _run(request: Request, kind: str, **fields: Any) -> Response:
         if free and not await rates.allow(str(account.id)):
             return _flooded()
         if error.code == "not_your_turn":
+            # The WebSocket's code; the bot API's one name for it is wrong_turn.
             raise ProtocolError("wrong_turn", error.detail) from None
         raise
     return JSONResponse({"ok": True})
@@ -137,9 +138,9 @@ async def move(request: Request) -> Response:
 
 
 @declare(
-    "Resign the token's seat",
+    "Resign the token's seat (at any time: not only on its turn)",
     bearer=True,
-    responses=_answers("game_over, wrong_turn"),
+    responses=_answers("game_over"),
 )
 async def resign(request: Request) -> Response:
     """``POST .../resign``: resign the account's seat."""
