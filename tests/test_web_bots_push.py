@@ -264,3 +264,31 @@ def test_a_challenge_shown_lapses_once_unless_it_was_accepted() -> None:
         {"type": "challengeCanceled", "challenge": {"id": "b", "lapses_ms": 2000}}
     ]
     assert said.lapsed(5000) == [] and said.next_lapse_ms() is None
+
+
+@pytest.mark.slow
+def test_an_event_stream_hears_what_another_process_did(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    first = Server(postgres_url, redis_url, tmp_path / "first.log")
+    second = Server(postgres_url, redis_url, tmp_path / "second.log")
+    try:
+        one, two = first.bot("Ivo"), second.bot("Jan")
+        stream = Stream(first, "/api/stream/event", two)
+        until(lambda: stream._response is not None)
+        # Made, accepted and ended through the second process; told on the first.
+        made = second.post("/api/challenge/Jan", one, GAME)["challenge"]["id"]
+        assert stream.next("challenge")["challenge"]["id"] == made
+        game_id = second.post(f"/api/challenge/{made}/accept", two)["game"]["id"]
+        assert stream.next("gameStart")["game"]["id"] == game_id
+        second.post(f"/api/bot/game/{game_id}/resign", one)
+        assert stream.next("gameFinish")["game"]["id"] == game_id
+        other = second.post("/api/challenge/Jan", one, GAME)["challenge"]["id"]
+        assert stream.next("challenge")["challenge"]["id"] == other
+        second.post(f"/api/challenge/{other}/decline", two, {"reason": "later"})
+        declined = stream.next("challengeDeclined")["challenge"]
+        assert declined["id"] == other and declined["declineReason"] == "later"
+        stream.close()
+    finally:
+        first.stop()
+        second.stop()
