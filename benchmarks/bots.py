@@ -227,6 +227,7 @@ async def run(urls: list[str], arguments: argparse.Namespace, pids: list[int]) -
     await asyncio.sleep(0.5)  # every event stream open
     timings = Timings()
     cpu_before = cpu_seconds(pids)
+    client_before = time.process_time()
     began = time.perf_counter()
     await asyncio.gather(
         *(
@@ -236,6 +237,7 @@ async def run(urls: list[str], arguments: argparse.Namespace, pids: list[int]) -
     )
     elapsed = time.perf_counter() - began
     server_cpu = cpu_seconds(pids) - cpu_before
+    client_cpu = time.process_time() - client_before
     for task in followers:
         task.cancel()
     for bot in bots:
@@ -251,6 +253,9 @@ async def run(urls: list[str], arguments: argparse.Namespace, pids: list[int]) -
         "games_per_minute": round(60 * timings.games / elapsed, 1),
         "move_to_opponent_state": summary(timings.moves),
         "challenge_to_event": summary(timings.challenges),
+        "client_cpu_ms_per_move": (
+            round(1000 * client_cpu / len(timings.moves), 2) if timings.moves else None
+        ),
         "server_cpu_ms_per_move": (
             round(1000 * server_cpu / len(timings.moves), 2) if pids and timings.moves else None
         ),
@@ -304,7 +309,8 @@ def main() -> None:
     if result["server_cpu_ms_per_move"] is not None:
         print(
             f"  server CPU {result['server_cpu_ms_per_move']} ms a move (everything the server"
-            " did while the games were played, divided by the moves)"
+            " did while the games were played, divided by the moves); the client's"
+            f" {result['client_cpu_ms_per_move']} ms"
         )
     print(f"  load average {result['load_average']}; {result['machine']}")
     for error in result["errors"]:
