@@ -40,6 +40,11 @@ def test_lines_scores_and_result_come_from_the_engine() -> None:
     assert shown["state"]["lines"] == [line.to_dict() for line in game.lines]
     assert shown["state"]["scores"] == list(game.scores)
     assert shown["state"]["extra_turn"] is True
+    assert shown["moves"] == [
+        {"action": "Sa1", "seat": 0, "points": 0},
+        {"action": "Ob1", "seat": 1, "points": 0},
+        {"action": "Sc1", "seat": 0, "points": 1},
+    ]
 
 
 def test_undo_against_the_computer_goes_back_to_the_person_and_redo_plays_again() -> None:

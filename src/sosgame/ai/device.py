@@ -24,6 +24,7 @@ from typing import Any, Final
 from sosgame.ai.players import make_player
 from sosgame.game import Game
 from sosgame.levels import HINT_LEVEL
+from sosgame.notation import Resignation, parse_action
 from sosgame.record import Record
 from sosgame.table import PERSON, Seat, Table, seats_from_record
 
@@ -137,10 +138,22 @@ def _table() -> Table:
     return _current.table
 
 
+def _moves(record: Record) -> list[dict[str, Any]]:
+    """Every action with the seat that took it and the points it scored, from the engine."""
+    replaying = record.starting_game()
+    moves = []
+    for text in record.moves:
+        action = parse_action(text)
+        seat = action.seat if isinstance(action, Resignation) else replaying.turn
+        moves.append({"action": text, "seat": seat, "points": len(replaying.apply(action))})
+    return moves
+
+
 def state() -> str:
     """The game as JSON: ``state``, the fields of the server's state message that a game on
     a device has (the board as rows of text, scores, lines with their owners, the turn, the
-    actions, the result and what undo, redo and a hint may do), ``legal`` (the moves the
+    actions, the result and what undo, redo and a hint may do), ``moves`` (each action with
+    its seat and points, as ``GET /api/games/{id}/moves`` has them), ``legal`` (the moves the
     seat to move may play), ``computer_to_move``, and ``saved``, what :func:`resume` takes
     (the game's record, what undo took back, the time per move)."""
     table = _table()
@@ -179,14 +192,16 @@ def state() -> str:
         "can_redo": table.can_redo,
         "can_hint": person_to_move,
     }
+    record = table.record()
     saved = {
-        "record": table.record().to_dict(),
+        "record": record.to_dict(),
         "undone": [str(action) for action in table.redo_stack],
         "seconds": _current.seconds,
     }
     return json.dumps(
         {
             "state": shown,
+            "moves": _moves(record),
             "legal": [str(move) for move in game.legal_moves] if person_to_move else [],
             "computer_to_move": table.computer_to_move,
             "saved": saved,

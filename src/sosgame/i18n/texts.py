@@ -16,6 +16,7 @@ from typing import Final
 
 from sosgame.i18n import (
     texts_cli,
+    texts_device,
     texts_errors,
     texts_game,
     texts_home,
@@ -37,6 +38,7 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_web_errors.ENTRIES,
         *texts_lobby.ENTRIES,
         *texts_home.ENTRIES,
+        *texts_device.ENTRIES,
         *texts_cli.ENTRIES,
         *texts_errors.ENTRIES,
         *texts_puzzles.ENTRIES,
