@@ -132,3 +132,25 @@ def test_the_wheel_plays_with_nothing_but_the_standard_library(tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip()) == 3  # a move such as Sa1
+
+
+@pytest.mark.skipif(not INSTALLED, reason="npm ci has not installed pyodide")
+def test_the_standard_library_is_served_without_what_the_engine_never_uses(
+    client: TestClient,
+) -> None:
+    served = client.get(f"/offline/pyodide/{LOCKED}/python_stdlib.zip")
+    names = zipfile.ZipFile(io.BytesIO(served.content)).namelist()
+    tops = {name.split("/")[0].removesuffix(".py") for name in names}
+    assert {"json", "random", "dataclasses", "asyncio", "zipfile", "encodings", "pyodide"} <= tops
+    assert not tops & pyodide.LEFT_OUT
+    assert "encodings/utf_8.py" in names and "encodings/cp1252.py" not in names
+    whole = (ROOT / "node_modules" / "pyodide" / "python_stdlib.zip").stat().st_size
+    assert len(served.content) < whole * 0.7
+
+
+def test_only_the_engine_worker_may_compile_webassembly(client: TestClient) -> None:
+    worker = client.get("/static/engine-worker.js").headers["content-security-policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval';" in worker
+    for path in ("/", "/static/app.js", "/api/config"):
+        policy = client.get(path).headers["content-security-policy"]
+        assert "script-src 'self';" in policy and "wasm" not in policy, path

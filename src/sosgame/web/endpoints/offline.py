@@ -37,7 +37,7 @@ def _packed(name: str) -> bytes:
     """Pyodide's file ``name``, compressed once per process (the interpreter alone is 9 MB)."""
     found = find_runtime()
     assert found is not None
-    return gzip.compress((found.folder / name).read_bytes(), compresslevel=9, mtime=0)
+    return gzip.compress(found.read(name), compresslevel=9, mtime=0)
 
 
 def _type(name: str) -> str:
@@ -59,7 +59,7 @@ async def runtime(request: Request) -> Response:
         body = await run_in_threadpool(_packed, name)
         headers["content-encoding"] = "gzip"
     else:
-        body = await run_in_threadpool((found.folder / name).read_bytes)
+        body = await run_in_threadpool(found.read, name)
     return Response(body, media_type=_type(name), headers=headers)
 
 
