@@ -89,6 +89,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
 	$(BIN)/python benchmarks/web_page.py
+	$(BIN)/python benchmarks/offline.py
 	$(BIN)/python benchmarks/analysis_web.py
 	nice $(BIN)/python benchmarks/quality.py --nodes 600000
 	nice $(BIN)/python benchmarks/book_reach.py
