@@ -9,11 +9,12 @@ from functools import cache
 from typing import Final
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from sosgame.web.api import Answer, declare
+from sosgame.web.api import Answer, declare, refused
 from sosgame.web.offline.pyodide import RUNTIME, find_runtime
 from sosgame.web.offline.wheel import engine_wheel
 
@@ -29,7 +30,6 @@ _TYPES: Final = {
 }
 _ALREADY_PACKED: Final = (".zip", ".whl")
 """Archives are compressed already: sent as they are."""
-_NOT_FOUND: Final = Response(status_code=404)
 
 
 @cache
@@ -46,14 +46,17 @@ def _type(name: str) -> str:
 
 @declare(
     "A file of Pyodide's runtime, for playing on this device",
-    responses={200: Answer("The file"), 404: Answer("Not this version, or not installed")},
+    responses={
+        200: Answer("The file"),
+        404: refused("not_found: not this version or file, or not installed"),
+    },
 )
 async def runtime(request: Request) -> Response:
     """``GET /offline/pyodide/{version}/{name}``: a file of Pyodide's runtime."""
     found = find_runtime()
     name = request.path_params["name"]
     if found is None or request.path_params["version"] != found.version or name not in RUNTIME:
-        return _NOT_FOUND
+        raise HTTPException(status_code=404)
     headers = {"cache-control": FOREVER, "vary": "accept-encoding"}
     if not name.endswith(_ALREADY_PACKED) and "gzip" in request.headers.get("accept-encoding", ""):
         body = await run_in_threadpool(_packed, name)
@@ -65,13 +68,16 @@ async def runtime(request: Request) -> Response:
 
 @declare(
     "The engine's wheel (the rules and the pure-Python players), for playing on this device",
-    responses={200: Answer("The wheel (a zip)"), 404: Answer("Not the engine served now")},
+    responses={
+        200: Answer("The wheel (a zip)"),
+        404: refused("not_found: not the engine served now"),
+    },
 )
 async def engine(request: Request) -> Response:
     """``GET /offline/engine/{digest}/{name}``: the engine's wheel."""
     wheel = await run_in_threadpool(engine_wheel)
     if (request.path_params["digest"], request.path_params["name"]) != (wheel.digest, wheel.name):
-        return _NOT_FOUND
+        raise HTTPException(status_code=404)
     return Response(wheel.data, media_type="application/zip", headers={"cache-control": FOREVER})
 
 
