@@ -163,6 +163,45 @@ def test_offline_play_on_one_visit_then_games_with_no_network_kept_and_uploaded(
         context.close()
 
 
+def test_a_game_at_one_screen_chosen_on_this_device_with_undo_and_a_hint(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+    context.set_default_timeout(60_000)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        posted: list[str] = []
+        page.on("request", lambda request: request.method == "POST" and posted.append(request.url))
+        page.goto(server.url)
+        page.select_option("#kind", "device")
+        page.select_option("#rows", "4")
+        page.select_option("#cols", "4")
+        page.fill("#seat-0-name", "Ann")
+        page.fill("#seat-1-name", "Bao")
+        page.click("#start")
+        _game_ready(page)
+        expect(page.get_by_test_id("device-note")).to_contain_text("Played on this device.")
+        expect(page.locator("#status")).to_have_text("Ann to move.")
+        page.click("#hint")
+        expect(page.locator("#hint-text")).to_contain_text("Hint:")
+        hinted = page.locator(".cell.hint").get_attribute("data-cell")
+        assert hinted and page.locator(f'.cell[data-cell="{hinted}"]').text_content() == ""
+        _play(page, 2)  # Ann, then Bao: both people at this screen
+        expect(page.locator("#moves .move")).to_have_count(2)
+        page.click("#undo")
+        expect(page.locator("#moves .move")).to_have_count(1)
+        expect(page.locator("#status")).to_have_text("Bao to move.")
+        page.click("#redo")
+        expect(page.locator("#moves .move")).to_have_count(2)
+        # The server made no game: the device plays it.
+        assert posted == []
+        assert errors == []
+    finally:
+        context.close()
+
+
 # The rule tests that need nothing of pytest beyond ``raises``, run by the engine in the
 # worker: the very wheel a device plays with, in Pyodide's Python.
 RUNNER = """

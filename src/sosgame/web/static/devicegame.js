@@ -88,11 +88,13 @@ async function engineAct(message) {
     const shown = await engineCall("act", message);
     if (here.id !== id) return;
     here.busy = false;
+    here.thinking = false;
     here.error = "";
     receive(shown);
   } catch (error) {
     if (here.id !== id) return;
     here.busy = false;
+    here.thinking = false;
     here.error = t("web.error.other", { message: error.message });
     draw();
   }
@@ -101,7 +103,7 @@ async function engineAct(message) {
 function computerMove() {
   here.thinking = true;
   draw();
-  engineAct({ type: "computer" }).finally(() => { here.thinking = false; });
+  engineAct({ type: "computer" });
 }
 
 // "You" is the one person at a table with computers; at one screen shared by people, nobody.
