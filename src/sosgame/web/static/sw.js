@@ -6,7 +6,7 @@
 // Play on this device: Pyodide's files and the engine's wheel are kept in a cache of their
 // own once fetched (the page fetches them when the player turns offline play on); their
 // paths name their versions, so a kept file answers at once and never goes out of date.
-const CACHE = "sos-app-v4";
+const CACHE = "sos-app-v5";
 const ENGINE_CACHE = "sos-engine";
 const APP_FILES = [
   "/",
@@ -19,6 +19,7 @@ const APP_FILES = [
   "/static/announcer.js",
   "/static/board.js",
   "/static/choices.js",
+  "/static/challenges.js",
   "/static/chat.js",
   "/static/coordinates.js",
   "/static/device.js",
