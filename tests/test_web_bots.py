@@ -186,6 +186,19 @@ def test_a_challenge_declined_or_cancelled_is_gone(client: TestClient) -> None:
     error(client.post(f"/api/challenge/{second}/accept", headers=two), 404, "no_challenge")
 
 
+def test_only_challenges_still_waiting_count_against_the_cap(client: TestClient) -> None:
+    one, two = bot(client, "One"), bot(client, "Two")
+    # Answered challenges are kept until they lapse (for the event streams), but wait no more.
+    for answer, by in (("decline", two), ("cancel", one), ("decline", two), ("cancel", one)):
+        made = client.post("/api/challenge/Two", json=GAME, headers=one)
+        assert made.status_code == 200, made.text
+        seek_id = made.json()["challenge"]["id"]
+        assert client.post(f"/api/challenge/{seek_id}/{answer}", headers=by).status_code == 200
+    waiting = [client.post("/api/challenge/Two", json=GAME, headers=one) for _ in range(4)]
+    assert [answer.status_code for answer in waiting[:3]] == [200, 200, 200]
+    error(waiting[3], 429, "too_many_challenges")
+
+
 def test_moves_go_through_the_game_s_rules(client: TestClient) -> None:
     one, two = bot(client, "One"), bot(client, "Two")
     game_id = game_between(client, one, two, "Two")
