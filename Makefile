@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := src tests benchmarks examples
 
-.PHONY: install run test check fast lint typecheck unit system browser bench catalogs book puzzles clean
+.PHONY: node install run test check fast lint typecheck unit system browser bench catalogs book puzzles clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) node
 	$(BIN)/sosgame serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
@@ -41,11 +41,18 @@ system:
 
 browser: system
 
-# The browser checks' npm packages (Lighthouse, axe-core), at the versions package-lock.json
-# pins, installed only when node_modules/ lacks them.
+# The npm packages, at the versions package-lock.json pins, installed only when node_modules/
+# lacks them: Pyodide, which the server hands the browser for play on the device, and the
+# browser checks' Lighthouse and axe-core.
 NODE_STAMP := node_modules/.package-lock.json
 $(NODE_STAMP): package-lock.json | system
 	npm ci --no-audit --no-fund
+
+# For `make run`: the same install where npm is found; without it the server still runs, and
+# its page says that offline play is not installed.
+node:
+	@if ! command -v npm >/dev/null; then echo "npm not found: offline play is not installed"; \
+	elif [ ! $(NODE_STAMP) -nt package-lock.json ]; then npm ci --no-audit --no-fund; fi
 
 # Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
 # time even on a machine whose cores are busy with other work.
@@ -83,6 +90,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web_load.py
 	$(BIN)/python benchmarks/bots.py
 	$(BIN)/python benchmarks/web_page.py
+	$(BIN)/python benchmarks/offline.py
 	$(BIN)/python benchmarks/analysis_web.py
 	nice $(BIN)/python benchmarks/quality.py --nodes 600000
 	nice $(BIN)/python benchmarks/book_reach.py

@@ -201,6 +201,7 @@ WEB_FOLDERS = {
     "storage",
     "network",
     "guards",
+    "offline",
 }
 """The web app's top modules, which put it together, and its folders (docs/architecture.md)."""
 

@@ -18,6 +18,7 @@ from typing import Final
 from sosgame.i18n import (
     texts_bot,
     texts_cli,
+    texts_device,
     texts_errors,
     texts_game,
     texts_home,
@@ -39,6 +40,7 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_web_errors.ENTRIES,
         *texts_lobby.ENTRIES,
         *texts_home.ENTRIES,
+        *texts_device.ENTRIES,
         *texts_cli.ENTRIES,
         *texts_bot.ENTRIES,
         *texts_errors.ENTRIES,

@@ -30,6 +30,7 @@ from sosgame.web.endpoints import (
     games,
     lobby,
     mine,
+    offline,
     play,
     puzzles,
     records,
@@ -150,6 +151,7 @@ def create_app(
         *bots.ROUTES,
         *botgames.ROUTES,
         *botstreams.ROUTES,
+        *offline.ROUTES,
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
     ]
     app = Starlette(

@@ -12,6 +12,7 @@ from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_LONG_SIDE, BOARD_MIN_SIDE, 
 from sosgame.seats import SEAT_COLOURS, SEAT_SYMBOLS, UNOWNED_COLOUR
 from sosgame.web.guards.limits import MAX_PASSWORD, MIN_PASSWORD
 from sosgame.web.live.protocol import DAYS_PER_MOVE
+from sosgame.web.offline.config import offline_config
 
 __all__ = ["browser_config"]
 
@@ -36,4 +37,5 @@ def browser_config() -> dict[str, Any]:
             "min_password": MIN_PASSWORD,
             "max_password": MAX_PASSWORD,
         },
+        "offline": offline_config(),
     }

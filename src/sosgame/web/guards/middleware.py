@@ -26,6 +26,16 @@ HEADERS: Final = [
     (b"x-frame-options", b"DENY"),
 ]
 """The security headers of every HTTP answer."""
+ENGINE_WORKER: Final = "/static/engine-worker.js"
+"""The Web Worker that runs the engine on the device: it alone may compile WebAssembly
+(Pyodide), so its policy alone allows that; a worker's policy is its script's."""
+ENGINE_WORKER_HEADERS: Final = [
+    (
+        b"content-security-policy",
+        CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'").encode(),
+    ),
+    *HEADERS[1:],
+]
 STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _PAGE_SCHEMES: Final = {"ws": "http", "wss": "https"}
 """The scheme of the pages that open WebSockets of each scheme."""
@@ -44,6 +54,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         no_store = scope["method"] in STATE_CHANGING or scope["path"].endswith("/invites")
+        added = ENGINE_WORKER_HEADERS if scope["path"] == ENGINE_WORKER else HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -51,7 +62,7 @@ class SecurityHeaders:
                 if no_store:
                     headers = [item for item in headers if item[0].lower() != b"cache-control"]
                     headers.append((b"cache-control", b"no-store"))
-                message["headers"] = [*headers, *HEADERS]
+                message["headers"] = [*headers, *added]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

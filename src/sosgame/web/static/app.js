@@ -15,6 +15,8 @@ import { account, drawAccount, loadSession, showLobby, showLogin, showPlayer, sh
 import { challengesPanel, playNowPanel } from "./lobby.js";
 import { myGamesPanel, setUpBadge } from "./mygames.js";
 import { startChoices } from "./choices.js";
+import { offlineConfig, levelsText, setUpDevice } from "./device.js";
+import { showDeviceGame, startDeviceGame } from "./devicegame.js";
 
 // -------------------------------------------------------------------------------- routing
 
@@ -24,6 +26,7 @@ function route() {
   boardView.zoom = 1;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "game" && parts[1]) showGame(parts[1]);
+  else if (parts[0] === "device" && parts[1]) showDeviceGame(parts[1]);
   else if (parts[0] === "analysis" && parts[1]) showAnalysis(parts[1]);
   else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
@@ -152,7 +155,8 @@ function newGameForm() {
     el("option", { value: "simple", text: t("mode.simple") }));
   const kind = el("select", { id: "kind" },
     el("option", { value: "local", text: t("web.kind.local") }),
-    el("option", { value: "online", text: t("web.kind.online") }));
+    el("option", { value: "online", text: t("web.kind.online") }),
+    el("option", { value: "device", text: t("web.kind.device") }));
   const count = el("select", { id: "seat-count" });
   const { min_players: fewest, max_players: most } = settings.config.limits;
   for (let n = fewest; n <= most; n += 1) count.append(el("option", { value: n, text: String(n) }));
@@ -227,6 +231,13 @@ function newGameForm() {
       return;
     }
     const seats = readSeats(seatBox);
+    if (kind.value === "device") {
+      const offline = offlineConfig();
+      if (!offline.available) error.textContent = t("web.device.not_installed");
+      else if (seats.some((seat) => seat.player !== "human" && !offline.levels.includes(seat.player))) error.textContent = levelsText();
+      else startDeviceGame({ rows: Number(rows.value), cols: Number(cols.value), mode: mode.value, seats });
+      return;
+    }
     const body = {
       rows: Number(rows.value), cols: Number(cols.value), mode: mode.value, kind: kind.value, seats,
       clock: clockOn.checked ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
@@ -329,6 +340,7 @@ async function start() {
   });
   setUpTheme();
   setUpOffline();
+  setUpDevice();
   translateStatic();
   await loadSession();
   setUpBadge();

@@ -1,24 +1,32 @@
 // The home page's first choices: play the computer (a 5x5 general game against the medium
 // level, at once), play a friend (the form, set for an online game with an invite link) and
-// play online (the quick-pairing pools).
+// play online (the quick-pairing pools); and the control that turns play on this device on,
+// where "play the computer" goes when the server cannot be reached.
 import { api, el, go, saveToken } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { account } from "./players.js";
+import { offlineConfig, offlineControl } from "./device.js";
+import { startDeviceGame } from "./devicegame.js";
 
 const COMPUTER_GAME = { rows: 5, cols: 5, mode: "general", kind: "local" };
 const COMPUTER_LEVEL = "medium";
 
 async function playComputer(error) {
   const me = account.player ? account.player.name : t("player", { number: 1 });
+  const seats = [{ name: me }, { name: t(`web.player.${COMPUTER_LEVEL}`), player: COMPUTER_LEVEL }];
+  // With no server to reach, the game is played on this device.
+  const onDevice = () => startDeviceGame({ rows: COMPUTER_GAME.rows, cols: COMPUTER_GAME.cols, mode: COMPUTER_GAME.mode, seats });
+  if (!navigator.onLine && offlineConfig().available) {
+    onDevice();
+    return;
+  }
   try {
-    const created = await api("POST", "/api/games", {
-      ...COMPUTER_GAME,
-      seats: [{ name: me }, { name: t(`web.player.${COMPUTER_LEVEL}`), player: COMPUTER_LEVEL }],
-    });
+    const created = await api("POST", "/api/games", { ...COMPUTER_GAME, seats });
     saveToken(created.id, created.token);
     go(`#/game/${created.id}`);
   } catch (failure) {
-    error.textContent = errorText(failure.code, failure.message, failure.detail);
+    if (failure.code === "offline" && offlineConfig().available) onDevice();
+    else error.textContent = errorText(failure.code, failure.message, failure.detail);
   }
 }
 
@@ -52,5 +60,6 @@ export function startChoices() {
     choice("play-computer", t("web.choice.computer"), t("web.choice.computer_note"), () => playComputer(error)),
     choice("play-friend", t("web.choice.friend"), t("web.choice.friend_note"), playFriend),
     choice("play-online", t("web.choice.online"), t("web.choice.online_note"), playOnline),
+    offlineControl(),
     error);
 }

@@ -2,6 +2,7 @@
 // and the header's badge counting those where it is the player's turn.
 import { allTokens, el, formatClock, router, saveToken, tokensFor } from "./dom.js";
 import { errorText, resultText, t } from "./i18n.js";
+import { deviceGamesList } from "./devicelist.js";
 
 const BADGE_EVERY_MS = 30000;
 const BADGE_SOON_MS = 1500;
@@ -77,7 +78,7 @@ export function myGamesPanel() {
   });
   load();
   return el("section", { class: "panel", id: "my-games-panel" },
-    el("h2", { id: "my-games-title", text: t("web.my_games") }), list, more);
+    el("h2", { id: "my-games-title", text: t("web.my_games") }), list, more, deviceGamesList());
 }
 
 function drawBadge(count) {
