@@ -146,6 +146,19 @@ def server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
         live.stop()
 
 
+@pytest.fixture(name="server", scope="module")
+def module_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for a whole module, for modules whose tests each make their own games and
+    read nothing of the server's beyond them (no lists of players or seeks, no restarts): a
+    server's start costs more than most of their tests."""
+    live = LiveServer(tmp_path_factory.mktemp("server") / "games.sqlite3")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
 # Module scope, not session: Playwright's sync API keeps an asyncio loop running while it is
 # open, and later test modules (the terminal game's) start loops of their own.
 @pytest.fixture(name="browser", scope="module")
