@@ -43,8 +43,11 @@ BROUGHT_BY = {
         "argon2",
         "confusable_homoglyphs",
         "openskill",
+        "networkx",
+        "caissify_pairings",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),
+    "tournaments": ("networkx", "caissify_pairings"),
 }
 EVERY_OPTIONAL = frozenset(name for names in BROUGHT_BY.values() for name in names)
 

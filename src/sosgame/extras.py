@@ -15,7 +15,7 @@ from sosgame.errors import SosError
 
 __all__ = ["EXTRAS", "Extra", "MissingExtraError", "install_command", "missing", "require"]
 
-Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster"]
+Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster", "tournaments"]
 
 EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
     "fast": ("numba", "numpy", "tqdm", "openskill"),
@@ -29,9 +29,12 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
         "argon2",
         "confusable_homoglyphs",
         "openskill",
+        "networkx",
+        "caissify_pairings",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "PIL"),
     "cluster": ("distributed",),
+    "tournaments": ("networkx", "caissify_pairings"),
 }
 """The modules each extra brings that the code imports by name: one for each package of the
 extra in ``pyproject.toml`` but psycopg, which SQLAlchemy loads for a ``postgresql://`` URL."""

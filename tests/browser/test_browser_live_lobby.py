@@ -168,7 +168,9 @@ def test_a_challenge_declined_is_said_to_the_challenger_and_guests_are_told_to_l
     expect(received).to_have_count(1)
     received.locator(".challenge-decline").click()
     expect(received).to_have_count(0)
-    expect(ann.locator("#challenge-status")).to_have_text("Bao did not take up your challenge.")
+    expect(ann.locator("#challenge-status")).to_have_text(
+        "Bao declined your challenge: I'm not accepting challenges at the moment."
+    )
     # A name nobody claimed (a guest's) cannot be challenged.
     ann.fill("#challenge-name", "Somebody")
     ann.click("#challenge-send")

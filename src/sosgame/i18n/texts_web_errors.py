@@ -82,6 +82,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.already_joined", "You have already joined this offered game."),
     text("web.error.no_challenge", "This challenge is no longer there."),
     text("web.error.too_many_challenges", "You have as many challenges waiting as one may."),
+    text("web.error.challenge_refused", "This player does not take such a challenge."),
     text("web.error.no_lobby", "The lobby connection's secret is missing."),
     text("web.error.account_needed", "This needs an account: log in first."),
     # Players, accounts and puzzles.

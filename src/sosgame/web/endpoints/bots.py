@@ -27,6 +27,11 @@ from sosgame.web.live.protocol import (
     ProtocolError,
 )
 from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.challengelimits import (
+    DECLINE_REASONS,
+    LimitStore,
+    parse_limits,
+)
 from sosgame.web.matchmaking.challenges import API_HOLDER, ChallengeStore
 from sosgame.web.matchmaking.lobby import seek_game
 from sosgame.web.matchmaking.seeks import (
@@ -271,6 +276,7 @@ def _member(account: Account, seek_id: str) -> Member:
         200: Answer(
             "challenge: id, rows, cols, mode, clock, days, rated, ...", Model("ChallengeMade", {})
         ),
+        403: refused("The player takes no such challenge (challenge_refused, and the reason)"),
         404: refused("Nobody has claimed the name, or it is the caller's (no_player)"),
         429: refused("As many challenges waiting as one may (too_many_challenges), too_many_games"),
     },
@@ -286,6 +292,7 @@ async def challenge(request: Request) -> Response:
     target = await hub(request).db(server(request).accounts.players.find, name)
     if target is None or target.id == account.id:
         raise ProtocolError("no_player", name[:100])
+    await hub(request).db(LimitStore(hub(request).store.engine).check, account, target.id, given)
     caps = creation.caps_now(hub(request))
     party = Party(address(request), account.id)
     reason = await hub(request).db(gamecaps.refused, hub(request).store.engine, caps, party)
@@ -371,7 +378,8 @@ async def decline(request: Request) -> Response:
         given = data.get("reason") if isinstance(data, dict) else None
         if given is not None and (not isinstance(given, str) or not 0 < len(given) <= 40):
             raise ProtocolError("bad_field", "field 'reason' must be text of 1 to 40 characters")
-        reason = given or reason
+        # As lichess: a reason outside the list is the generic one.
+        reason = given if given in DECLINE_REASONS else reason
     return await _challenge_answer(request, f"declined:{reason}", mine=False)
 
 
@@ -388,7 +396,72 @@ async def cancel(request: Request) -> Response:
     return await _challenge_answer(request, "canceled", mine=True)
 
 
+# ---------------------------------------------------------------------- challenge limits
+
+
+async def _limits_account(request: Request, *scopes: str) -> Account:
+    """The account of the session cookie, or of a bearer API token granting ``scopes``."""
+    if bearer(request) is not None:
+        account, _ = await authorized(request, *scopes)
+        return account
+    return await _logged_in(request)
+
+
+_LIMITS: Final = Model(
+    "ChallengeLimits",
+    {
+        "type": "object",
+        "properties": {
+            "accept": {"enum": ["nobody", "rated", "registered", "everyone"]},
+            "min_side": {"type": ["integer", "null"]},
+            "max_side": {"type": ["integer", "null"]},
+            "modes": {"type": "array", "items": {"enum": ["general", "simple"]}},
+            "min_initial": {"type": ["integer", "null"], "description": "seconds"},
+            "max_initial": {"type": ["integer", "null"], "description": "seconds"},
+            "untimed": {"type": "boolean"},
+            "days": {"type": "boolean"},
+            "rated": {"type": "boolean"},
+            "casual": {"type": "boolean"},
+            "bots": {"type": "boolean"},
+        },
+    },
+)
+
+
+@declare(
+    "Who may challenge the caller, and to what games (session cookie, or a bearer token)",
+    responses={
+        200: Answer("The limits", _LIMITS),
+        401: refused("No session nor token (not_logged_in, no_token, bad_token)"),
+    },
+)
+async def get_limits(request: Request) -> Response:
+    """``GET /api/account/challenge-limits``."""
+    account = await _limits_account(request, "challenge:read", "challenge:write", "bot:play")
+    found = await hub(request).db(LimitStore(hub(request).store.engine).get, account.id)
+    return JSONResponse(found.to_json())
+
+
+@declare(
+    "Set who may challenge the caller, and to what games (fields left out: their defaults)",
+    body=_LIMITS,
+    responses={
+        200: Answer("The limits", _LIMITS),
+        400: refused("A field out of its range (bad_field, unknown_field)"),
+        401: refused("No session nor token (not_logged_in, no_token, bad_token)"),
+    },
+)
+async def put_limits(request: Request) -> Response:
+    """``PUT /api/account/challenge-limits`` (``challenge:write`` for a token)."""
+    account = await _limits_account(request, "challenge:write")
+    limits = parse_limits(await read_json(request))
+    await hub(request).db(LimitStore(hub(request).store.engine).put, account.id, limits)
+    return JSONResponse(limits.to_json())
+
+
 ROUTES: Final = [
+    Route("/api/account/challenge-limits", get_limits, methods=["GET"]),
+    Route("/api/account/challenge-limits", put_limits, methods=["PUT"]),
     Route("/api/tokens", new_api_token, methods=["POST"]),
     Route("/api/tokens", list_api_tokens, methods=["GET"]),
     Route("/api/tokens/{token_id}", revoke_api_token, methods=["DELETE"]),

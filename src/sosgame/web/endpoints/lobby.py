@@ -30,6 +30,7 @@ from sosgame.web.live.protocol import (
     parse_envelope,
 )
 from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.challengelimits import DECLINE_REASONS, LimitStore
 from sosgame.web.matchmaking.lobby import STALE_MS, Lobby, LobbyClient
 from sosgame.web.matchmaking.seeks import SeekSettings, member_of, parse_seek, seat_token
 from sosgame.web.people.names import guest_name
@@ -57,7 +58,7 @@ LOBBY_MESSAGES: Final[dict[str, tuple[str, ...]]] = {
     "ping": (),
     "challenge": ("name", "rows", "cols", "mode", "clock", "days", "rated"),
     "accept": ("challenge",),
-    "decline": ("challenge",),
+    "decline": ("challenge", "reason"),
     "cancel_challenge": ("challenge",),
 }
 """The lobby socket's message types and the fields each takes (besides ``v`` and ``type``)."""
@@ -91,6 +92,8 @@ class LobbyMessage:
     pool: str | None = None
     seek: str | None = None
     challenge: str | None = None
+    reason: str = "generic"
+    """Why a challenge is declined (one of ``DECLINE_REASONS``)."""
     game: SeekSettings | None = None
     """A challenge's game (of two players)."""
 
@@ -117,7 +120,12 @@ def parse_lobby_message(text: str) -> LobbyMessage:
         return LobbyMessage(kind, name, game=parse_seek(game))
     if kind in ("accept", "decline", "cancel_challenge"):
         challenge = _id(data, "challenge", "a challenge", needed=kind != "decline")
-        return LobbyMessage(kind, challenge=challenge)
+        reason = data.get("reason", "generic")
+        if kind == "decline" and reason not in DECLINE_REASONS:
+            raise ProtocolError(
+                "bad_field", f"field 'reason' must be one of {', '.join(DECLINE_REASONS)}"
+            )
+        return LobbyMessage(kind, challenge=challenge, reason=str(reason))
     pool = data.get("pool")
     if kind == "pool" and (not isinstance(pool, str) or not 0 < len(pool) <= 32):
         raise ProtocolError("bad_field", "field 'pool' must be a pool's id")
@@ -345,6 +353,10 @@ async def _challenges(
         target = await hub(websocket).db(players.find, parsed.name)
         if target is None:
             raise ProtocolError("no_player", parsed.name)
+        if target.id != client.account:
+            challenger = await hub(websocket).db(players.get, client.account)
+            store = LimitStore(hub(websocket).store.engine)
+            await hub(websocket).db(store.check, challenger, target.id, parsed.game)
         await pools.challenge(client, parsed.game, target.id, target.name)
     elif parsed.type == "accept":
         assert parsed.challenge is not None
@@ -352,7 +364,7 @@ async def _challenges(
             raise ProtocolError("account_needed", "challenges are between named players")
         await pools.join_seek(client, parsed.challenge, challenge=True)
     elif parsed.type == "decline":
-        await pools.decline(client, parsed.challenge)
+        await pools.decline(client, parsed.challenge, parsed.reason)
     else:
         assert parsed.challenge is not None
         await pools.cancel(client, parsed.challenge)

@@ -114,6 +114,7 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "already_joined": _code(400, LOBBY),
         "no_challenge": _code(404, HTTP, LOBBY),
         "too_many_challenges": _code(429, HTTP, LOBBY),
+        "challenge_refused": _code(403, HTTP, LOBBY),
         "no_lobby": _code(401, HTTP),
         "account_needed": _code(403, *EVERYWHERE),
         # Players, accounts and puzzles.

@@ -87,6 +87,8 @@ class LobbyClient:
     """The lists last pushed to it, by message type (each sent again only once changed)."""
     bot: bool = False
     """Whether its account is a bot's: bots play by challenge, never in the people's pools."""
+    told: set[str] = field(default_factory=set)
+    """The answered challenges it was told of (``challengeDeclined``, ``challengeCanceled``)."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -111,6 +113,8 @@ class Lobby:
         """This hub's lobby connections, by the hash of their secret."""
         self.listed: tuple[list[Seek], dict[str, int]] | None = None
         """The open seeks and the pools' counts as last read (for every connection)."""
+        self.answered: list[tuple[Seek, str]] = []
+        """The challenges answered without a game, as last read."""
         self.pushed_ms = -PUSH_MS
 
     def connect(self, client: LobbyClient) -> str:
@@ -135,6 +139,7 @@ class Lobby:
         self.pushed_ms = now
         found = await self.hub.db(self.seeks.open_seeks, now, STALE_MS)
         counts = await self.hub.db(self.entries.counts, now, STALE_MS)
+        self.answered = await self.hub.db(self.seeks.answered, now)
         self.listed = (found, counts)
         for client in list(self.clients.values()):
             await self._show(client)
@@ -143,6 +148,7 @@ class Lobby:
         assert self.listed is not None
         found, counts = self.listed
         mine = hash_token(client.secret)
+        await self._tell_answers(client, mine)
         seeks = [
             self._seek(seek, mine)
             for seek in found
@@ -166,6 +172,25 @@ class Lobby:
             if client.sent.get(kind) != view:
                 client.sent[kind] = view
                 await client.connection.send(_message(kind, **view))
+
+    async def _tell_answers(self, client: LobbyClient, mine: str) -> None:
+        # Before the lists: the challenger learns why before the challenge leaves its list.
+        for seek, answer in self.answered:
+            if seek.id in client.told:
+                continue
+            if answer.startswith("declined:") and seek.member == mine:
+                shown = {**self._challenge(seek, mine), "declineReason": answer.partition(":")[2]}
+                kind = "challengeDeclined"
+            elif (
+                answer == "canceled"
+                and client.account is not None
+                and seek.target == client.account
+            ):
+                shown, kind = self._challenge(seek, mine), "challengeCanceled"
+            else:
+                continue
+            client.told.add(seek.id)
+            await client.connection.send(_message(kind, challenge=shown))
 
     @staticmethod
     def _open(seek: Seek, client: LobbyClient) -> bool:
@@ -192,6 +217,8 @@ class Lobby:
             **{key: shown[key] for key in ("id", "rows", "cols", "mode", "clock", "days", "rated")},
             "from": seek.creator,
             "to": seek.target_name,
+            "from_bot": seek.bot,
+            "to_bot": seek.target_bot,
             "seeker": self._seeker(seek),
             "mine": seek.member == mine,
             "lapses_ms": seek.created_ms + CHALLENGE_MS,
@@ -234,15 +261,18 @@ class Lobby:
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         """The challenger withdraws a challenge not yet answered."""
-        if not await self.hub.db(self.seeks.delete, seek_id, hash_token(client.secret)):
+        if not await self.hub.db(self.seeks.withdraw, seek_id, hash_token(client.secret)):
             raise ProtocolError("no_challenge")
         self.hub.bus.wake()
 
-    async def decline(self, client: LobbyClient, seek_id: str | None) -> None:
-        """The challenged player declines a challenge, or every one (``None``)."""
+    async def decline(
+        self, client: LobbyClient, seek_id: str | None, reason: str = "generic"
+    ) -> None:
+        """The challenged player declines a challenge, or every one (``None``), with
+        ``reason``."""
         if client.account is None:
             raise ProtocolError("account_needed", "challenges are between named players")
-        declined = await self.hub.db(self.seeks.decline, client.account, seek_id)
+        declined = await self.hub.db(self.seeks.decline, client.account, seek_id, reason)
         if seek_id is not None and not declined:
             raise ProtocolError("no_challenge")
         self.hub.bus.wake()

@@ -98,6 +98,10 @@ class Seek:
     created_ms: int = 0
     address: str = ""
     """The client address it was made from."""
+    bot: bool = False
+    """Whether its creator's account is a bot's."""
+    target_bot: bool = False
+    """Whether the account a challenge is for is a bot's."""
 
     def to_json(self) -> dict[str, Any]:
         """The seek as ``GET /api/seeks`` lists it."""
@@ -260,6 +264,7 @@ class SeekStore:
                     seek_members.c.account == creator.account,
                     seeks.c.target.is_not(None),
                     seeks.c.game.is_(None),
+                    seeks.c.answer.is_(None),
                     seeks.c.created_ms >= now_ms - CHALLENGE_MS,
                 )
             )
@@ -317,7 +322,11 @@ class SeekStore:
                 db.execute(seeks.delete().where(seeks.c.id.in_(gone)))
             rows = (
                 db.execute(
-                    select(seeks, players.c.name.label("target_name"))
+                    select(
+                        seeks,
+                        players.c.name.label("target_name"),
+                        players.c.bot.label("target_bot"),
+                    )
                     .outerjoin(players, players.c.id == seeks.c.target)
                     .where(seeks.c.game.is_(None), seeks.c.answer.is_(None))
                     .order_by(seeks.c.created_ms)
@@ -339,6 +348,7 @@ class SeekStore:
                     players.c.mu,
                     players.c.sigma,
                     players.c.opponents,
+                    players.c.bot,
                 )
                 .outerjoin(players, players.c.id == seek_members.c.account)
                 .where(seek_members.c.seek_id.in_(ids))
@@ -365,22 +375,95 @@ class SeekStore:
                     target_name=row["target_name"] or "",
                     created_ms=row["created_ms"],
                     address=row["address"],
+                    bot=creator is not None and bool(creator.bot),
+                    target_bot=bool(row["target_bot"]),
                 )
             )
         return listed
 
-    def decline(self, target: int, seek_id: str | None) -> int:
-        """The challenged player declines a challenge (``None``: every challenge to them);
-        how many were declined."""
+    def decline(self, target: int, seek_id: str | None, reason: str = "generic") -> int:
+        """The challenged player declines a challenge (``None``: every challenge to them)
+        with ``reason``; how many were declined. Each keeps its answer until it lapses, so
+        that the challenger's process can tell them why."""
         with self._engine.begin() as db:
-            mine = and_(seeks.c.target == target, seeks.c.game.is_(None))
+            mine = and_(seeks.c.target == target, seeks.c.game.is_(None), seeks.c.answer.is_(None))
             if seek_id is not None:
                 mine = and_(mine, seeks.c.id == seek_id)
-            ids = [row.id for row in db.execute(select(seeks.c.id).where(mine))]
-            if ids:
-                db.execute(seek_members.delete().where(seek_members.c.seek_id.in_(ids)))
-                db.execute(seeks.delete().where(seeks.c.id.in_(ids)))
-            return len(ids)
+            done = db.execute(seeks.update().where(mine).values(answer=f"declined:{reason}"))
+            return int(done.rowcount)
+
+    def withdraw(self, seek_id: str, creator: str) -> bool:
+        """The challenger (``creator``, a lobby connection) withdraws a challenge not yet
+        answered; it stays, ``canceled``, until it lapses, so that the challenged is told."""
+        with self._engine.begin() as db:
+            done = db.execute(
+                seeks.update()
+                .where(
+                    seeks.c.id == seek_id,
+                    seeks.c.creator == creator,
+                    seeks.c.target.is_not(None),
+                    seeks.c.game.is_(None),
+                    seeks.c.answer.is_(None),
+                )
+                .values(answer="canceled")
+            )
+            return bool(done.rowcount)
+
+    def answered(self, now_ms: int) -> list[tuple[Seek, str]]:
+        """The challenges answered without a game and not yet lapsed, each with its answer
+        (``canceled``, or ``declined:`` and the reason)."""
+        creator = players.alias("creator")
+        with self._engine.begin() as db:
+            rows = (
+                db.execute(
+                    select(
+                        seeks,
+                        players.c.name.label("target_name"),
+                        players.c.bot.label("target_bot"),
+                        seek_members.c.name.label("creator_name"),
+                        select(creator.c.bot)
+                        .where(creator.c.id == seek_members.c.account)
+                        .scalar_subquery()
+                        .label("creator_bot"),
+                    )
+                    .join(
+                        seek_members,
+                        and_(
+                            seek_members.c.seek_id == seeks.c.id,
+                            seek_members.c.member == seeks.c.creator,
+                        ),
+                    )
+                    .outerjoin(players, players.c.id == seeks.c.target)
+                    .where(
+                        seeks.c.target.is_not(None),
+                        seeks.c.game.is_(None),
+                        seeks.c.answer.is_not(None),
+                        seeks.c.created_ms >= now_ms - CHALLENGE_MS,
+                    )
+                    .order_by(seeks.c.created_ms)
+                )
+                .mappings()
+                .all()
+            )
+        return [
+            (
+                Seek(
+                    row["id"],
+                    seek_settings(row),
+                    row["creator_name"],
+                    1,
+                    member=row["creator"],
+                    target=row["target"],
+                    target_name=row["target_name"] or "",
+                    created_ms=row["created_ms"],
+                    address=row["address"],
+                    bot=bool(row["creator_bot"]),
+                    target_bot=bool(row["target_bot"]),
+                ),
+                row["answer"],
+            )
+            for row in rows
+        ]
 
     def delete(self, seek_id: str, creator: str) -> bool:
         """Withdraw a seek not yet filled, if ``creator`` made it."""

@@ -377,7 +377,9 @@ class Accounts:
         return JSONResponse({"player": None if account is None else account.to_json()})
 
     @declare(
-        "The leaderboard: named players by rating, and the computer levels' fixed ratings",
+        "The leaderboard: named players by rating (?kind=person or ?kind=bot: only people or"
+        " only bots), and the computer levels' fixed ratings",
+        query={"kind": {"enum": ["person", "bot"]}},
         responses={
             200: Answer(
                 "Best rating first",
@@ -403,9 +405,14 @@ class Accounts:
             )
         },
     )
-    async def leaderboard(self, _request: Request) -> Response:
-        """``GET /api/players``: the players by rating, and the computer levels' ratings."""
-        board = await self.hub.db(self.players.leaderboard)
+    async def leaderboard(self, request: Request) -> Response:
+        """``GET /api/players``: the players by rating (``?kind=person`` or ``bot``: of that
+        kind only), and the computer levels' ratings."""
+        kind = request.query_params.get("kind")
+        if kind not in (None, "person", "bot"):
+            raise ProtocolError("bad_field", "kind must be person or bot")
+        bots = None if kind is None else kind == "bot"
+        board = await self.hub.db(self.players.leaderboard, bots=bots)
         return JSONResponse(
             {
                 "players": [account.to_json() for account in board],

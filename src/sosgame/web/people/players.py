@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, or_, select, true
 from sqlalchemy.exc import IntegrityError
 
 from sosgame.web.people.names import normal_name, skeleton
@@ -319,12 +319,18 @@ class Players:
 
     # ------------------------------------------------------------------------- reading
 
-    def leaderboard(self, limit: int = 100) -> list[Account]:
+    def leaderboard(self, limit: int = 100, *, bots: bool | None = None) -> list[Account]:
         """Established players with rated games (provisional ones are left off), best
-        rating (``mu - 3 sigma``) first."""
+        rating (``mu - 3 sigma``) first; with ``bots``, only bots' accounts (or only
+        people's)."""
+        kind = or_(players.c.bot.is_(None), players.c.bot.is_(False))
         query = (
             select(players)
-            .where(players.c.games > 0, players.c.opponents >= self._established)
+            .where(
+                players.c.games > 0,
+                players.c.opponents >= self._established,
+                true() if bots is None else players.c.bot.is_(True) if bots else kind,
+            )
             .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.key)
             .limit(limit)
         )

@@ -6,6 +6,7 @@ import { api, el, go, saveSeekToken, saveToken } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 import { steadily } from "./steady.js";
+import { challengeGame, challengerText, nameText, reasonChoice, reasonText } from "./challenges.js";
 
 const PROTOCOL = 1;
 
@@ -13,7 +14,7 @@ const PROTOCOL = 1;
 // correspondence seeks it joined (whose seat tokens are kept) and where the page shows its state.
 const lobby = { socket: null, secret: null, ready: null, pool: null, seeks: new Set(), joinedDays: new Set(),
   status: null, offer: null, leave: null, seekList: null, counts: null, challengeList: null,
-  challengeStatus: null, challenges: [], sent: new Map(), heard: new Set(), aboutChallenges: false };
+  challengeStatus: null, challenges: [], sent: new Map(), heard: new Set(), aboutChallenges: false, asked: "" };
 
 export function closeLobby() {
   if (lobby.socket) lobby.socket.close();
@@ -89,11 +90,21 @@ function receiveLobby(message) {
   } else if (message.type === "seeks") drawSeeksSteadily(message.seeks);
   else if (message.type === "pool_counts") drawCounts(message.counts);
   else if (message.type === "challenges") drawChallengesSteadily(message.challenges);
+  else if (message.type === "challengeDeclined") {
+    // Said before the list drops it, so the list's "did not take up" does not say it again.
+    const one = message.challenge;
+    lobby.sent.delete(one.id);
+    sayChallenge(t("web.challenge.declined", { name: nameText(one.to, one.to_bot), reason: reasonText(one.declineReason) }));
+  } else if (message.type === "challengeCanceled") {
+    sayChallenge(t("web.challenge.canceled", { name: nameText(message.challenge.from, message.challenge.from_bot) }));
+  }
   else if (message.type === "challenge_sent") {
     lobby.sent.set(message.challenge, message.to);
     sayChallenge(t("web.challenge.sent"));
   } else if (message.type === "error") {
-    if (lobby.aboutChallenges && lobby.challengeStatus) sayChallenge(errorText(message.code, message.message, message.detail));
+    if (lobby.aboutChallenges && lobby.challengeStatus && message.code === "challenge_refused") {
+      sayChallenge(t("web.challenge.refused", { name: lobby.asked, reason: reasonText(message.detail) }));
+    } else if (lobby.aboutChallenges && lobby.challengeStatus) sayChallenge(errorText(message.code, message.message, message.detail));
     else say(errorText(message.code, message.message, message.detail));
   }
 }
@@ -113,10 +124,6 @@ function rangeText(range) {
   if (range.min === null) return t("web.seek.range_max", { max: range.max });
   if (range.max === null) return t("web.seek.range_min", { min: range.min });
   return t("web.seek.range", { min: range.min, max: range.max });
-}
-
-function gameText(game) {
-  return `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}, ${clockLabel(game.clock, game.days)}`;
 }
 
 // The pushed lists wait for a press under way: a Join or Accept button is not swept away.
@@ -160,17 +167,21 @@ function drawChallenges(challenges) {
   lobby.challenges = challenges;
   if (!lobby.challengeList) return;
   const received = challenges.filter((one) => !one.mine);
-  const items = challenges.map((one) => el("li", { "data-challenge": one.id, class: one.mine ? "sent" : "received" },
-    el("strong", { text: one.mine ? t("web.challenge.to", { name: one.to }) : t("web.challenge.from", { name: one.from, rating: ratingText(one.seeker) }) }),
-    el("span", { text: gameText(one) }),
-    el("span", { class: "meta rated", text: one.rated ? t("web.rated") : t("web.casual") }),
-    ...(one.mine ? [el("button", { type: "button", class: "challenge-cancel", text: t("web.challenge.cancel"),
-      onclick: () => { lobby.sent.delete(one.id); sendLobby({ type: "cancel_challenge", challenge: one.id }); } })]
-      : [el("button", { type: "button", class: "primary challenge-accept", text: t("web.challenge.accept"),
-        onclick: () => sendLobby({ type: "accept", challenge: one.id }) }),
-      el("button", { type: "button", class: "challenge-decline", text: t("web.challenge.decline"),
-        onclick: () => sendLobby({ type: "decline", challenge: one.id }) })]),
-  ));
+  const items = challenges.map((one) => {
+    const reason = one.mine ? null : reasonChoice(`challenge-reason-${one.id}`);
+    return el("li", { "data-challenge": one.id, class: one.mine ? "sent" : "received" },
+      el("strong", { text: one.mine ? t("web.challenge.to", { name: nameText(one.to, one.to_bot) }) : challengerText(one) }),
+      el("span", { text: challengeGame(one) }),
+      ...(one.mine ? [el("span", { class: "meta", text: t("web.challenge.waiting", { name: one.to }) }),
+        el("button", { type: "button", class: "challenge-cancel", text: t("web.challenge.cancel"),
+          onclick: () => { lobby.sent.delete(one.id); sendLobby({ type: "cancel_challenge", challenge: one.id }); } })]
+        : [el("button", { type: "button", class: "primary challenge-accept", text: t("web.challenge.accept"),
+          onclick: () => sendLobby({ type: "accept", challenge: one.id }) }),
+        reason,
+        el("button", { type: "button", class: "challenge-decline", text: t("web.challenge.decline"),
+          onclick: () => sendLobby({ type: "decline", challenge: one.id, reason: reason.value }) })]),
+    );
+  });
   if (received.length > 1) {
     items.push(el("li", {}, el("button", { type: "button", id: "challenge-decline-all", text: t("web.challenge.decline_all"),
       onclick: () => sendLobby({ type: "decline" }) })));
@@ -231,6 +242,7 @@ export function challengeForm(loggedIn, name = null) {
       mode: mode.value, rated: rated.checked,
       clock: Number(minutes.value) > 0 && !days.value ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null };
     if (days.value) message.days = Number(days.value);
+    lobby.asked = message.name;
     try {
       await openLobby();
       sendLobby(message);

@@ -5,6 +5,7 @@
 import { api, el, go, router, svg, svgText, view } from "./dom.js";
 import { errorText, settings, t } from "./i18n.js";
 import { challengeForm, challengesPanel, seeksPanel } from "./lobby.js";
+import { nameText, watchChallenges } from "./challenges.js";
 
 // The named player logged in here (null: a guest), from GET /api/session.
 export const account = { player: null };
@@ -32,6 +33,7 @@ export async function loadSession() {
 }
 
 export function drawAccount() {
+  watchChallenges(Boolean(account.player));
   const box = document.getElementById("account");
   if (!box) return;
   if (account.player) {
@@ -139,13 +141,31 @@ export function showLogin() {
 
 // --------------------------------------------------------------------------- the leaderboard
 
-export async function showPlayers() {
+// The leaderboard's tab: people's ratings or bots' (one scale for both).
+const leaderboard = { kind: "person" };
+
+function kindTabs() {
+  const tab = (kind, label) => el("button", { type: "button", role: "tab", id: `tab-${kind}`, class: "tab",
+    "aria-selected": String(leaderboard.kind === kind), "aria-controls": "leaderboard", tabindex: leaderboard.kind === kind ? "0" : "-1",
+    text: t(label), onclick: () => { leaderboard.kind = kind; showPlayers(kind); } });
+  const tabs = el("div", { role: "tablist", class: "tabs", id: "leaderboard-tabs", "aria-label": t("web.leaderboard.kinds") },
+    tab("person", "web.leaderboard.people"), tab("bot", "web.leaderboard.bots"));
+  // Arrow keys move between the tabs, as a tab list is used.
+  tabs.addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight"].includes(event.key)) return;
+    leaderboard.kind = leaderboard.kind === "person" ? "bot" : "person";
+    showPlayers(leaderboard.kind);
+  });
+  return tabs;
+}
+
+export async function showPlayers(focusKind = null) {
   const route = router.visits;
   router.render = showPlayers;
   document.title = t("web.title_players");
   let data;
   try {
-    data = await api("GET", "/api/players");
+    data = await api("GET", `/api/players?kind=${leaderboard.kind}`);
   } catch (error) {
     view().replaceChildren(el("p", { class: "error", text: errorText(error.code, error.message) }));
     return;
@@ -160,7 +180,7 @@ export async function showPlayers() {
       el("td", {}, botMark(player), el("a", { href: `#/players/${encodeURIComponent(player.name)}`, text: player.name })),
       el("td", { class: "number", text: formatRating(player.rating) }),
       el("td", { class: "number", text: String(player.rated_games) }),
-    )) : [el("tr", {}, el("td", { colspan: 4, text: t("web.no_players") }))]));
+    )) : [el("tr", {}, el("td", { colspan: 4, text: t(leaderboard.kind === "bot" ? "web.no_bots_rated" : "web.no_players") }))]));
   const computers = el("table", { class: "table", id: "computer-ratings" },
     el("caption", { text: t("web.computer_ratings") }),
     head(t("web.level"), t("web.rating")),
@@ -170,10 +190,11 @@ export async function showPlayers() {
   view().replaceChildren(
     el("h1", { text: t("web.leaderboard") }),
     el("div", { class: "home" },
-      el("section", { class: "panel scroll" }, board,
+      el("section", { class: "panel scroll" }, kindTabs(), board,
         el("p", { class: "meta", id: "provisional-help", text: t("web.provisional_help") })),
       el("section", { class: "panel scroll" }, computers,
         el("p", { class: "meta", text: t("web.rating_help") }))));
+  if (typeof focusKind === "string") document.getElementById(`tab-${focusKind}`).focus();
 }
 
 // ------------------------------------------------------------------------ a player's page
@@ -249,7 +270,66 @@ export async function showPlayer(name) {
       el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
       el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)),
-    ...(own ? [accountPanel()] : challenges));
+    ...(own ? [accountPanel(), limitsPanel()] : challenges));
+}
+
+// Who may challenge this player, and to what games (GET/PUT /api/account/challenge-limits).
+function limitsPanel() {
+  const status = el("p", { class: "meta", id: "limits-status", role: "status", "aria-live": "polite" });
+  const form = el("form", { id: "limits-form" });
+  const panel = el("section", { class: "panel", id: "limits-panel", "aria-labelledby": "limits-title" },
+    el("h2", { id: "limits-title", text: t("web.limits.title") }), form, status);
+  fillLimits(form, status);
+  return panel;
+}
+
+async function fillLimits(form, status) {
+  let limits;
+  try {
+    limits = await api("GET", "/api/account/challenge-limits");
+  } catch (failure) {
+    status.textContent = errorText(failure.code, failure.message, failure.detail);
+    return;
+  }
+  const { min_side: least, max_side: most } = settings.config.limits;
+  const accept = el("select", { id: "limits-accept" }, ["nobody", "rated", "registered", "everyone"].map((value) =>
+    el("option", { value, selected: value === limits.accept, text: t(`web.limits.accept.${value}`) })));
+  const side = (id, value) => el("input", { type: "number", id, min: least, max: most, value: value ?? "", placeholder: t("web.limits.any") });
+  const minutes = (id, value) => el("input", { type: "number", id, min: 0, max: 180, step: "any",
+    value: value === null ? "" : value / 60, placeholder: t("web.limits.any") });
+  const check = (id, on) => el("input", { type: "checkbox", id, checked: on });
+  const fields = {
+    min_side: side("limits-min-side", limits.min_side), max_side: side("limits-max-side", limits.max_side),
+    min_initial: minutes("limits-min-minutes", limits.min_initial), max_initial: minutes("limits-max-minutes", limits.max_initial),
+    general: check("limits-general", limits.modes.includes("general")), simple: check("limits-simple", limits.modes.includes("simple")),
+    untimed: check("limits-untimed", limits.untimed), days: check("limits-days", limits.days),
+    rated: check("limits-rated", limits.rated), casual: check("limits-casual", limits.casual), bots: check("limits-bots", limits.bots),
+  };
+  const field = (label, input) => el("label", { class: "field" }, el("span", { text: t(label) }), input);
+  const box = (label, input) => el("label", { class: "field" }, input, el("span", { text: t(label) }));
+  form.replaceChildren(
+    field("web.limits.accept", accept),
+    field("web.limits.min_side", fields.min_side), field("web.limits.max_side", fields.max_side),
+    el("fieldset", { class: "field" }, el("legend", { text: t("web.limits.modes") }),
+      box("mode.general", fields.general), box("mode.simple", fields.simple)),
+    field("web.limits.min_minutes", fields.min_initial), field("web.limits.max_minutes", fields.max_initial),
+    box("web.limits.untimed", fields.untimed), box("web.limits.days", fields.days),
+    box("web.limits.rated", fields.rated), box("web.limits.casual", fields.casual), box("web.limits.bots", fields.bots),
+    el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "limits-save", text: t("web.limits.save") })));
+  const number = (input, scale = 1) => (input.value === "" ? null : Math.round(Number(input.value) * scale));
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const body = { accept: accept.value, min_side: number(fields.min_side), max_side: number(fields.max_side),
+      modes: ["general", "simple"].filter((mode) => fields[mode].checked),
+      min_initial: number(fields.min_initial, 60), max_initial: number(fields.max_initial, 60) };
+    for (const flag of ["untimed", "days", "rated", "casual", "bots"]) body[flag] = fields[flag].checked;
+    try {
+      await api("PUT", "/api/account/challenge-limits", body);
+      status.textContent = t("web.limits.saved");
+    } catch (failure) {
+      status.textContent = errorText(failure.code, failure.message, failure.detail);
+    }
+  };
 }
 
 // A bot's account says so before its name, wherever a player is shown.
@@ -260,7 +340,7 @@ function botMark(player) {
 // ------------------------------------------------------------------------------ the lobby
 
 function seatText(seat) {
-  const who = seat.free ? t("web.free_seat") : seat.name;
+  const who = seat.free ? t("web.free_seat") : nameText(seat.name, seat.bot);
   if (!seat.rating) return who;
   const rating = formatRating(seat.rating.rating);
   return `${who} (${seat.provisional ? t("web.rating_provisional", { rating }) : rating})`;

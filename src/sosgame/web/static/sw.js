@@ -2,7 +2,7 @@
 // and settings) so that the app starts without a network. Each is fetched from the network
 // first and the kept copy answers only when the network does not; games, lists and the
 // analysis are never kept: they need the server.
-const CACHE = "sos-app-v3";
+const CACHE = "sos-app-v4";
 const APP_FILES = [
   "/",
   "/manifest.json",
@@ -14,6 +14,7 @@ const APP_FILES = [
   "/static/announcer.js",
   "/static/board.js",
   "/static/choices.js",
+  "/static/challenges.js",
   "/static/chat.js",
   "/static/coordinates.js",
   "/static/dom.js",

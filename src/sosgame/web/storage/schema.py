@@ -24,6 +24,7 @@ __all__ = [
     "METADATA",
     "actions",
     "api_tokens",
+    "challenge_limits",
     "chat_messages",
     "games",
     "jobs",
@@ -169,6 +170,27 @@ api_tokens: Final = Table(
 )
 """A player's personal API token: only its SHA-256 is kept (the token is shown once), with
 the scopes it grants, space-separated; revoking it deletes the row."""
+
+challenge_limits: Final = Table(
+    "challenge_limits",
+    METADATA,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("accept", String(16), nullable=False),
+    Column("min_side", Integer, nullable=True),
+    Column("max_side", Integer, nullable=True),
+    Column("modes", String(40), nullable=False),
+    Column("min_initial", Integer, nullable=True),
+    Column("max_initial", Integer, nullable=True),
+    Column("untimed", Boolean, nullable=False),
+    Column("days", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("casual", Boolean, nullable=False),
+    Column("bots", Boolean, nullable=False),
+)
+"""Who may challenge a player (``accept``: ``nobody``, ``rated``, ``registered`` or
+``everyone``) and to what games: board sides, modes (comma-separated), a clock's initial
+seconds, games without a clock, correspondence, rated, casual, from bots. An account
+without a row takes every challenge (:mod:`sosgame.web.matchmaking.challengelimits`)."""
 
 player_opponents: Final = Table(
     "player_opponents",
