@@ -67,6 +67,8 @@ class LiveServer:
                     return
             except OSError:
                 time.sleep(0.1)
+        # A server that was slow to start would otherwise outlive its test run.
+        self.kill()
         raise RuntimeError("the server did not start within 30 s")
 
     def kill(self) -> None:
