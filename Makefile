@@ -83,6 +83,7 @@ bench: $(STAMP)
 	nice $(BIN)/python benchmarks/versus_c.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/web_load.py
+	$(BIN)/python benchmarks/bots.py
 	$(BIN)/python benchmarks/web_page.py
 	$(BIN)/python benchmarks/analysis_web.py
 	nice $(BIN)/python benchmarks/quality.py --nodes 600000

@@ -166,7 +166,7 @@ def test_no_import_cycle_even_inside_functions() -> None:
 
 
 ROOMS = {"kernel": 2, "search": 2, "solver": 2, "ai": 2, "research": 3}
-INTERFACES = ("cli", "tui", "web", "envs")
+INTERFACES = ("cli", "tui", "web", "envs", "bot")
 """The rooms of docs/architecture.md beyond the rules core (1): the players and their solver
 (2), research (3) and the interfaces (4)."""
 

@@ -47,6 +47,7 @@ BROUGHT_BY = {
         "caissify_pairings",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),
+    "bot": ("httpx", "httpcore"),
     "tournaments": ("networkx", "caissify_pairings"),
 }
 EVERY_OPTIONAL = frozenset(name for names in BROUGHT_BY.values() for name in names)
@@ -102,7 +103,7 @@ def test_every_extra_module_the_code_checks_for_is_hidden_on_a_bare_install() ->
 
 @pytest.mark.parametrize(
     "command",
-    [None, "replay", "show", "play", "serve", "worker", "solve", "hint", "analyze", "arena"],
+    [None, "replay", "show", "play", "serve", "worker", "solve", "hint", "analyze", "arena", "bot"],
 )
 def test_help_works_on_a_bare_install(command: str | None) -> None:
     done = sosgame(*([command] if command else []), "--help")
@@ -154,6 +155,7 @@ def test_without_numba_the_solver_says_once_what_would_make_it_fast() -> None:
         (["worker", "--redis", "redis://127.0.0.1:1/0"], "web"),
         (["play", "--lang", "en"], "tui"),
         (["play", "--size", "4", "--lang", "en"], "tui"),
+        (["bot", "--server", "http://127.0.0.1:1", "--token", "sos_x"], "bot"),
     ],
 )
 def test_commands_that_need_an_extra_name_it_in_one_line(

@@ -413,3 +413,17 @@ def test_copy_is_independent() -> None:
     other.play("Ob1")
     assert game.ply == 1 and other.ply == 2
     assert game != other
+
+
+def test_movers_name_the_seat_behind_each_action_through_extra_turns_and_resignations() -> None:
+    game = Game(rows=3, cols=3, players=3)
+    game.play("Sa1")  # seat 0
+    game.play("Oa2")  # seat 1
+    game.play("Sa3")  # seat 2 completes S-O-S and moves again
+    game.play("Sc3")
+    game.resign(1)  # out of turn: seat 1 leaves while seat 0 is to move
+    game.play("Sb2")
+    assert game.movers == (0, 1, 2, 2, 1, 0)
+    assert len(game.movers) == len(game.actions)
+    game.undo()
+    assert game.movers == (0, 1, 2, 2, 1)

@@ -186,6 +186,19 @@ def test_a_challenge_declined_or_cancelled_is_gone(client: TestClient) -> None:
     error(client.post(f"/api/challenge/{second}/accept", headers=two), 404, "no_challenge")
 
 
+def test_only_challenges_still_waiting_count_against_the_cap(client: TestClient) -> None:
+    one, two = bot(client, "One"), bot(client, "Two")
+    # Answered challenges are kept until they lapse (for the event streams), but wait no more.
+    for answer, by in (("decline", two), ("cancel", one), ("decline", two), ("cancel", one)):
+        made = client.post("/api/challenge/Two", json=GAME, headers=one)
+        assert made.status_code == 200, made.text
+        seek_id = made.json()["challenge"]["id"]
+        assert client.post(f"/api/challenge/{seek_id}/{answer}", headers=by).status_code == 200
+    waiting = [client.post("/api/challenge/Two", json=GAME, headers=one) for _ in range(4)]
+    assert [answer.status_code for answer in waiting[:3]] == [200, 200, 200]
+    error(waiting[3], 429, "too_many_challenges")
+
+
 def test_moves_go_through_the_game_s_rules(client: TestClient) -> None:
     one, two = bot(client, "One"), bot(client, "Two")
     game_id = game_between(client, one, two, "Two")
@@ -283,3 +296,25 @@ def test_every_server_process_accepts_the_tokens_in_the_store(tmp_path: Path) ->
         headers = bot(first, "Robo")
     with app_client(database) as second:
         assert second.get("/api/account", headers=headers).json()["name"] == "Robo"
+
+
+def test_the_bot_api_answers_wrong_turn_never_not_your_turn(client: TestClient) -> None:
+    # The WebSocket's not_your_turn is the bot API's wrong_turn: one name over HTTP, for a
+    # move out of turn through either prefix, and declared where it may come, only there.
+    from sosgame.web.api import operation_of
+    from sosgame.web.endpoints import botgames
+
+    for route in botgames.ROUTES:
+        operation = operation_of(route.endpoint)
+        assert operation is not None
+        said = " ".join(answer.description for answer in operation.responses.values())
+        assert "not_your_turn" not in said, route.path
+        assert ("wrong_turn" in said) == route.path.endswith("/move/{move}"), route.path
+    one, two = bot(client, "Uno"), bot(client, "Dos")
+    game_id = game_between(client, one, two, "Dos")
+    for prefix in ("/api/bot", "/api/board"):
+        path = f"{prefix}/game/{game_id}/move/Sa1"
+        error(client.post(path, headers=two), 400, "wrong_turn")
+        error(client.post(f"{path}?ply=0", headers=two), 400, "wrong_turn")
+    # Resigning is not a turn's: the seat not to move resigns.
+    assert client.post(f"/api/bot/game/{game_id}/resign", headers=two).status_code == 200

@@ -15,7 +15,7 @@ from sosgame.errors import SosError
 
 __all__ = ["EXTRAS", "Extra", "MissingExtraError", "install_command", "missing", "require"]
 
-Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster", "tournaments"]
+Extra: TypeAlias = Literal["fast", "tui", "web", "envs", "cluster", "tournaments", "bot"]
 
 EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
     "fast": ("numba", "numpy", "tqdm", "openskill"),
@@ -34,6 +34,7 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "PIL"),
     "cluster": ("distributed",),
+    "bot": ("httpx",),
     "tournaments": ("networkx", "caissify_pairings"),
 }
 """The modules each extra brings that the code imports by name: one for each package of the

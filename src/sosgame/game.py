@@ -506,6 +506,12 @@ class Game:
         return tuple(entry[0] for entry in self._history)
 
     @property
+    def movers(self) -> tuple[int, ...]:
+        """The seat behind each action of :attr:`actions`: the player of a move, the seat
+        that resigned."""
+        return tuple(entry[2] if len(entry) == 4 else entry[0].seat for entry in self._history)
+
+    @property
     def ply(self) -> int:
         """The number of moves played."""
         return self._ply

@@ -34,6 +34,7 @@ _COMMANDS = (
     "analyze",
     "arena",
     "puzzle",
+    "bot",
 )
 """Each subcommand, in the order ``--help`` lists them: the module ``sosgame.cli.NAME``."""
 _EXHAUSTIVE = frozenset({"solve", "certify", "arena"})

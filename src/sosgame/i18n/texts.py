@@ -1,7 +1,8 @@
 """Every text the interfaces show, in English, the source language of the catalogs: one
 module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``), one for
 the puzzles, which every interface shows (``texts_puzzles``), the engine's errors
-(``texts_errors``) and the web server's (``texts_web_errors``).
+(``texts_errors``), the web server's (``texts_web_errors``) and the bot client's
+(``texts_bot``).
 
 Each entry is marked for extraction: ``make catalogs`` reads them with Babel into
 ``locale/sosgame.pot`` (the key is the message context, the English text the message id),
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from sosgame.i18n import (
+    texts_bot,
     texts_cli,
     texts_errors,
     texts_game,
@@ -38,6 +40,7 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_lobby.ENTRIES,
         *texts_home.ENTRIES,
         *texts_cli.ENTRIES,
+        *texts_bot.ENTRIES,
         *texts_errors.ENTRIES,
         *texts_puzzles.ENTRIES,
     ]

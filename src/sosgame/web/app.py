@@ -16,7 +16,7 @@ from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
@@ -57,6 +57,7 @@ __all__ = ["create_app"]
 
 GZIP_MINIMUM = 500
 """Bytes: a shorter answer is sent as it is (compressing it would gain nothing)."""
+NDJSON = "application/x-ndjson"
 
 
 def create_app(
@@ -174,7 +175,13 @@ def create_app(
     hosts = None if allowed_hosts is None else frozenset(map(host_name, allowed_hosts))
     app.add_middleware(RequestChecks, allowed_hosts=hosts, allowed_origins=allowed_origins)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-    # Text answers (the page, scripts, JSON) travel compressed; WebSockets pass untouched.
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
+    # Text answers (the page, scripts, JSON) travel compressed; WebSockets pass untouched, and
+    # so do the bot API's streams: compressing held back their headers until their first
+    # line, and costs a flush a line.
+    app.add_middleware(
+        GZipMiddleware,
+        minimum_size=GZIP_MINIMUM,
+        exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, NDJSON),
+    )
     app.add_middleware(SecurityHeaders)
     return app

@@ -54,21 +54,32 @@ def _answers(
     return answers
 
 
-async def seated(request: Request) -> tuple[Account, Room, frozenset[int]]:
+async def seated(
+    request: Request, *, newcomer: bool = False
+) -> tuple[Account, Room, frozenset[int]]:
     """The token's account, the game's room and the seats the account holds in it (a bot's
     through ``/api/bot/``, anyone's through ``/api/board/``): ``no_game``, or
-    ``not_your_seat`` for another's game."""
+    ``not_your_seat`` for another's game.
+
+    Only a ``newcomer`` (a stream that starts with the whole game) waits for the room's
+    version to be compared with the store's: an action needs no such check, since its
+    write is refused (``stale``) if another process changed the game first."""
     is_bot = request.url.path.startswith("/api/bot/")
     account, _ = await authorized(request, "bot:play" if is_bot else "board:play")
     if is_bot and not account.bot:
         raise ProtocolError("not_a_bot")
     game_id = str(request.path_params["game_id"])
     await cold_load(request, game_id)
-    room = await hub(request).room_to_join(game_id)
+    running = hub(request)
+    room = await (running.room_to_join(game_id) if newcomer else running.room(game_id))
     if room is None:
         raise ProtocolError("no_game")
-    found = await hub(request).db(bots(request).tokens.seats, account.id, game_id)
-    seats = frozenset(one.seat for one in found)
+    memory = bots(request).seats
+    seats = memory.get(account.id, game_id)
+    if seats is None:
+        found = await running.db_aside(bots(request).tokens.seats, account.id, game_id)
+        seats = frozenset(one.seat for one in found)
+        memory.keep(account.id, game_id, seats)
     if not seats:
         raise ProtocolError("not_your_seat", "the token's account plays no seat of this game")
     return account, room, seats
@@ -107,6 +118,7 @@ async def _run(request: Request, kind: str, **fields: Any) -> Response:
         if free and not await rates.allow(str(account.id)):
             return _flooded()
         if error.code == "not_your_turn":
+            # The WebSocket's code; the bot API's one name for it is wrong_turn.
             raise ProtocolError("wrong_turn", error.detail) from None
         raise
     return JSONResponse({"ok": True})
@@ -126,9 +138,9 @@ async def move(request: Request) -> Response:
 
 
 @declare(
-    "Resign the token's seat",
+    "Resign the token's seat (at any time: not only on its turn)",
     bearer=True,
-    responses=_answers("game_over, wrong_turn"),
+    responses=_answers("game_over"),
 )
 async def resign(request: Request) -> Response:
     """``POST .../resign``: resign the account's seat."""

@@ -6,9 +6,8 @@ bot accounts and challenges over HTTP; a game's moves and actions are
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -42,7 +41,7 @@ from sosgame.web.matchmaking.seeks import (
     seat_token,
 )
 from sosgame.web.people.apitokens import SCOPES, ApiTokens, TokenInfo
-from sosgame.web.people.players import Account
+from sosgame.web.people.players import Account, Players
 from sosgame.web.people.tokens import hash_token, new_token
 
 __all__ = ["ACTION_BURST", "ACTION_RATE", "ANY_PLAY", "OK", "ROUTES", "Bots", "authorized", "bots"]
@@ -53,23 +52,31 @@ ACTION_BURST: Final = 30
 
 ANY_PLAY: Final = ("bot:play", "board:play", "challenge:read")
 _MAX_TOKEN: Final = 100
+SEATS_KEPT: Final = 4096
+"""Accounts' seats in games kept in memory: a seat once taken is its account's for good, so
+a game's actions need not read it again."""
 
 
-class Signal:
-    """Wakes every stream waiting on it (at each of the hub's sweeps, after a wake on the
-    bus: a challenge made or answered, a game started or finished on any process)."""
+class SeatMemory:
+    """The seats each account took in a game, as read once from the store (only found
+    seats are kept: one taken later is read then)."""
 
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
+    def __init__(self, size: int = SEATS_KEPT) -> None:
+        self._size = size
+        self._kept: OrderedDict[tuple[int, str], frozenset[int]] = OrderedDict()
 
-    def fire(self) -> None:
-        self._event.set()
-        self._event = asyncio.Event()
+    def get(self, account: int, game_id: str) -> frozenset[int] | None:
+        found = self._kept.get((account, game_id))
+        if found is not None:
+            self._kept.move_to_end((account, game_id))
+        return found
 
-    async def wait(self, seconds: float) -> None:
-        """Wait until the next fire, or ``seconds``."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), seconds)
+    def keep(self, account: int, game_id: str, seats: frozenset[int]) -> None:
+        if not seats:
+            return
+        self._kept[(account, game_id)] = seats
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
 
 
 @dataclass
@@ -82,7 +89,7 @@ class Bots:
     rates: SharedRates = field(
         default_factory=lambda: SharedRates("bots", ACTION_RATE, ACTION_BURST)
     )
-    changed: Signal = field(default_factory=Signal)
+    seats: SeatMemory = field(default_factory=SeatMemory)
 
     @classmethod
     def of(cls, engine: Any) -> Bots:
@@ -90,18 +97,12 @@ class Bots:
         return cls(ApiTokens(engine), ChallengeStore(engine), SeekStore(engine))
 
     def start(self, running: Hub) -> None:
-        """Keep the API's challenges alive at each sweep and wake the streams then; a game
-        finished here wakes every process's sweep."""
+        """Keep the API's challenges alive at each sweep."""
 
         async def sweep() -> None:
             await running.db(self.challenges.sweep, clocks.now_ms())
-            self.changed.fire()
-
-        async def finished(_game_id: str) -> None:
-            running.bus.wake()
 
         running.sweep_hooks.append(sweep)
-        running.finished_hooks.append(finished)
         self.rates.share(running.bus)
 
 
@@ -118,17 +119,25 @@ async def authorized(request: Request, *scopes: str) -> tuple[Account, TokenInfo
     secret = bearer(request)
     if secret is None:
         raise ProtocolError("no_token", "send Authorization: Bearer and an API token")
-    info = None
+    info, account = None, None
     if len(secret) <= _MAX_TOKEN:
-        info = await hub(request).db_aside(bots(request).tokens.resolve, secret)
-    account = None
-    if info is not None:
-        account = await hub(request).db_aside(server(request).accounts.players.get, info.player_id)
+        info, account = await hub(request).db_aside(
+            _resolve, bots(request).tokens, server(request).accounts.players, secret
+        )
     if info is None or account is None:
         raise ProtocolError("bad_token")
     if not set(scopes) & set(info.scopes):
         raise ProtocolError("missing_scope", " or ".join(scopes))
     return account, info
+
+
+def _resolve(
+    tokens: ApiTokens, players: Players, secret: str
+) -> tuple[TokenInfo | None, Account | None]:
+    """The token and its account, read in one trip to the store's side thread (a request
+    of a bot's waits for one turn of that thread, not two)."""
+    info = tokens.resolve(secret)
+    return info, None if info is None else players.get(info.player_id)
 
 
 async def _logged_in(request: Request) -> Account:
@@ -312,6 +321,7 @@ async def challenge(request: Request) -> Response:
     if not made:
         raise ProtocolError("too_many_challenges", f"at most {CHALLENGES_PER_PLAYER}")
     hub(request).bus.wake()
+    await hub(request).notices.challenge(seek_id)
     found = await hub(request).db(bots(request).challenges.involving, account.id, clocks.now_ms())
     shown = next(one.to_json() for one in found if one.seek.id == seek_id)
     return JSONResponse({"challenge": shown})
@@ -320,9 +330,11 @@ async def challenge(request: Request) -> Response:
 async def _challenge_answer(request: Request, answer: str, *, mine: bool) -> Response:
     account, _ = await authorized(request, "challenge:write")
     seek_id = str(request.path_params["challenge_id"])
-    if not await hub(request).db(
-        bots(request).challenges.answer, seek_id, account.id, answer, mine=mine
-    ):
+    async with hub(request).notices.closing(account.id, answer):
+        done = await hub(request).db(
+            bots(request).challenges.answer, seek_id, account.id, answer, mine=mine
+        )
+    if not done:
         raise ProtocolError("no_challenge")
     hub(request).bus.wake()
     return JSONResponse({"ok": True})
@@ -341,16 +353,17 @@ async def accept(request: Request) -> Response:
     account, _ = await authorized(request, "challenge:write")
     seek_id = str(request.path_params["challenge_id"])
     member = _member(account, seek_id)
-    refused_why = await hub(request).db(
-        bots(request).seeks.join,
-        seek_id,
-        member,
-        account.rating.shown,
-        clocks.now_ms(),
-        seek_game,
-        address=address(request),
-        caps=creation.caps_now(hub(request)),
-    )
+    async with hub(request).notices.closing(account.id):
+        refused_why = await hub(request).db(
+            bots(request).seeks.join,
+            seek_id,
+            member,
+            account.rating.shown,
+            clocks.now_ms(),
+            seek_game,
+            address=address(request),
+            caps=creation.caps_now(hub(request)),
+        )
     if refused_why in gamecaps.REASONS:
         raise ProtocolError("too_many_games", "the challenger may make no more games now")
     if refused_why is not None:

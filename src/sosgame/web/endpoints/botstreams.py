@@ -1,40 +1,44 @@
 """The bot API's NDJSON streams (docs/protocol.md, "Bots"): an account's events and a
-game's changes, one JSON object a line, and an empty line every few seconds to keep the
-connection open.
+game's changes, one JSON object a line, and an empty line after every
+:data:`KEEP_ALIVE_SECONDS` of silence to keep the connection open.
 
 A game's stream is one more follower of the game's room, as a WebSocket is: it hears every
 change the room sends its channel, from this process or (over the bus) from any other. An
-account's stream reads its games and challenges from the store when woken (each sweep, which
-a wake on the bus starts at once) and at least every :data:`EVENT_POLL_SECONDS`. Both start
-with the whole present, so a stream opened again after a lost connection misses nothing.
+account's stream is pushed the notices to the account (:mod:`sosgame.web.live.notices`), here
+or over the bus; it reads the account's games and challenges from the store only when it
+opens and after the bus lost messages. Both start with the whole present, so a stream opened
+again after a lost connection misses nothing. A client that goes away is noticed at once
+(the server's ``http.disconnect``), not at the next write: its stream leaves the game then.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
+import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from sosgame.web.api import Answer, declare, refused
+from sosgame.web.endpoints.botevents import Said
 from sosgame.web.endpoints.botgames import seated
 from sosgame.web.endpoints.bots import ANY_PLAY, authorized, bots
 from sosgame.web.endpoints.common import address, hub
 from sosgame.web.live import clock as clocks
 from sosgame.web.live.room import Room
-from sosgame.web.matchmaking.challenges import Challenge
-from sosgame.web.people.apitokens import GameSeat
 
-__all__ = ["EVENT_POLL_SECONDS", "KEEP_ALIVE_SECONDS", "ROUTES", "event_stream", "game_stream"]
+__all__ = ["KEEP_ALIVE_SECONDS", "ROUTES", "NdjsonResponse", "event_stream", "game_stream"]
 
-KEEP_ALIVE_SECONDS: Final = 5.0
-"""Seconds of silence after which a stream sends an empty line."""
-EVENT_POLL_SECONDS: Final = 1.0
-"""The longest an account's stream goes without reading its games and challenges."""
+KEEP_ALIVE_SECONDS: Final = 6.0
+"""Seconds of silence after which a stream sends an empty line (lichess's event stream's
+figure): it tells a client that the connection lives; a client gone is noticed without it."""
 NDJSON: Final = "application/x-ndjson"
 
 
@@ -42,16 +46,26 @@ def _line(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
-def _game(seat: GameSeat) -> dict[str, Any]:
-    return {
-        "id": seat.game_id,
-        "rows": seat.rows,
-        "cols": seat.cols,
-        "mode": seat.mode,
-        "rated": seat.rated,
-        "seat": seat.seat,
-        "status": seat.status,
-    }
+class NdjsonResponse(StreamingResponse):
+    """A stream that ends as soon as the client disconnects: it listens for the server's
+    ``http.disconnect`` while it writes (Starlette does so only for servers of an older
+    ASGI version; otherwise a client gone would be noticed at the next failed write)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        writing = asyncio.ensure_future(self.stream_response(send))
+        gone = asyncio.ensure_future(self.listen_for_disconnect(receive))
+        try:
+            await asyncio.wait({writing, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (writing, gone):
+                task.cancel()
+            for task in (writing, gone):
+                with contextlib.suppress(asyncio.CancelledError, OSError):
+                    await task
+        if writing.done() and not writing.cancelled() and writing.exception() is not None:
+            error = writing.exception()
+            if not isinstance(error, OSError):
+                raise error  # type: ignore[misc]
 
 
 @declare(
@@ -67,62 +81,57 @@ def _game(seat: GameSeat) -> dict[str, Any]:
 )
 async def event_stream(request: Request) -> Response:
     """``GET /api/stream/event``: the account's games starting and finishing and the
-    challenges to and from it; first a ``gameStart`` for each game in progress and a
-    ``challenge`` for each open challenge to it."""
+    challenges to and from it, pushed as they happen; first a ``gameStart`` for each game
+    in progress and a ``challenge`` for each open challenge to or from it."""
     account, _ = await authorized(request, *ANY_PLAY)
     parts = bots(request)
     running = hub(request)
 
+    async def present(said: Said) -> list[dict[str, Any]]:
+        seats = await running.db_aside(parts.tokens.seats, account.id)
+        found = await running.db_aside(parts.challenges.involving, account.id, clocks.now_ms())
+        ended = {}
+        for game_id in said.running_ids():
+            if game_id not in {seat.game_id for seat in seats}:
+                rows = await running.db_aside(parts.tokens.seats, account.id, game_id)
+                if rows:
+                    ended[game_id] = rows[0]
+        return said.present(seats, found, ended)
+
     async def lines() -> AsyncGenerator[str, None]:
-        games: dict[str, GameSeat] = {}
-        challenges: dict[str, Challenge] = {}
-        quiet = 0.0
-        while True:
-            seats = await running.db_aside(parts.tokens.seats, account.id)
-            found = await running.db_aside(parts.challenges.involving, account.id, clocks.now_ms())
-            sent = False
-            now_games = {seat.game_id: seat for seat in seats}
-            for game_id, seat in now_games.items():
-                if game_id not in games:
-                    sent = True
-                    yield _line({"type": "gameStart", "game": _game(seat)})
-            for game_id in [game_id for game_id in games if game_id not in now_games]:
-                ended = await running.db_aside(parts.tokens.seats, account.id, game_id)
-                finished = ended[0] if ended else games[game_id]
-                sent = True
-                yield _line({"type": "gameFinish", "game": _game(finished)})
-            games = now_games
-            by_id = {one.seek.id: one for one in found}
-            for seek_id, one in by_id.items():
-                if one.game is None and one.answer is None and seek_id not in challenges:
-                    challenges[seek_id] = one
-                    sent = True
-                    yield _line({"type": "challenge", "challenge": one.to_json()})
-            for seek_id in list(challenges):
-                now = by_id.get(seek_id)
-                if now is not None and now.answer is None:
-                    continue
-                before = challenges.pop(seek_id)
-                if now is not None and now.game is not None:
-                    continue  # accepted: its gameStart says so
-                answer = "canceled" if now is None else now.answer or "canceled"
-                shown = before.to_json()
-                sent = True
-                if answer.startswith("declined:"):
-                    reason = answer.partition(":")[2]
-                    yield _line(
-                        {
-                            "type": "challengeDeclined",
-                            "challenge": {**shown, "declineReason": reason},
-                        }
-                    )
+        # Following first, then reading: no notice can fall in between (one heard twice
+        # is said once).
+        inbox = await running.notices.open(account.id)
+        said = Said()
+        try:
+            for line in await present(said):
+                yield _line(line)
+            spoke = time.monotonic()
+            while True:
+                wait = KEEP_ALIVE_SECONDS - (time.monotonic() - spoke)
+                lapse = said.next_lapse_ms()
+                if lapse is not None:
+                    wait = min(wait, max(0.0, (lapse - clocks.now_ms()) / 1000))
+                out: list[dict[str, Any]] = []
+                try:
+                    notice = await asyncio.wait_for(inbox.queue.get(), max(0.0, wait))
+                except TimeoutError:
+                    pass
                 else:
-                    yield _line({"type": "challengeCanceled", "challenge": shown})
-            quiet = 0.0 if sent else quiet + EVENT_POLL_SECONDS
-            if quiet >= KEEP_ALIVE_SECONDS:
-                quiet = 0.0
-                yield "\n"
-            await parts.changed.wait(EVENT_POLL_SECONDS)
+                    if inbox.lost:
+                        inbox.lost = False
+                        out += await present(said)
+                    out += said.take(notice)
+                out += said.lapsed(clocks.now_ms())
+                for line in out:
+                    yield _line(line)
+                if out:
+                    spoke = time.monotonic()
+                elif time.monotonic() - spoke >= KEEP_ALIVE_SECONDS:
+                    spoke = time.monotonic()
+                    yield "\n"
+        finally:
+            await running.notices.close(inbox)
 
     return _streamed(request, f"events:{account.id}", lines())
 
@@ -144,7 +153,7 @@ def _streamed(request: Request, place: str, lines: AsyncGenerator[str, None]) ->
             running.release(place, client)
             await lines.aclose()
 
-    return StreamingResponse(counted(), media_type=NDJSON)
+    return NdjsonResponse(counted(), media_type=NDJSON)
 
 
 def _players(room: Room) -> list[dict[str, Any]]:
@@ -167,6 +176,17 @@ def _state(game: dict[str, Any]) -> dict[str, Any]:
         "offers": game.get("offers", []),
         "allowed": game["allowed"],
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _heard(text: str) -> tuple[dict[str, Any], str | None]:
+    """A message of a room's channel, parsed, and its ``gameState`` line if it is a
+    ``state``: once per message, however many of the game's streams hear it (the dict is
+    shared: read, never changed)."""
+    message = json.loads(text)
+    if message.get("type") != "state":
+        return message, None
+    return message, _line(_state(message["game"]))
 
 
 def _key(game: dict[str, Any]) -> tuple[Any, ...]:
@@ -202,7 +222,7 @@ def _gone(game: dict[str, Any], mine: frozenset[int]) -> dict[str, Any] | None:
 async def game_stream(request: Request) -> Response:
     """``GET /api/bot/game/stream/{id}``: ``gameFull`` first, then ``gameState`` at every
     change, ``chatLine`` and ``opponentGone``; it ends once the game is over."""
-    _, room, seats = await seated(request)
+    _, room, seats = await seated(request, newcomer=True)
     queue: asyncio.Queue[str] = asyncio.Queue()
 
     async def heard(text: str) -> None:
@@ -238,7 +258,7 @@ async def game_stream(request: Request) -> Response:
                 except TimeoutError:
                     yield "\n"
                     continue
-                message = json.loads(text)
+                message, state_line = _heard(text)
                 if message.get("type") == "chat":
                     yield _line(
                         {
@@ -254,9 +274,9 @@ async def game_stream(request: Request) -> Response:
                 if now is not None and now != gone:
                     yield _line(now)
                 gone = now
-                if _key(game) != last:
+                if _key(game) != last and state_line is not None:
                     last = _key(game)
-                    yield _line(_state(game))
+                    yield state_line
                 if game["status"] == "finished":
                     return
         finally:

@@ -220,10 +220,19 @@ class ProtocolError(ValueError):
     """
 
     def __init__(self, code: str, detail: str | None = None) -> None:
+        registered(code)
         self.code = code
         self.detail = detail
-        self.message = _message(code, detail)
-        super().__init__(self.message)
+        super().__init__(code, detail)
+
+    @property
+    def message(self) -> str:
+        """The code's English text and the detail (looked up when read: the machine's
+        checks refuse many actions that nobody sends, to tell which are allowed)."""
+        return _message(self.code, self.detail)
+
+    def __str__(self) -> str:
+        return self.message
 
     @property
     def status(self) -> int:

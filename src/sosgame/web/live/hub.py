@@ -30,6 +30,7 @@ from sosgame.web.live import pauses
 from sosgame.web.live.chat import deliver as deliver_chat
 from sosgame.web.live.clock import now_ms
 from sosgame.web.live.fanout import PRESENCE_TTL, Connection, LocalChannel
+from sosgame.web.live.notices import AccountNotices
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.live.room import Room
 from sosgame.web.network.bus import Bus, LocalBus
@@ -91,6 +92,8 @@ class Hub:
         """Paces new WebSocket sessions (see :mod:`sosgame.web.guards.admission`)."""
         self.computer_pause = computer_pause
         self.database = Database(store, on_finished=self._finished, on_unheld=self.bus.wake)
+        self.notices = AccountNotices(self.bus, store.engine, self.db_aside)
+        """The accounts' event streams of this process, and the notices pushed to them."""
         self.jobs = ComputerJobs(store.queue, self.database, self.bus, makes_moves=computers)
         self._makes_moves = computers
         self.finished_hooks: list[Callable[[str], Coroutine[Any, Any, None]]] = []
@@ -121,7 +124,7 @@ class Hub:
 
     def _finished(self, game_id: str) -> None:
         loop = asyncio.get_running_loop()
-        for hook in self.finished_hooks:
+        for hook in (self.notices.game, *self.finished_hooks):
             task = loop.create_task(hook(game_id))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
@@ -234,6 +237,7 @@ class Hub:
     def _lost(self) -> None:
         for room in list(self.rooms.values()):
             room.hear({"reload": True})
+        self.notices.lost()
 
     async def _share_computer_moves(self) -> None:
         """Renew the leases this hub holds, keep watched computer-only games moving, and

@@ -56,8 +56,23 @@ class ChallengeStore:
 
     def involving(self, account: int, now_ms: int) -> list[Challenge]:
         """The challenges from or to ``account`` not yet lapsed, oldest first."""
+        return self._found(now_ms, account=account)
+
+    def by_id(self, seek_id: str, now_ms: int) -> Challenge | None:
+        """The challenge ``seek_id``, if it has not lapsed."""
+        found = self._found(now_ms, seek_id=seek_id)
+        return found[0] if found else None
+
+    def _found(
+        self, now_ms: int, *, account: int | None = None, seek_id: str | None = None
+    ) -> list[Challenge]:
         creator = aliased(seek_members)
         target = aliased(players)
+        whose: ColumnElement[bool] = (
+            seeks.c.id == seek_id
+            if account is None
+            else or_(seeks.c.target == account, creator.c.account == account)
+        )
         query = (
             select(
                 seeks,
@@ -71,7 +86,7 @@ class ChallengeStore:
             .outerjoin(target, target.c.id == seeks.c.target)
             .where(
                 seeks.c.target.is_not(None),
-                or_(seeks.c.target == account, creator.c.account == account),
+                whose,
                 seeks.c.created_ms >= now_ms - CHALLENGE_MS,
             )
             .order_by(seeks.c.created_ms, seeks.c.id)

@@ -258,10 +258,13 @@ class Lobby:
             _message("challenge_sent", challenge=seek_id, token=token, to=name)
         )
         self.hub.bus.wake()
+        await self.hub.notices.challenge(seek_id)
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         """The challenger withdraws a challenge not yet answered."""
-        if not await self.hub.db(self.seeks.withdraw, seek_id, hash_token(client.secret)):
+        async with self.hub.notices.closing(client.account):
+            withdrawn = await self.hub.db(self.seeks.withdraw, seek_id, hash_token(client.secret))
+        if not withdrawn:
             raise ProtocolError("no_challenge")
         self.hub.bus.wake()
 
@@ -272,7 +275,8 @@ class Lobby:
         ``reason``."""
         if client.account is None:
             raise ProtocolError("account_needed", "challenges are between named players")
-        declined = await self.hub.db(self.seeks.decline, client.account, seek_id, reason)
+        async with self.hub.notices.closing(client.account, f"declined:{reason}"):
+            declined = await self.hub.db(self.seeks.decline, client.account, seek_id, reason)
         if seek_id is not None and not declined:
             raise ProtocolError("no_challenge")
         self.hub.bus.wake()
@@ -283,16 +287,17 @@ class Lobby:
         """Take a seat in a seek (or accept a challenge); the game starts for all once the
         last seat is taken."""
         member = member_of(client.secret, seek_id, client.name, client.account)
-        refused = await self.hub.db(
-            self.seeks.join,
-            seek_id,
-            member,
-            client.shown,
-            self.now(),
-            seek_game,
-            address=client.address,
-            caps=creation.caps_now(self.hub),
-        )
+        async with self.hub.notices.closing(client.account if challenge else None):
+            refused = await self.hub.db(
+                self.seeks.join,
+                seek_id,
+                member,
+                client.shown,
+                self.now(),
+                seek_game,
+                address=client.address,
+                caps=creation.caps_now(self.hub),
+            )
         if refused in gamecaps.REASONS:
             raise ProtocolError(
                 "too_many_games",
@@ -316,6 +321,7 @@ class Lobby:
         token = seat_token(client.secret, seek_id)
         await client.connection.send(_message("joined", seek=seek_id, token=token))
         self.hub.bus.wake()
+        await self.hub.notices.filled(seek_id)
 
     async def enter(self, client: LobbyClient, pool_id: str) -> None:
         """Put the client in a pool (out of the one it was in)."""
@@ -378,7 +384,8 @@ class Lobby:
         seeks it joined (a game it was just paired into is already stored)."""
         if client.secret:
             self.clients.pop(hash_token(client.secret), None)
-            await self.hub.db(self.seeks.gone, hash_token(client.secret))
+            async with self.hub.notices.closing(client.account):
+                await self.hub.db(self.seeks.gone, hash_token(client.secret))
         entry = client.entry
         if entry is not None:
             self.waiting.pop(entry.id, None)
@@ -489,6 +496,7 @@ class Lobby:
             )
             if await self.hub.db(self.entries.pair, seated, game, caps=caps):
                 made += 1
+                await self.hub.notices.game(game.id)
         return made
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Exchange",
     "LocalBus",
     "RedisBus",
+    "account_channel",
     "game_channel",
     "wake_channel",
 ]
@@ -73,11 +74,17 @@ return 1
 """
 
 EventHandler = Callable[[str, dict[str, Any]], None]
+NoticeHandler = Callable[[int, dict[str, Any]], None]
 
 
 def game_channel(game_id: str, database: int = 0) -> str:
     """The channel a game's changes are published on."""
     return f"{PREFIX}:{database}:game:{game_id}"
+
+
+def account_channel(account: int, database: int = 0) -> str:
+    """The channel an account's notices (its event stream's lines) are published on."""
+    return f"{PREFIX}:{database}:account:{account}"
 
 
 def wake_channel(database: int = 0) -> str:
@@ -114,6 +121,20 @@ class Bus(Protocol):
     def wake(self) -> None:
         """Tell processes that make computer moves that one waits."""
 
+    def on_notice(self, handler: NoticeHandler) -> None:
+        """Have ``handler(account, notice)`` called for other processes' notices to the
+        accounts this process follows."""
+
+    async def follow_account(self, account: int) -> None:
+        """Hear an account's notices from now on (returns once subscribed)."""
+
+    async def unfollow_account(self, account: int) -> None:
+        """Stop hearing an account's notices."""
+
+    def notify(self, account: int, notice: dict[str, Any]) -> None:
+        """Send a notice to an account's event streams on the other processes (in order,
+        without waiting)."""
+
     async def shared(self, game_ids: Sequence[str]) -> set[str] | None:
         """Of these games, those another hub follows too (has in memory); ``None`` if that
         cannot be told now."""
@@ -139,6 +160,7 @@ class Exchange:
     def __init__(self) -> None:
         self.buses: list[LocalBus] = []
         self.followers: dict[str, set[LocalBus]] = {}
+        self.account_followers: dict[int, set[LocalBus]] = {}
         self.buckets: dict[tuple[float, int], ClientRates] = {}
 
     def take(self, key: str, rate: float, burst: int) -> bool:
@@ -163,6 +185,14 @@ class Exchange:
         for bus in self.buses:
             bus.deliver(None, "")
 
+    def notify(self, sender: LocalBus, account: int, notice: dict[str, Any]) -> None:
+        """Hand a notice to every other bus that follows the account."""
+        others = [bus for bus in self.account_followers.get(account, ()) if bus is not sender]
+        if others:
+            text = json.dumps(notice, separators=(",", ":"))
+            for bus in others:
+                bus.deliver_notice(account, text)
+
 
 class LocalBus:
     """The bus of the hubs of one process: events fan out through their :class:`Exchange`
@@ -174,6 +204,7 @@ class LocalBus:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._on_event: EventHandler = lambda _game, _event: None
         self._on_wake: Callable[[], None] = lambda: None
+        self._on_notice: NoticeHandler = lambda _account, _notice: None
 
     async def start(
         self, on_event: EventHandler, on_wake: Callable[[], None], on_lost: Callable[[], None]
@@ -181,6 +212,31 @@ class LocalBus:
         self._on_event, self._on_wake = on_event, on_wake
         self._loop = asyncio.get_running_loop()
         self.exchange.buses.append(self)
+
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self._on_notice = handler
+
+    async def follow_account(self, account: int) -> None:
+        self.exchange.account_followers.setdefault(account, set()).add(self)
+
+    async def unfollow_account(self, account: int) -> None:
+        followers = self.exchange.account_followers.get(account)
+        if followers is not None:
+            followers.discard(self)
+            if not followers:
+                del self.exchange.account_followers[account]
+
+    def notify(self, account: int, notice: dict[str, Any]) -> None:
+        self.exchange.notify(self, account, notice)
+
+    def deliver_notice(self, account: int, text: str) -> None:
+        """Hand this hub a notice to ``account`` in its own loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._notice, account, text)
+
+    def _notice(self, account: int, text: str) -> None:
+        if self._loop is not None:
+            self._on_notice(account, json.loads(text))
 
     async def follow(self, game_id: str) -> None:
         self.exchange.followers.setdefault(game_id, set()).add(self)
@@ -229,6 +285,9 @@ class LocalBus:
         for game_id, followers in list(self.exchange.followers.items()):
             if self in followers:
                 await self.unfollow(game_id)
+        for account, followers in list(self.exchange.account_followers.items()):
+            if self in followers:
+                await self.unfollow_account(account)
 
 
 class RedisBus:
@@ -247,7 +306,9 @@ class RedisBus:
         self._on_event: EventHandler = lambda _game, _event: None
         self._on_wake: Callable[[], None] = lambda: None
         self._on_lost: Callable[[], None] = lambda: None
+        self._on_notice: NoticeHandler = lambda _account, _notice: None
         self._channel: Callable[[str], str] = game_channel
+        self._account_channel: Callable[[int], str] = account_channel
         self._wake = wake_channel()
         self._take: Any = None
         self._rates: Any = None
@@ -261,6 +322,7 @@ class RedisBus:
         self._client = redis.from_url(self.url)
         database = int(self._client.connection_pool.connection_kwargs.get("db", 0) or 0)
         self._channel = partial(game_channel, database=database)
+        self._account_channel = partial(account_channel, database=database)
         self._wake = wake_channel(database)
         try:
             await self._client.ping()
@@ -272,8 +334,24 @@ class RedisBus:
         await self._pubsub.subscribe(self._wake)
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._send())]
 
+    def on_notice(self, handler: NoticeHandler) -> None:
+        self._on_notice = handler
+
+    async def follow_account(self, account: int) -> None:
+        await self._subscribe(self._account_channel(account))
+
+    async def unfollow_account(self, account: int) -> None:
+        await self._unsubscribe(self._account_channel(account))
+
+    def notify(self, account: int, notice: dict[str, Any]) -> None:
+        text = f"{self.origin} " + json.dumps(notice, separators=(",", ":"))
+        self._outbox.append((self._account_channel(account), text))
+        self._ready.set()
+
     async def follow(self, game_id: str) -> None:
-        channel = self._channel(game_id)
+        await self._subscribe(self._channel(game_id))
+
+    async def _subscribe(self, channel: str) -> None:
         if channel in self._subscribed:
             await self._subscribed[channel].wait()
             return
@@ -284,7 +362,9 @@ class RedisBus:
             await asyncio.wait_for(acknowledged.wait(), 5)
 
     async def unfollow(self, game_id: str) -> None:
-        channel = self._channel(game_id)
+        await self._unsubscribe(self._channel(game_id))
+
+    async def _unsubscribe(self, channel: str) -> None:
         if self._subscribed.pop(channel, None) is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.unsubscribe(channel)
@@ -416,7 +496,12 @@ class RedisBus:
             return
         if not isinstance(event, dict):
             return
-        self._on_event(channel.rpartition(":")[2], event)
+        place, _, key = channel.rpartition(":")
+        if place.endswith(":account"):
+            if key.isdigit():
+                self._on_notice(int(key), event)
+            return
+        self._on_event(key, event)
 
     async def close(self) -> None:
         if self._client is None:

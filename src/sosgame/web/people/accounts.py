@@ -487,10 +487,12 @@ class Accounts:
         """Note that a logged-in player took this seat (nothing for a guest)."""
         if account is not None:
             await self.hub.db(self.players.link, game_id, seat, account.id)
+            await self.hub.notices.game(game_id)
 
     async def copy_links(self, old_id: str, new_id: str) -> None:
         """A rematch seats the same named players."""
         await self.hub.db(self.players.copy_links, old_id, new_id)
+        await self.hub.notices.game(new_id)
 
     def routes(self) -> list[Route]:
         """The endpoints, for the app's routing table."""

@@ -113,15 +113,14 @@ class LiveState:
 
     @cached_property
     def _history(self) -> tuple[frozenset[int], Mapping[int, int], int]:
-        replay = self.fresh_game()
+        # Read from the game (already played), not from a replay of it.
         last: dict[int, int] = {}
         resignation = -1
-        for index, text in enumerate(self.actions):
+        for index, (text, mover) in enumerate(zip(self.actions, self.game.movers, strict=True)):
             if text.startswith("resign:"):
                 resignation = index
             else:
-                last[replay.turn] = index
-            replay.apply(text)
+                last[mover] = index
         return frozenset(last), MappingProxyType(last), resignation
 
     @property
