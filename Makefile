@@ -55,12 +55,14 @@ node:
 	elif [ ! $(NODE_STAMP) -nt package-lock.json ]; then npm ci --no-audit --no-fund; fi
 
 # Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
-# time even on a machine whose cores are busy with other work.
+# time even on a machine whose cores are busy with other work. Each worker is handed one test
+# at a time (--maxschedchunk 1), not a batch, and tests/conftest.py starts the longest modules
+# first: the run ends on short tests, so neither worker is left alone with a queue of long ones.
 # The tests marked "alone" time something (a probe game under attack, Lighthouse's performance
 # score): they run alone, after the rest, since the other worker's servers, browsers and
 # searches beside them would skew the timings.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q -n 2 -m "not alone"
+	$(BIN)/pytest -q -n 2 --maxschedchunk 1 -m "not alone"
 	$(BIN)/pytest -q -m alone
 
 test: lint typecheck unit

@@ -134,12 +134,35 @@ def marks_of(item: pytest.Item) -> set[str]:
     return marks
 
 
+# The modules whose tests take longest (minutes of servers, subprocesses or searches in all),
+# longest first. They run first, so that under `pytest -n` the run ends on short tests and
+# both workers finish together, instead of one worker going on alone with the last long
+# module while the other has nothing left.
+FIRST_MODULES = (
+    "test_web_shared",
+    "test_web_edges",
+    "test_solver_threads",
+    "test_web_caps_at_once",
+    "test_ai_keep_value",
+    "test_ai_book",
+    "test_web_shared_pools",
+    "test_web_ws",
+)
+
+
+def _module_rank(item: pytest.Item) -> int:
+    stem = Path(str(item.path)).stem
+    return FIRST_MODULES.index(stem) if stem in FIRST_MODULES else len(FIRST_MODULES)
+
+
 # Before the mark plugin deselects by -m, so that the marks given here count.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         for name in sorted(marks_of(item)):
             item.add_marker(name)
+    # A stable sort: each module's tests stay together and in their order.
+    items.sort(key=_module_rank)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

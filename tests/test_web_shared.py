@@ -29,7 +29,7 @@ pytest.importorskip("websockets")
 import httpx
 from websockets.sync import client as websockets_sync
 
-from sos_services import free_port, running_redis
+from sos_services import free_port, new_postgres_database, new_redis_database, running_redis
 from sosgame.cli import main
 from sosgame.web.storage.store import Store
 
@@ -147,67 +147,90 @@ def shared(postgres_url: str, redis_url: str) -> list[str]:
     return ["--database", postgres_url, "--redis", redis_url]
 
 
+@dataclass
+class Pair:
+    """Two ``sosgame serve`` processes sharing one database and one Redis, and those options."""
+
+    one: Server
+    two: Server
+    shared: list[str]
+
+
+@pytest.fixture(scope="module")
+def pair(
+    tmp_path_factory: pytest.TempPathFactory, postgres_server: str, redis_server: str
+) -> Iterator[Pair]:
+    """One pair of processes at the default settings for the module's tests that each play
+    games of their own and read nothing else of the processes: two starts saved per test."""
+    database = new_postgres_database(postgres_server, f"sosgame_pair_{os.getpid()}")
+    shared = ["--database", database, "--redis", new_redis_database(redis_server)]
+    folder = tmp_path_factory.mktemp("pair")
+    with sosgame(folder, "serve", *shared) as one, sosgame(folder, "serve", *shared) as two:
+        yield Pair(one, two, shared)
+
+
 def test_a_move_made_through_one_process_reaches_the_others(
-    tmp_path: Path, shared: list[str]
+    pair: Pair,
 ) -> None:
-    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
-        seats = [{"name": "Ann"}, {"name": "Bao"}]
-        created = create(one, kind="online", seats=seats, public=True)
-        game = created["id"]
-        taken = httpx.post(f"{two.http}/api/games/{game}/seats/1", json={}, timeout=WAIT_SECONDS)
-        assert taken.status_code == 200, taken.text
-        with one.ws(game) as ann, two.ws(game) as bao, two.ws(game) as spectator:
-            assert hello(ann, created["token"])["game"]["status"] == "playing"
-            hello(bao, taken.json()["token"])
-            hello(spectator)
-            started = time.monotonic()
-            move(ann, "Sa1", 0)
-            seen = until(spectator, at_ply(1), "Ann's move, through the other process")
-            print(f"fan-out across processes: {1000 * (time.monotonic() - started):.1f} ms")
-            assert seen["game"]["actions"] == ["Sa1"]
-            until(bao, at_ply(1), "Ann's move, at Bao's")
-            move(bao, "Ob1", 1)
-            assert until(ann, at_ply(2), "Bao's move")["game"]["actions"] == ["Sa1", "Ob1"]
-            assert until(spectator, at_ply(2), "Bao's move")["game"]["board"][0] == "SO.."
-            # Presence adds up the followers of every process.
-            with one.ws(game) as other_spectator:
-                hello(other_spectator)
-                for socket in (ann, spectator):
-                    until(socket, counts_both_spectators, "both processes' spectators counted")
-        # Both processes agree with the database.
-        for server in (one, two):
-            state = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
-            assert state["actions"] == ["Sa1", "Ob1"]
+    one, two = pair.one, pair.two
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    created = create(one, kind="online", seats=seats, public=True)
+    game = created["id"]
+    taken = httpx.post(f"{two.http}/api/games/{game}/seats/1", json={}, timeout=WAIT_SECONDS)
+    assert taken.status_code == 200, taken.text
+    with one.ws(game) as ann, two.ws(game) as bao, two.ws(game) as spectator:
+        assert hello(ann, created["token"])["game"]["status"] == "playing"
+        hello(bao, taken.json()["token"])
+        hello(spectator)
+        started = time.monotonic()
+        move(ann, "Sa1", 0)
+        seen = until(spectator, at_ply(1), "Ann's move, through the other process")
+        print(f"fan-out across processes: {1000 * (time.monotonic() - started):.1f} ms")
+        assert seen["game"]["actions"] == ["Sa1"]
+        until(bao, at_ply(1), "Ann's move, at Bao's")
+        move(bao, "Ob1", 1)
+        assert until(ann, at_ply(2), "Bao's move")["game"]["actions"] == ["Sa1", "Ob1"]
+        assert until(spectator, at_ply(2), "Bao's move")["game"]["board"][0] == "SO.."
+        # Presence adds up the followers of every process.
+        with one.ws(game) as other_spectator:
+            hello(other_spectator)
+            for socket in (ann, spectator):
+                until(socket, counts_both_spectators, "both processes' spectators counted")
+    # Both processes agree with the database.
+    for server in (one, two):
+        state = httpx.get(f"{server.http}/api/games/{game}", timeout=WAIT_SECONDS).json()
+        assert state["actions"] == ["Sa1", "Ob1"]
 
 
 def test_a_change_is_announced_with_its_state_which_the_other_processes_pass_on(
-    tmp_path: Path, shared: list[str]
+    pair: Pair,
 ) -> None:
     import redis
 
     from sosgame.web.network.bus import game_channel
 
-    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
-        created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
-        game = created["id"]
-        url, number = shared[3].rsplit("/", 1)
-        listener = redis.Redis.from_url(url).pubsub()
-        listener.subscribe(game_channel(game, int(number)))
-        with one.ws(game) as player, two.ws(game) as spectator:
-            hello(player, created["token"])
-            hello(spectator)
-            move(player, "Sa1", 0)
-            sent = until(player, at_ply(1), "the move, where it was made")
-            forwarded = until(spectator, at_ply(1), "the move, through the other process")
-        announcement = None
-        deadline = time.monotonic() + WAIT_SECONDS
-        while announcement is None and time.monotonic() < deadline:
-            heard = listener.get_message(timeout=1)
-            if heard and heard["type"] == "message" and b'"texts"' in heard["data"]:
-                origin, _, body = heard["data"].partition(b" ")
-                announcement = json.loads(body)
-                assert announcement["origin"] == origin.decode()
-        listener.close()
+    shared = pair.shared
+    one, two = pair.one, pair.two
+    created = create(one, seats=[{"name": "Ann"}, {"name": "Bao"}])
+    game = created["id"]
+    url, number = shared[3].rsplit("/", 1)
+    listener = redis.Redis.from_url(url).pubsub()
+    listener.subscribe(game_channel(game, int(number)))
+    with one.ws(game) as player, two.ws(game) as spectator:
+        hello(player, created["token"])
+        hello(spectator)
+        move(player, "Sa1", 0)
+        sent = until(player, at_ply(1), "the move, where it was made")
+        forwarded = until(spectator, at_ply(1), "the move, through the other process")
+    announcement = None
+    deadline = time.monotonic() + WAIT_SECONDS
+    while announcement is None and time.monotonic() < deadline:
+        heard = listener.get_message(timeout=1)
+        if heard and heard["type"] == "message" and b'"texts"' in heard["data"]:
+            origin, _, body = heard["data"].partition(b" ")
+            announcement = json.loads(body)
+            assert announcement["origin"] == origin.decode()
+    listener.close()
     assert announcement is not None, "the move was not announced on Redis"
     assert announcement["texts"] == ["Sa1"]
     # The state travels with the change: the other process sends it as it is.
@@ -301,46 +324,47 @@ def test_the_processes_carry_on_when_redis_comes_back(
 
 
 def test_two_processes_never_both_accept_a_move_for_the_same_ply(
-    tmp_path: Path, shared: list[str]
+    pair: Pair,
 ) -> None:
-    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
-        created = create(one, rows=5, cols=5, seats=[{"name": "Ann"}, {"name": "Bao"}])
-        game, token = created["id"], created["token"]
-        answers: dict[int, list[Message]] = {0: [], 1: []}
-        with one.ws(game) as first, two.ws(game) as second:
-            hello(first, token)
-            hello(second, token)
-            cells = [f"{column}{row}" for row in range(1, 6) for column in "abcde"]
-            for ply in range(10):
-                # Both send a move for the same ply at once, each for another cell.
-                barrier = threading.Barrier(2)
+    shared = pair.shared
+    one, two = pair.one, pair.two
+    created = create(one, rows=5, cols=5, seats=[{"name": "Ann"}, {"name": "Bao"}])
+    game, token = created["id"], created["token"]
+    answers: dict[int, list[Message]] = {0: [], 1: []}
+    with one.ws(game) as first, two.ws(game) as second:
+        hello(first, token)
+        hello(second, token)
+        cells = [f"{column}{row}" for row in range(1, 6) for column in "abcde"]
+        for ply in range(10):
+            # Both send a move for the same ply at once, each for another cell.
+            barrier = threading.Barrier(2)
 
-                def send(socket: Any, text: str, ply: int, barrier: threading.Barrier) -> None:
-                    barrier.wait()
-                    move(socket, text, ply)
+            def send(socket: Any, text: str, ply: int, barrier: threading.Barrier) -> None:
+                barrier.wait()
+                move(socket, text, ply)
 
-                senders = [
-                    threading.Thread(
-                        target=send, args=(socket, text + cells[2 * ply + number], ply, barrier)
-                    )
-                    for number, (socket, text) in enumerate(((first, "S"), (second, "O")))
-                ]
-                for sender in senders:
-                    sender.start()
-                for sender in senders:
-                    sender.join()
-                for number, socket in enumerate((first, second)):
-                    answers[number].append(
-                        until(socket, at_ply(ply + 1), f"the state after ply {ply + 1}")
-                    )
-                assert answers[0][-1]["game"]["actions"] == answers[1][-1]["game"]["actions"]
-        stored = Store(shared[1]).load(game)
-        assert stored is not None
-        # Exactly one move per ply was stored, each one of the two sent for that ply.
-        assert len(stored.actions) == 10
-        for ply, action in enumerate(stored.actions):
-            assert action in ("S" + cells[2 * ply], "O" + cells[2 * ply + 1])
-        assert answers[0][-1]["game"]["actions"] == stored.actions
+            senders = [
+                threading.Thread(
+                    target=send, args=(socket, text + cells[2 * ply + number], ply, barrier)
+                )
+                for number, (socket, text) in enumerate(((first, "S"), (second, "O")))
+            ]
+            for sender in senders:
+                sender.start()
+            for sender in senders:
+                sender.join()
+            for number, socket in enumerate((first, second)):
+                answers[number].append(
+                    until(socket, at_ply(ply + 1), f"the state after ply {ply + 1}")
+                )
+            assert answers[0][-1]["game"]["actions"] == answers[1][-1]["game"]["actions"]
+    stored = Store(shared[1]).load(game)
+    assert stored is not None
+    # Exactly one move per ply was stored, each one of the two sent for that ply.
+    assert len(stored.actions) == 10
+    for ply, action in enumerate(stored.actions):
+        assert action in ("S" + cells[2 * ply], "O" + cells[2 * ply + 1])
+    assert answers[0][-1]["game"]["actions"] == stored.actions
 
 
 def test_kill_9_loses_no_acknowledged_move_and_another_process_makes_the_computer_move(
@@ -370,36 +394,37 @@ def test_kill_9_loses_no_acknowledged_move_and_another_process_makes_the_compute
 
 
 def test_a_flag_that_falls_in_two_processes_is_written_once(
-    tmp_path: Path, shared: list[str]
+    pair: Pair,
 ) -> None:
-    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
-        created = create(
-            one, seats=[{"name": "Ann"}, {"name": "Bao"}], clock={"initial": 1, "increment": 0}
-        )
-        game, token = created["id"], created["token"]
-        with one.ws(game) as first, two.ws(game) as second:
-            hello(first, token)
-            hello(second, token)
-            # The clocks start once each seat has made its first move.
-            move(first, "Sa1", 0)
-            until(second, at_ply(1), "the first move")
-            move(second, "Ob1", 1)
-            until(first, at_ply(2), "the second move")
-            # Both processes have the game, and both arm its clock: Ann runs out of time.
-            for socket in (first, second):
-                over = until(
-                    socket,
-                    lambda message: (
-                        message["type"] == "state" and message["game"]["result"] is not None
-                    ),
-                    "the flag",
-                )
-                assert over["game"]["result"]["flagged"] == [0]
-        stored = Store(shared[1]).load(game)
-        assert stored is not None
-        assert stored.actions == ["Sa1", "Ob1", "resign:0"]
-        assert stored.result is not None and stored.result["winners"] == [1]
-        assert stored.result["termination"] == "timeout"
+    shared = pair.shared
+    one, two = pair.one, pair.two
+    created = create(
+        one, seats=[{"name": "Ann"}, {"name": "Bao"}], clock={"initial": 1, "increment": 0}
+    )
+    game, token = created["id"], created["token"]
+    with one.ws(game) as first, two.ws(game) as second:
+        hello(first, token)
+        hello(second, token)
+        # The clocks start once each seat has made its first move.
+        move(first, "Sa1", 0)
+        until(second, at_ply(1), "the first move")
+        move(second, "Ob1", 1)
+        until(first, at_ply(2), "the second move")
+        # Both processes have the game, and both arm its clock: Ann runs out of time.
+        for socket in (first, second):
+            over = until(
+                socket,
+                lambda message: (
+                    message["type"] == "state" and message["game"]["result"] is not None
+                ),
+                "the flag",
+            )
+            assert over["game"]["result"]["flagged"] == [0]
+    stored = Store(shared[1]).load(game)
+    assert stored is not None
+    assert stored.actions == ["Sa1", "Ob1", "resign:0"]
+    assert stored.result is not None and stored.result["winners"] == [1]
+    assert stored.result["termination"] == "timeout"
 
 
 def test_a_worker_makes_the_computer_moves_of_web_processes_that_make_none(
@@ -668,24 +693,24 @@ def _running(server: Server) -> tuple[str, Any]:
 
 
 def test_a_process_that_loads_a_game_mid_turn_charges_the_mover_from_the_turns_start(
-    tmp_path: Path, shared: list[str]
+    pair: Pair,
 ) -> None:
-    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
-        clocked, player = _running(one)
-        seats = [{"name": "Ann"}, {"name": "Bao"}]
-        waiting = create(one, kind="online", public=True, seats=seats, clock=CLOCK)["id"]
-        taken = httpx.post(f"{one.http}/api/games/{waiting}/seats/1", json={}, timeout=60)
-        assert taken.status_code == 200, taken.text
-        assert _shown(one, waiting)["first_move"]["seat"] == 0
-        time.sleep(3)  # a real wait: the clock and the first-move timer run in process one
-        # Each game loaded by process two now shows the time process one shows.
-        here, there, between = _both(one, two, clocked)
-        assert here["clock"]["remaining"][0] <= 57_000
-        assert 0 <= here["clock"]["remaining"][0] - there["clock"]["remaining"][0] <= 100 + between
-        here, there, between = _both(one, two, waiting)
-        assert here["first_move"]["left"] <= 27_000
-        assert 0 <= here["first_move"]["left"] - there["first_move"]["left"] <= 100 + between
-        player.close()
+    one, two = pair.one, pair.two
+    clocked, player = _running(one)
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    waiting = create(one, kind="online", public=True, seats=seats, clock=CLOCK)["id"]
+    taken = httpx.post(f"{one.http}/api/games/{waiting}/seats/1", json={}, timeout=60)
+    assert taken.status_code == 200, taken.text
+    assert _shown(one, waiting)["first_move"]["seat"] == 0
+    time.sleep(3)  # a real wait: the clock and the first-move timer run in process one
+    # Each game loaded by process two now shows the time process one shows.
+    here, there, between = _both(one, two, clocked)
+    assert here["clock"]["remaining"][0] <= 57_000
+    assert 0 <= here["clock"]["remaining"][0] - there["clock"]["remaining"][0] <= 100 + between
+    here, there, between = _both(one, two, waiting)
+    assert here["first_move"]["left"] <= 27_000
+    assert 0 <= here["first_move"]["left"] - there["first_move"]["left"] <= 100 + between
+    player.close()
 
 
 def _stop(*servers: Server) -> None:

@@ -67,6 +67,8 @@ class LiveServer:
                     return
             except OSError:
                 time.sleep(0.1)
+        # A server that was slow to start would otherwise outlive its test run.
+        self.kill()
         raise RuntimeError("the server did not start within 30 s")
 
     def kill(self) -> None:
@@ -139,6 +141,19 @@ def pages(browser: Any, count: int) -> Iterator[list[Any]]:
 @pytest.fixture(name="server")
 def server_fixture(tmp_path: Path) -> Iterator[LiveServer]:
     live = LiveServer(tmp_path / "games.sqlite3")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture(name="server", scope="module")
+def module_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for a whole module, for modules whose tests each make their own games and
+    read nothing of the server's beyond them (no lists of players or seeks, no restarts): a
+    server's start costs more than most of their tests."""
+    live = LiveServer(tmp_path_factory.mktemp("server") / "games.sqlite3")
     live.start()
     try:
         yield live

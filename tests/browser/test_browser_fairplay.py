@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +22,10 @@ from playwright.sync_api import expect
 QUICK = {"SOSGAME_FIRST_MOVE_SECONDS": "10", "SOSGAME_ABANDON_SECONDS": "2"}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "games.sqlite3", env=QUICK)
+# One server for the module: each test makes its own games and reads nothing else of it.
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("server") / "games.sqlite3", env=QUICK)
     live.start()
     try:
         yield live

@@ -12,7 +12,7 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     ARTIFACTS,
     LiveServer,
     browser_fixture,
-    server_fixture,
+    module_server_fixture,
 )
 from test_browser_app import (  # noqa: F401 (fixtures)
     CONTRAST,

@@ -12,8 +12,8 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     click_move,
+    module_server_fixture,
     seated_game,
-    server_fixture,
 )
 from test_browser_app import _hold
 

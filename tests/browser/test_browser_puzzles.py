@@ -9,8 +9,8 @@ import pytest
 from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
+    module_server_fixture,
     page_fixture,
-    server_fixture,
 )
 
 pytest.importorskip("playwright")

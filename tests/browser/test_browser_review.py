@@ -12,8 +12,8 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     browser_fixture,
     click_move,
     desktop_fixture,
+    module_server_fixture,
     phone_fixture,
-    server_fixture,
 )
 
 pytest.importorskip("playwright")

@@ -11,9 +11,9 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     click_move,
+    module_server_fixture,
     page_fixture,
     seated_game,
-    server_fixture,
 )
 from test_browser_app import _hold
 from test_browser_fairplay import pages  # noqa: F401 (a fixture: Ann, Bao and a spectator)
