@@ -50,7 +50,7 @@ export async function showDeviceGame(id) {
   receive(shown);
 }
 
-function receive(shown) {
+async function receive(shown) {
   const before = here.shown ? here.shown.state : null;
   shown.state.id = here.id;
   here.shown = shown;
@@ -64,7 +64,10 @@ function receive(shown) {
     if (state.result && !before.result) beep("end");
     else beep(state.lines.length > before.lines.length ? "line" : "move");
   }
-  keep();
+  // Kept before it is shown: a reload right after the computer's move must find that move there,
+  // not ask the computer again, which may choose another.
+  await keep();
+  if (here.shown !== shown) return;
   draw();
   announce(announcement(before, state, mine(state)));
   if (shown.computer_to_move) computerMove();
@@ -72,7 +75,7 @@ function receive(shown) {
 
 function keep() {
   const { state, saved } = here.shown;
-  keepGame({
+  return keepGame({
     id: here.id, saved, uploaded: here.uploaded,
     summary: {
       rows: state.rows, cols: state.cols, mode: state.mode, status: state.status, result: state.result,
