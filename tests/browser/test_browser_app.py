@@ -14,8 +14,8 @@ from sos_live_server import (  # noqa: F401 (fixtures)
     LiveServer,
     browser_fixture,
     desktop_fixture,
-    module_server_fixture,
     phone_fixture,
+    server_fixture,
 )
 
 pytest.importorskip("playwright")
