@@ -25,6 +25,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sosgame"
 
 CORE = (
     "sosgame",
+    "sosgame.challenges",
     "sosgame.errors",
     "sosgame.files",
     "sosgame.game",

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from sosgame.bot.errors import BotError
+from sosgame.challenges import DECLINE_REASONS
 from sosgame.game import MODES, Mode
 
 __all__ = [
@@ -22,21 +23,6 @@ __all__ = [
     "parse_sizes",
 ]
 
-DECLINE_REASONS: Final = (
-    "generic",
-    "later",
-    "tooFast",
-    "tooSlow",
-    "timeControl",
-    "rated",
-    "casual",
-    "board",
-    "noBot",
-    "onlyBot",
-)
-"""The reasons the client declines with: the server's (docs/protocol.md, "Challenges"),
-lichess's with ``board`` (another board or mode) where lichess says ``standard`` and
-``variant``."""
 
 From: TypeAlias = Literal["anyone", "bots", "people"]
 

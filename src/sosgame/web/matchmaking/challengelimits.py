@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from sqlalchemy import Engine, select
 
+from sosgame.challenges import DECLINE_REASONS
 from sosgame.limits import BOARD_MAX_SIDE, BOARD_MIN_SIDE
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.matchmaking.seeks import SeekSettings
@@ -31,19 +32,6 @@ __all__ = [
     "refusal",
 ]
 
-DECLINE_REASONS: Final = (
-    "generic",
-    "later",
-    "tooFast",
-    "tooSlow",
-    "timeControl",
-    "rated",
-    "casual",
-    "board",
-    "noBot",
-    "onlyBot",
-)
-"""The reasons a challenge is declined with, after lichess's (``board``: this board or mode)."""
 
 ACCEPT: Final = ("nobody", "rated", "registered", "everyone")
 """Whom a player takes challenges from: nobody, players with an established rating, any named
