@@ -57,6 +57,25 @@ def test_pyodide_is_a_pinned_runtime_dependency() -> None:
 
 
 @pytest.mark.skipif(not INSTALLED, reason="npm ci has not installed pyodide")
+def test_the_config_reads_none_of_the_runtime_s_files(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every page load asks for the config: the 9.6 MB interpreter must not be read for it.
+    client.get("/api/config")  # the trimmed library, built once
+    read: list[str] = []
+    original = Path.read_bytes
+
+    def counted(path: Path) -> bytes:
+        read.append(path.name)
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    offline = client.get("/api/config").json()["offline"]
+    assert offline["available"] is True and len(offline["files"]) > 1
+    assert read == []
+
+
+@pytest.mark.skipif(not INSTALLED, reason="npm ci has not installed pyodide")
 def test_the_config_lists_the_pinned_runtime_and_the_wheel_and_both_are_served_for_good(
     client: TestClient,
 ) -> None:

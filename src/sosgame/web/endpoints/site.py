@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Final
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -73,7 +74,8 @@ async def config(request: Request) -> Response:
     come here too, so that the home page draws its "Play now" buttons at once, without the
     rest of the page moving down when they arrive."""
     pools = [pool.to_json() for pool in request.app.state.lobby.pools.values()]
-    return JSONResponse({**browser_config(), "pools": pools})
+    # Off the event loop: the first call builds the engine's wheel and trims Pyodide's library.
+    return JSONResponse({**await run_in_threadpool(browser_config), "pools": pools})
 
 
 @declare("This document", responses={200: Answer("The OpenAPI 3.1 description")})

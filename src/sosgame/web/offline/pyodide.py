@@ -55,8 +55,11 @@ class Runtime:
     version: str
 
     def size(self, name: str) -> int:
-        """The bytes of the file ``name`` as served."""
-        return len(self.read(name))
+        """The bytes of the file ``name`` as served (every ``GET /api/config`` asks: the files
+        as published are not read for it, and the trimmed library is built once)."""
+        if name == STDLIB:
+            return len(_library(self.folder / name))
+        return (self.folder / name).stat().st_size
 
     def read(self, name: str) -> bytes:
         """The file ``name`` as served: the standard library without :data:`LEFT_OUT`."""
