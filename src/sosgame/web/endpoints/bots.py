@@ -451,6 +451,34 @@ async def cancel(request: Request) -> Response:
     return await _challenge_answer(request, "canceled", mine=True)
 
 
+@declare(
+    "The challenges waiting to and from the token's account (lichess's GET /api/challenge)",
+    bearer=True,
+    responses={
+        200: Answer(
+            "in: to the account; out: from it; each as the event stream's 'challenge' shows it",
+            Model("Challenges", {}),
+        ),
+        401: refused("no_token, bad_token"),
+        403: refused("missing_scope"),
+    },
+)
+async def list_challenges(request: Request) -> Response:
+    """``GET /api/challenge`` (``challenge:read`` or ``challenge:write``): ``{"in", "out"}``,
+    oldest first."""
+    account, _ = await authorized(request, "challenge:read", "challenge:write")
+    found = await hub(request).db_aside(
+        bots(request).challenges.involving, account.id, clocks.now_ms()
+    )
+    waiting = [one for one in found if one.game is None and one.answer is None]
+    return JSONResponse(
+        {
+            "in": [one.to_json() for one in waiting if one.seek.target == account.id],
+            "out": [one.to_json() for one in waiting if one.challenger == account.id],
+        }
+    )
+
+
 # ---------------------------------------------------------------------- challenge limits
 
 
@@ -522,6 +550,7 @@ ROUTES: Final = [
     Route("/api/tokens/{token_id}", revoke_api_token, methods=["DELETE"]),
     Route("/api/account", api_account, methods=["GET"]),
     Route("/api/bot/account/upgrade", upgrade, methods=["POST"]),
+    Route("/api/challenge", list_challenges, methods=["GET"]),
     Route("/api/challenge/{challenge_id}/accept", accept, methods=["POST"]),
     Route("/api/challenge/{challenge_id}/decline", decline, methods=["POST"]),
     Route("/api/challenge/{challenge_id}/cancel", cancel, methods=["POST"]),
