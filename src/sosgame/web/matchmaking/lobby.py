@@ -432,7 +432,10 @@ class Lobby:
         and are withdrawn then if none came (lichess keeps a challenge as long as its
         challenger is seen)."""
         now = self.now()
-        left = await self.hub.db(self.challenges.leave, member, now, LEFT_GRACE_MS, STALE_MS)
+        # Stale to every process's lobby later than this one withdraws them (with notices):
+        # only if this process is gone by then.
+        later = LEFT_GRACE_MS + STALE_MS
+        left = await self.hub.db(self.challenges.leave, member, now, later, STALE_MS)
         if not left:
             return
         other = next((one for one in self.clients.values() if one.account == account), None)
