@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sos_web import TestClient, app_client
+from sos_web import TestClient, app_client, receive_type
 from test_web_accounts import claim
 from test_web_bots import bot, game_between, state, token
 
@@ -116,3 +116,28 @@ def test_the_game_stream_s_game_full_says_which_players_are_bots(client: TestCli
         ("Ann", False),
         ("Robo", True),
     ]
+
+
+def test_a_bot_s_chat_says_it_is_a_bot_in_the_spectators_room(client: TestClient) -> None:
+    game_id, _, ann, robo = person_against_bot(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+        watcher.send_json({"v": 1, "type": "hello", "token": None})
+        receive_type(watcher, "welcome")
+        said = client.post(
+            f"/api/bot/game/{game_id}/chat",
+            json={"room": "spectator", "text": "hi all"},
+            headers=robo,
+        )
+        assert said.status_code == 200
+        heard = receive_type(watcher, "chat")
+        # Not in a seat in the spectators' room: only the flag says it is the bot's.
+        assert (heard["seat"], heard["name"], heard.get("bot")) == (None, "Robo", True)
+        # A person's message through the board API is no bot's.
+        said = client.post(
+            f"/api/board/game/{game_id}/chat",
+            json={"room": "spectator", "text": "hello"},
+            headers=ann,
+        )
+        assert said.status_code == 200
+        heard = receive_type(watcher, "chat")
+        assert (heard["name"], "bot" in heard) == ("Ann", False)

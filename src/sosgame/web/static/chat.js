@@ -109,7 +109,7 @@ export function receiveChat(message, seats = []) {
   if (!chat.log || chatOff() || chat.muted.has(who(message))) return;
   const said = message.phrase ? t(`web.chat.phrase.${message.phrase}`) : message.text;
   const seat = message.seat === null ? null : seats[message.seat];
-  const bot = Boolean(seat && seat.bot && seat.name === message.name);
+  const bot = Boolean(message.bot) || Boolean(seat && seat.bot && seat.name === message.name);
   const name = nameText(message.name, bot);
   const mute = el("button", { type: "button", class: "chat-mute", text: t("web.chat.mute", { name }),
     onclick: () => {
