@@ -141,3 +141,20 @@ def test_a_bot_s_chat_says_it_is_a_bot_in_the_spectators_room(client: TestClient
         assert said.status_code == 200
         heard = receive_type(watcher, "chat")
         assert (heard["name"], "bot" in heard) == ("Ann", False)
+
+
+def test_the_game_s_record_names_the_seats_a_bot_played(client: TestClient) -> None:
+    game_id, ann_session, _, _ = person_against_bot(client)
+    record = client.get(f"/api/games/{game_id}/record", headers=ann_session)
+    assert record.status_code == 200, record.text
+    tags = record.json()["meta"]["tags"]
+    assert record.json()["players"] == ["Ann", "Robo"]
+    assert tags["sosgame.bots"] == "1"
+    # Between people, no such tag.
+    body = {"rows": 3, "cols": 3, "kind": "online", "seats": [{"name": "Cy"}, {"name": "Di"}]}
+    made = client.post("/api/games", json=body).json()
+    plain = client.get(
+        f"/api/games/{made['id']}/record", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    assert plain.status_code == 200, plain.text
+    assert "sosgame.bots" not in plain.json()["meta"]["tags"]
