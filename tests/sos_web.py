@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 with warnings.catch_warnings():
@@ -106,10 +107,42 @@ def resign(client: TestClient, game_id: str, token: str) -> None:
     raise AssertionError("the game did not finish")
 
 
+RECEIVE_SECONDS = 60.0
+"""The longest a test waits for one message: a message that never comes fails the test with
+what did come, instead of holding its worker until the test's time limit."""
+
+
+def receive_json(socket: Any, seconds: float | None = None) -> dict[str, Any]:
+    """The next message of a test client's WebSocket, within ``seconds`` (by default
+    :data:`RECEIVE_SECONDS`)."""
+    limit = RECEIVE_SECONDS if seconds is None else seconds
+    stream = getattr(socket, "_send_rx", None)
+    if stream is None:  # another version of the test client: wait as it does
+        found: dict[str, Any] = socket.receive_json()
+        return found
+
+    async def within() -> Any:
+        with anyio.fail_after(limit):
+            return await stream.receive()
+
+    message = socket.portal.call(within)
+    socket._raise_on_close(message)
+    text = message.get("text")
+    loaded: dict[str, Any] = json.loads(text if text is not None else message["bytes"])
+    return loaded
+
+
 def receive_type(socket: Any, kind: str, most: int = 50) -> dict[str, Any]:
     """The first message of type ``kind`` a test client's WebSocket gets (others skipped)."""
+    skipped: list[str] = []
     for _ in range(most):
-        message: dict[str, Any] = socket.receive_json()
+        try:
+            message = receive_json(socket)
+        except TimeoutError:
+            raise AssertionError(
+                f"no {kind!r} message within {RECEIVE_SECONDS:.0f} s; came instead: {skipped}"
+            ) from None
         if message["type"] == kind:
             return message
-    raise AssertionError(f"no {kind!r} message came")
+        skipped.append(str(message)[:300])
+    raise AssertionError(f"no {kind!r} message came; came instead: {skipped}")
