@@ -1,8 +1,18 @@
 """Tournaments on the server: the store (settings read back, entrants joining, pausing and
-withdrawing, a turn made once, a forfeit counted once)."""
+withdrawing, a turn made once, a forfeit counted once), the endpoints with every refusal,
+and a whole Arena run by the server over the ASGI app, its players simulated on WebSockets
+with instant moves: no player in two games at once, no pair twice in a row while more than
+two wait, and standings equal to a recount from the stored games."""
 
 from __future__ import annotations
 
+import itertools
+import json
+import random
+import threading
+import time
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +22,32 @@ pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("networkx")
 
-from sqlalchemy import create_engine
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
+from sqlalchemy import create_engine, func, select
+
+from sos_web import app_client, receive_type
+from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings
 from sosgame.tournaments.settings import parse_settings
+from sosgame.web.live import clock as clocks
 from sosgame.web.storage.rows import HUMAN, SeatRow
-from sosgame.web.storage.schema import players
+from sosgame.web.storage.schema import (
+    actions,
+    games,
+    players,
+    tournament_entrants,
+    tournament_games,
+)
 from sosgame.web.storage.store import Store
 from sosgame.web.tournaments.store import Planned, TournamentStore
+from test_web_accounts import claim, error
+from test_web_bots import bot
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+Headers = dict[str, str]
 
 
 def arena(starts_at: int, **more: Any) -> dict[str, Any]:
@@ -120,3 +149,305 @@ def test_the_store_reads_back_settings_entrants_and_makes_a_turn_once(url: str) 
     listed = store.listed()
     assert [(row.id, count) for row, count in listed["finished"]] == [(made, 2)]
     assert listed["upcoming"] == listed["playing"] == []
+
+
+# ----------------------------------------------------------------------------- endpoints
+
+
+@pytest.fixture(name="client")
+def client_fixture(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path / "games.sqlite3", tournament_tick_seconds=60.0) as client:
+        yield client
+
+
+def _entrants(client: TestClient, tournament_id: str) -> list[str]:
+    shown = client.get(f"/api/tournaments/{tournament_id}").json()
+    return sorted(line["name"] for line in shown["standings"])
+
+
+def test_tournaments_are_created_listed_shown_and_joined(client: TestClient) -> None:
+    ann = claim(client, "Ann")
+    later = clocks.now_ms() + 3_600_000
+    made = client.post("/api/tournaments", json=arena(later), headers=ann)
+    assert made.status_code == 201, made.text
+    tournament_id = made.json()["id"]
+    listed = client.get("/api/tournaments").json()
+    assert set(listed) == {"upcoming", "playing", "finished"}
+    assert [one["id"] for one in listed["upcoming"]] == [tournament_id]
+    assert client.post(f"/api/tournaments/{tournament_id}/join", headers=ann).status_code == 200
+    shown = client.get(f"/api/tournaments/{tournament_id}").json()
+    assert (shown["id"], shown["kind"], shown["status"]) == (tournament_id, "arena", "created")
+    (line,) = shown["standings"]
+    assert set(line) >= {"rank", "name", "rating", "score", "games", "fire"}
+    assert (line["rank"], line["name"], line["score"], line["fire"]) == (1, "Ann", 0, False)
+    assert client.post(f"/api/tournaments/{tournament_id}/pause", headers=ann).status_code == 200
+    withdrawn = client.post(f"/api/tournaments/{tournament_id}/withdraw", headers=ann)
+    assert withdrawn.status_code == 200
+    assert _entrants(client, tournament_id) == []  # before the start: out of it
+
+
+def test_every_refusal_has_its_code_and_changes_nothing(client: TestClient) -> None:
+    ann, bao = claim(client, "Ann"), claim(client, "Bao")
+    robot = bot(client, "Robot")
+    later = clocks.now_ms() + 3_600_000
+    error(client.post("/api/tournaments", json=arena(later)), 401, "not_logged_in")
+    bearer = {"authorization": "Bearer sos_nothing"}
+    error(client.post("/api/tournaments", json=arena(later), headers=bearer), 401, "bad_token")
+    message = error(
+        client.post("/api/tournaments", json=arena(later, minutes=3), headers=ann), 400, "bad_field"
+    )
+    assert "minutes" in message
+    error(client.post("/api/tournaments", json=[1, 2], headers=ann), 400, "bad_field")
+    error(
+        client.post("/api/tournaments", json=arena(later, berserk=True), headers=ann),
+        400,
+        "bad_field",
+    )
+    assert client.get("/api/tournaments").json()["upcoming"] == []
+    closed = client.post("/api/tournaments", json=arena(later, open=False), headers=ann).json()
+    error(client.get("/api/tournaments/nothing"), 404, "no_tournament")
+    error(client.post("/api/tournaments/nothing/join", headers=bao), 404, "no_tournament")
+    error(client.post(f"/api/tournaments/{closed['id']}/join", headers=bao), 403, "not_invited")
+    error(client.post(f"/api/tournaments/{closed['id']}/join"), 401, "not_logged_in")
+    error(client.post(f"/api/tournaments/{closed['id']}/pause", headers=bao), 409, "not_entered")
+    no_bots = client.post("/api/tournaments", json=arena(later), headers=ann).json()
+    refused = client.post(f"/api/tournaments/{no_bots['id']}/join", headers=robot)
+    error(refused, 403, "bots_not_allowed")
+    assert _entrants(client, closed["id"]) == _entrants(client, no_bots["id"]) == []
+    with_bots = client.post("/api/tournaments", json=arena(later, bots=True), headers=ann).json()
+    assert client.post(f"/api/tournaments/{with_bots['id']}/join", headers=robot).status_code == 200
+    assert _entrants(client, with_bots["id"]) == ["Robot"]
+    for _ in range(2):
+        client.post("/api/tournaments", json=arena(later), headers=ann)
+    error(
+        client.post("/api/tournaments", json=arena(later), headers=ann), 429, "too_many_tournaments"
+    )
+    assert len(client.get("/api/tournaments").json()["upcoming"]) == 5
+    runner = client.app.state.tournaments  # type: ignore[attr-defined]
+    client.portal.call(runner.store.finish, with_bots["id"], clocks.now_ms())  # type: ignore[union-attr]
+    over = client.post(f"/api/tournaments/{with_bots['id']}/join", headers=bao)
+    error(over, 409, "tournament_over")
+    error(
+        client.post(f"/api/tournaments/{with_bots['id']}/pause", headers=robot),
+        409,
+        "tournament_over",
+    )
+
+
+# ------------------------------------------------------------------------ a whole Arena
+
+
+class Player(threading.Thread):
+    """A player on the lobby's socket who plays each tournament game it is paired into at
+    once (random letters in the first free cells), until told to stop."""
+
+    def __init__(self, client: TestClient, session: Headers, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.client, self.session = client, session
+        self.coin = random.Random(seed)
+        self.stop = threading.Event()
+        self.paired: list[dict[str, Any]] = []
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with self.client.websocket_connect("/ws/lobby", headers=self.session) as lobby:
+                lobby.send_text(json.dumps({"v": 1, "type": "hello"}))
+                while not self.stop.is_set():
+                    lobby.send_text(json.dumps({"v": 1, "type": "ping"}))
+                    news = []
+                    # Until the answer (a pong, or an error past the socket's rate).
+                    while (message := lobby.receive_json())["type"] not in ("pong", "error"):
+                        if message["type"] == "paired":
+                            news.append(message)
+                    for paired in news:
+                        self.paired.append(paired)
+                        self.play(paired)
+                    if not news:
+                        time.sleep(0.1)
+        except BaseException as failure:
+            self.failure = failure
+
+    def play(self, paired: dict[str, Any]) -> None:
+        with self.client.websocket_connect(f"/ws/games/{paired['game']}") as socket:
+            socket.send_text(json.dumps({"v": 1, "type": "hello", "token": paired["token"]}))
+            while True:
+                message = socket.receive_json()
+                if message["type"] != "state":
+                    continue
+                game = message["game"]
+                if game["status"] == "finished":
+                    return
+                if game["status"] == "playing" and game["turn"] == paired["seat"]:
+                    free = [
+                        f"{chr(97 + col)}{row + 1}"
+                        for row, line in enumerate(game["board"])
+                        for col, cell in enumerate(line)
+                        if cell == "."
+                    ]
+                    move = self.coin.choice("SO") + free[0]
+                    socket.send_text(
+                        json.dumps({"v": 1, "type": "move", "move": move, "ply": game["ply"]})
+                    )
+
+
+def _recount(database: Path, tournament_id: str, ends_at: int) -> list[dict[str, Any]]:
+    """The standings worked out again from the rows of the stored games alone."""
+    engine = create_engine(f"sqlite:///{database}")
+    with engine.begin() as db:
+        names = dict(db.execute(select(players.c.id, players.c.name)).all())
+        entrants = db.execute(
+            select(tournament_entrants).where(tournament_entrants.c.tournament_id == tournament_id)
+        ).all()
+        rows = db.execute(
+            select(tournament_games, games.c.status, games.c.result, games.c.updated_ms)
+            .join(games, games.c.id == tournament_games.c.game_id)
+            .where(tournament_games.c.tournament_id == tournament_id)
+        ).all()
+        plies = {
+            row.game_id: db.execute(
+                select(func.count()).select_from(actions).where(actions.c.game_id == row.game_id)
+            ).scalar_one()
+            for row in rows
+        }
+    engine.dispose()
+    played = []
+    for row in rows:
+        if row.status != "finished" or row.updated_ms > ends_at:
+            continue
+        result = json.loads(row.result)
+        seats = (str(row.first_id), str(row.second_id))
+        if row.forfeit is not None:
+            won: str | None = seats[1] if row.forfeit == row.first_id else seats[0]
+        elif result["termination"] == "aborted":
+            continue
+        else:
+            won = seats[result["winners"][0]] if len(result["winners"]) == 1 else None
+        played.append(
+            ArenaGame(row.game_id, *seats, won, plies[row.game_id], 9, finished_at=row.updated_ms)
+        )
+    lines = arena_standings(
+        [Entrant(str(one.player_id), names[one.player_id], one.rating) for one in entrants],
+        played,
+        over=True,
+    )
+    return [line.as_json() for line in lines]
+
+
+def _games_of(database: Path, tournament_id: str) -> list[Any]:
+    engine = create_engine(f"sqlite:///{database}")
+    with engine.begin() as db:
+        found = db.execute(
+            select(tournament_games, games.c.status, games.c.created_ms, games.c.updated_ms)
+            .join(games, games.c.id == tournament_games.c.game_id)
+            .where(tournament_games.c.tournament_id == tournament_id)
+            .order_by(games.c.created_ms)
+        ).all()
+    engine.dispose()
+    return list(found)
+
+
+def run_arena(tmp_path: Path, count: int, speed: float) -> None:
+    """A 5-minute Arena of ``count`` players, its time ``speed`` times the wall clock's."""
+    database = tmp_path / "games.sqlite3"
+    limits = {
+        "tournament_tick_seconds": 0.05,
+        "tournament_speed": speed,
+        # Every simulated player comes from the one address of the test client.
+        "cold_loads_per_second": 1000.0,
+        "cold_load_burst": 1000,
+    }
+    with app_client(database, **limits) as client:
+        sessions = [claim(client, f"Player{number}") for number in range(count)]
+        starts_at = clocks.now_ms() + 500
+        made = client.post("/api/tournaments", json=arena(starts_at), headers=sessions[0])
+        tournament_id = made.json()["id"]
+        for session in sessions:
+            joined = client.post(f"/api/tournaments/{tournament_id}/join", headers=session)
+            assert joined.status_code == 200
+        crowd = [Player(client, session, seed) for seed, session in enumerate(sessions)]
+        for one in crowd:
+            one.start()
+        deadline = time.monotonic() + 5 * 60 / speed + 30
+        shown = client.get(f"/api/tournaments/{tournament_id}").json()
+        while shown["status"] != "finished" and time.monotonic() < deadline:
+            time.sleep(0.1)
+            shown = client.get(f"/api/tournaments/{tournament_id}").json()
+        for one in crowd:
+            one.stop.set()
+        for one in crowd:
+            one.join(timeout=30)
+            assert one.failure is None, one.failure
+    assert shown["status"] == "finished"
+    assert {paired["tournament"] for one in crowd for paired in one.paired} == {tournament_id}
+    made_games = _games_of(database, tournament_id)
+    assert len(made_games) >= count  # every player played, most of them several times
+    by_player: dict[int, list[Any]] = {}
+    for game in made_games:
+        for player in (game.first_id, game.second_id):
+            by_player.setdefault(player, []).append(game)
+    assert len(by_player) == count
+    for mine in by_player.values():
+        for before, after in itertools.pairwise(mine):
+            # Never in two games at once, and never the same opponent twice in a row.
+            assert before.status == "finished" and before.updated_ms <= after.created_ms
+            assert {before.first_id, before.second_id} != {after.first_id, after.second_id}
+    assert shown["standings"] == _recount(database, tournament_id, shown["ends_at"])
+
+
+def test_an_arena_runs_its_players_games_and_standings_from_the_store(tmp_path: Path) -> None:
+    run_arena(tmp_path, 8, 60.0)
+
+
+@pytest.mark.slow
+def test_an_arena_of_sixty_players(tmp_path: Path) -> None:
+    run_arena(tmp_path, 60, 20.0)
+
+
+def test_a_player_who_does_not_start_a_game_loses_it_and_is_paused(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    limits = {"tournament_tick_seconds": 0.05, "tournament_speed": 60.0}
+    with app_client(database, first_move_seconds=0.5, **limits) as client:
+        ann, bao = claim(client, "Ann"), claim(client, "Bao")
+        made = client.post("/api/tournaments", json=arena(clocks.now_ms()), headers=ann)
+        tournament_id = made.json()["id"]
+        for session in (ann, bao):
+            assert client.post(f"/api/tournaments/{tournament_id}/join", headers=session).is_success
+        # Both on their lobby sockets: each is told of the game; only the first moves.
+        with (
+            client.websocket_connect("/ws/lobby", headers=ann) as one,
+            client.websocket_connect("/ws/lobby", headers=bao) as two,
+        ):
+            for socket in (one, two):
+                socket.send_text(json.dumps({"v": 1, "type": "hello"}))
+            told = [receive_type(socket, "paired", most=200) for socket in (one, two)]
+        assert told[0]["game"] == told[1]["game"] and told[0]["tournament"] == tournament_id
+        mover = next(paired for paired in told if paired["seat"] == 0)
+        with client.websocket_connect(f"/ws/games/{mover['game']}") as socket:
+            socket.send_text(json.dumps({"v": 1, "type": "hello", "token": mover["token"]}))
+            receive_type(socket, "state")
+            socket.send_text(json.dumps({"v": 1, "type": "move", "move": "Sa1", "ply": 0}))
+            for _ in range(100):
+                message = socket.receive_json()
+                if message["type"] == "state" and message["game"]["status"] == "finished":
+                    break
+        for _ in range(100):
+            shown = client.get(f"/api/tournaments/{tournament_id}").json()
+            if any(line["games"] for line in shown["standings"]):
+                break
+            time.sleep(0.05)
+        mover_name = "Ann" if mover is told[0] else "Bao"
+        scores = {line["name"]: (line["score"], line["games"]) for line in shown["standings"]}
+        assert scores[mover_name] == (2, [2])
+        assert scores[({"Ann", "Bao"} - {mover_name}).pop()] == (0, [0])
+        engine = create_engine(f"sqlite:///{database}")
+        with engine.begin() as db:
+            paused = dict(
+                db.execute(
+                    select(players.c.name, tournament_entrants.c.paused).join(
+                        players, players.c.id == tournament_entrants.c.player_id
+                    )
+                ).all()
+            )
+        engine.dispose()
+        assert paused == {mover_name: False, ({"Ann", "Bao"} - {mover_name}).pop(): True}

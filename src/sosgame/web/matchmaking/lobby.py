@@ -22,9 +22,11 @@ The time comes from ``now`` (milliseconds), which the tests replace.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from sosgame.ratings import Rating
@@ -89,6 +91,8 @@ class LobbyClient:
     """Whether its account is a bot's: bots play by challenge, never in the people's pools."""
     told: set[str] = field(default_factory=set)
     """The answered challenges it was told of (``challengeDeclined``, ``challengeCanceled``)."""
+    listener: Callable[[dict[str, Any]], None] | None = None
+    """What hears its account's notices (the games of its tournaments), once it follows them."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -124,7 +128,11 @@ class Lobby:
         return client.secret
 
     async def greet(self, client: LobbyClient) -> None:
-        """Send a new connection the lists as last read (the next sweep reads them anew)."""
+        """Send a new connection the lists as last read (the next sweep reads them anew),
+        and from now on its account's tournament games as they are paired."""
+        if client.account is not None and client.listener is None:
+            client.listener = partial(_tournament_game, client)
+            await self.hub.notices.watch(client.account, client.listener)
         if self.listed is not None:
             await self._show(client)
 
@@ -382,6 +390,9 @@ class Lobby:
     async def gone(self, client: LobbyClient) -> None:
         """The client's connection closed: its entry and its seeks go, and it leaves the
         seeks it joined (a game it was just paired into is already stored)."""
+        if client.account is not None and client.listener is not None:
+            await self.hub.notices.unwatch(client.account, client.listener)
+            client.listener = None
         if client.secret:
             self.clients.pop(hash_token(client.secret), None)
             async with self.hub.notices.closing(client.account):
@@ -498,6 +509,14 @@ class Lobby:
                 made += 1
                 await self.hub.notices.game(game.id)
         return made
+
+
+def _tournament_game(client: LobbyClient, notice: dict[str, Any]) -> None:
+    """A notice to the client's account: a new game of one of its tournaments is
+    ``paired`` on its socket."""
+    if notice.get("type") == "paired":
+        fields = {key: notice[key] for key in ("game", "seat", "token", "tournament")}
+        client.connection.deliver(json.dumps(_message("paired", **fields)))
 
 
 def _party(entry: Entry) -> Party:
