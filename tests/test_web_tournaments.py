@@ -12,7 +12,7 @@ import random
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +21,22 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("networkx")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+import httpx
 from sqlalchemy import create_engine, func, select
+from websockets.sync import client as websockets_sync
 
 from sos_web import app_client, receive_type
 from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings
 from sosgame.tournaments.settings import parse_settings
 from sosgame.web.live import clock as clocks
+from sosgame.web.people.accounts import COOKIE
 from sosgame.web.storage.rows import HUMAN, SeatRow
 from sosgame.web.storage.schema import (
     actions,
@@ -237,22 +242,53 @@ def test_every_refusal_has_its_code_and_changes_nothing(client: TestClient) -> N
 # ------------------------------------------------------------------------ a whole Arena
 
 
+class Socket:
+    """A real server's WebSocket with the test client's calls."""
+
+    def __init__(self, url: str, session: Headers) -> None:
+        self._socket = websockets_sync.connect(
+            url, open_timeout=60, additional_headers=session, max_size=None
+        )
+
+    def __enter__(self) -> Socket:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._socket.close()
+
+    def send_text(self, text: str) -> None:
+        self._socket.send(text)
+
+    def receive_json(self) -> Any:
+        return json.loads(self._socket.recv(timeout=60))
+
+
+Opener = Callable[[str, Headers], Any]
+"""Opens a WebSocket at a path with these headers (a test client's, or a real server's)."""
+
+
 class Player(threading.Thread):
     """A player on the lobby's socket who plays each tournament game it is paired into at
     once (random letters in the first free cells), until told to stop."""
 
-    def __init__(self, client: TestClient, session: Headers, seed: int) -> None:
+    def __init__(self, lobby: Opener, game: Opener, session: Headers, seed: int) -> None:
         super().__init__(daemon=True)
-        self.client, self.session = client, session
+        self.lobby, self.game, self.session = lobby, game, session
         self.coin = random.Random(seed)
         self.stop = threading.Event()
+        self.ready = threading.Event()
+        """Set once the lobby's socket follows the account's games."""
         self.paired: list[dict[str, Any]] = []
         self.failure: BaseException | None = None
 
     def run(self) -> None:
         try:
-            with self.client.websocket_connect("/ws/lobby", headers=self.session) as lobby:
+            with self.lobby("/ws/lobby", self.session) as lobby:
                 lobby.send_text(json.dumps({"v": 1, "type": "hello"}))
+                lobby.send_text(json.dumps({"v": 1, "type": "ping"}))
+                while lobby.receive_json()["type"] != "pong":
+                    pass
+                self.ready.set()
                 while not self.stop.is_set():
                     lobby.send_text(json.dumps({"v": 1, "type": "ping"}))
                     news = []
@@ -269,7 +305,7 @@ class Player(threading.Thread):
             self.failure = failure
 
     def play(self, paired: dict[str, Any]) -> None:
-        with self.client.websocket_connect(f"/ws/games/{paired['game']}") as socket:
+        with self.game(f"/ws/games/{paired['game']}", {}) as socket:
             socket.send_text(json.dumps({"v": 1, "type": "hello", "token": paired["token"]}))
             while True:
                 message = socket.receive_json()
@@ -291,9 +327,9 @@ class Player(threading.Thread):
                     )
 
 
-def _recount(database: Path, tournament_id: str, ends_at: int) -> list[dict[str, Any]]:
+def _recount(url: str, tournament_id: str, ends_at: int) -> list[dict[str, Any]]:
     """The standings worked out again from the rows of the stored games alone."""
-    engine = create_engine(f"sqlite:///{database}")
+    engine = create_engine(url)
     with engine.begin() as db:
         names = dict(db.execute(select(players.c.id, players.c.name)).all())
         entrants = db.execute(
@@ -334,8 +370,8 @@ def _recount(database: Path, tournament_id: str, ends_at: int) -> list[dict[str,
     return [line.as_json() for line in lines]
 
 
-def _games_of(database: Path, tournament_id: str) -> list[Any]:
-    engine = create_engine(f"sqlite:///{database}")
+def _games_of(url: str, tournament_id: str) -> list[Any]:
+    engine = create_engine(url)
     with engine.begin() as db:
         found = db.execute(
             select(tournament_games, games.c.status, games.c.created_ms, games.c.updated_ms)
@@ -345,6 +381,51 @@ def _games_of(database: Path, tournament_id: str) -> list[Any]:
         ).all()
     engine.dispose()
     return list(found)
+
+
+def arrive(crowd: list[Player]) -> None:
+    """The crowd on their lobby sockets, before their tournament starts."""
+    for one in crowd:
+        one.start()
+    for one in crowd:
+        assert one.ready.wait(60), repr(one.failure)
+
+
+def play_arena(
+    crowd: list[Player], show: Callable[[], dict[str, Any]], minutes: float
+) -> dict[str, Any]:
+    """Let the crowd play until the tournament is over; what it shows then."""
+    deadline = time.monotonic() + minutes * 60 + 30
+    shown = show()
+    while shown["status"] != "finished" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        shown = show()
+    for one in crowd:
+        one.stop.set()
+    for one in crowd:
+        one.join(timeout=60)
+        assert one.failure is None, repr(one.failure)
+    return shown
+
+
+def check_arena(url: str, shown: dict[str, Any], crowd: list[Player]) -> None:
+    """What a whole Arena must be, from what it shows, what its players were told, and the
+    store."""
+    assert shown["status"] == "finished"
+    assert {paired["tournament"] for one in crowd for paired in one.paired} == {shown["id"]}
+    made_games = _games_of(url, shown["id"])
+    assert len(made_games) >= len(crowd)  # every player played, most of them several times
+    by_player: dict[int, list[Any]] = {}
+    for game in made_games:
+        for player in (game.first_id, game.second_id):
+            by_player.setdefault(player, []).append(game)
+    assert len(by_player) == len(crowd)
+    for mine in by_player.values():
+        for before, after in itertools.pairwise(mine):
+            # Never in two games at once, and never the same opponent twice in a row.
+            assert before.status == "finished" and before.updated_ms <= after.created_ms
+            assert {before.first_id, before.second_id} != {after.first_id, after.second_id}
+    assert shown["standings"] == _recount(url, shown["id"], shown["ends_at"])
 
 
 def run_arena(tmp_path: Path, count: int, speed: float) -> None:
@@ -359,40 +440,23 @@ def run_arena(tmp_path: Path, count: int, speed: float) -> None:
     }
     with app_client(database, **limits) as client:
         sessions = [claim(client, f"Player{number}") for number in range(count)]
-        starts_at = clocks.now_ms() + 500
-        made = client.post("/api/tournaments", json=arena(starts_at), headers=sessions[0])
+
+        def opener(path: str, headers: Headers) -> Any:
+            return client.websocket_connect(path, headers=headers)
+
+        crowd = [Player(opener, opener, session, seed) for seed, session in enumerate(sessions)]
+        arrive(crowd)
+        made = client.post(
+            "/api/tournaments", json=arena(clocks.now_ms() + 500), headers=sessions[0]
+        )
         tournament_id = made.json()["id"]
         for session in sessions:
             joined = client.post(f"/api/tournaments/{tournament_id}/join", headers=session)
             assert joined.status_code == 200
-        crowd = [Player(client, session, seed) for seed, session in enumerate(sessions)]
-        for one in crowd:
-            one.start()
-        deadline = time.monotonic() + 5 * 60 / speed + 30
-        shown = client.get(f"/api/tournaments/{tournament_id}").json()
-        while shown["status"] != "finished" and time.monotonic() < deadline:
-            time.sleep(0.1)
-            shown = client.get(f"/api/tournaments/{tournament_id}").json()
-        for one in crowd:
-            one.stop.set()
-        for one in crowd:
-            one.join(timeout=30)
-            assert one.failure is None, one.failure
-    assert shown["status"] == "finished"
-    assert {paired["tournament"] for one in crowd for paired in one.paired} == {tournament_id}
-    made_games = _games_of(database, tournament_id)
-    assert len(made_games) >= count  # every player played, most of them several times
-    by_player: dict[int, list[Any]] = {}
-    for game in made_games:
-        for player in (game.first_id, game.second_id):
-            by_player.setdefault(player, []).append(game)
-    assert len(by_player) == count
-    for mine in by_player.values():
-        for before, after in itertools.pairwise(mine):
-            # Never in two games at once, and never the same opponent twice in a row.
-            assert before.status == "finished" and before.updated_ms <= after.created_ms
-            assert {before.first_id, before.second_id} != {after.first_id, after.second_id}
-    assert shown["standings"] == _recount(database, tournament_id, shown["ends_at"])
+        shown = play_arena(
+            crowd, lambda: client.get(f"/api/tournaments/{tournament_id}").json(), 5 / speed
+        )
+    check_arena(f"sqlite:///{database}", shown, crowd)
 
 
 def test_an_arena_runs_its_players_games_and_standings_from_the_store(tmp_path: Path) -> None:
@@ -404,7 +468,83 @@ def test_an_arena_of_sixty_players(tmp_path: Path) -> None:
     run_arena(tmp_path, 60, 20.0)
 
 
-def test_a_player_who_does_not_start_a_game_loses_it_and_is_paused(tmp_path: Path) -> None:
+def test_an_arena_on_two_processes_over_postgresql_and_redis(
+    tmp_path: Path, postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("redis")
+    pytest.importorskip("psycopg")
+    from test_web_shared import sosgame
+
+    speed = 30.0
+    for name, value in {
+        "TOURNAMENT_TICK_SECONDS": "0.05",
+        "TOURNAMENT_SPEED": str(speed),
+        "COLD_LOADS_PER_SECOND": "1000",
+        "COLD_LOAD_BURST": "1000",
+        "LOGIN_ATTEMPTS_PER_MINUTE": "1000",
+    }.items():
+        monkeypatch.setenv(f"SOSGAME_{name}", value)
+    shared = ["--database", postgres_url, "--redis", redis_url]
+    with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
+        servers = (one, two)
+        sessions = []
+        for number in range(12):
+            claimed = httpx.post(
+                f"{one.http}/api/players",
+                json={"name": f"Player{number}", "password": "a good password"},
+                timeout=60,
+            )
+            assert claimed.status_code == 201, claimed.text
+            sessions.append({"Cookie": f"{COOKIE}={claimed.cookies[COOKIE]}"})
+
+        def on(server: Any) -> Opener:
+            return lambda path, headers: Socket(f"ws://127.0.0.1:{server.port}{path}", headers)
+
+        # Each player's lobby socket on one process, its games' on the other.
+        crowd = [
+            Player(on(servers[number % 2]), on(servers[1 - number % 2]), session, number)
+            for number, session in enumerate(sessions)
+        ]
+        arrive(crowd)
+        made = httpx.post(
+            f"{two.http}/api/tournaments",
+            json=arena(clocks.now_ms() + 1000),
+            headers=sessions[0],
+            timeout=60,
+        )
+        assert made.status_code == 201, made.text
+        tournament_id = made.json()["id"]
+        for number, session in enumerate(sessions):
+            joined = httpx.post(
+                f"{servers[number % 2].http}/api/tournaments/{tournament_id}/join",
+                headers=session,
+                timeout=60,
+            )
+            assert joined.status_code == 200, joined.text
+
+        def show() -> dict[str, Any]:
+            found: dict[str, Any] = httpx.get(
+                f"{one.http}/api/tournaments/{tournament_id}", timeout=60
+            ).json()
+            return found
+
+        shown = play_arena(crowd, show, 5 / speed)
+    check_arena(postgres_url, shown, crowd)
+
+
+def paired_on(lobby: Any) -> dict[str, Any]:
+    """The first ``paired`` a new lobby socket is told, by the time it answers a ping."""
+    lobby.send_text(json.dumps({"v": 1, "type": "hello"}))
+    lobby.send_text(json.dumps({"v": 1, "type": "ping"}))
+    found = []
+    while (message := lobby.receive_json())["type"] != "pong":
+        if message["type"] == "paired":
+            found.append(message)
+    assert found, "no paired message"
+    return found[0]
+
+
+def test_a_game_is_handed_again_and_one_not_started_is_lost_and_paused(tmp_path: Path) -> None:
     database = tmp_path / "games.sqlite3"
     limits = {"tournament_tick_seconds": 0.05, "tournament_speed": 60.0}
     with app_client(database, first_move_seconds=0.5, **limits) as client:
@@ -413,14 +553,17 @@ def test_a_player_who_does_not_start_a_game_loses_it_and_is_paused(tmp_path: Pat
         tournament_id = made.json()["id"]
         for session in (ann, bao):
             assert client.post(f"/api/tournaments/{tournament_id}/join", headers=session).is_success
-        # Both on their lobby sockets: each is told of the game; only the first moves.
+        for _ in range(200):
+            if client.get(f"/api/tournaments/{tournament_id}").json()["games"]:
+                break
+            time.sleep(0.05)
+        # On their lobby sockets only once paired: each is told of its game as it says
+        # hello (a page opened anew), and only the first moves.
         with (
             client.websocket_connect("/ws/lobby", headers=ann) as one,
             client.websocket_connect("/ws/lobby", headers=bao) as two,
         ):
-            for socket in (one, two):
-                socket.send_text(json.dumps({"v": 1, "type": "hello"}))
-            told = [receive_type(socket, "paired", most=200) for socket in (one, two)]
+            told = [paired_on(socket) for socket in (one, two)]
         assert told[0]["game"] == told[1]["game"] and told[0]["tournament"] == tournament_id
         mover = next(paired for paired in told if paired["seat"] == 0)
         with client.websocket_connect(f"/ws/games/{mover['game']}") as socket:

@@ -57,6 +57,8 @@ from sosgame.web.matchmaking.seeks import (
 )
 from sosgame.web.people.tokens import hash_token, new_token
 from sosgame.web.storage.rows import HUMAN, SeatRow, StoredGame
+from sosgame.web.tournaments.store import TournamentStore
+from sosgame.web.tournaments.store import seat_token as seat_token_of
 
 __all__ = ["PUSH_MS", "STALE_MS", "Lobby", "LobbyClient", "seek_game"]
 
@@ -113,6 +115,7 @@ class Lobby:
         self.waiting: dict[str, LobbyClient] = {}
         """This hub's clients in a pool, by entry id (until told they are paired)."""
         self.seeks = SeekStore(hub.store.engine)
+        self.tournaments = TournamentStore(hub.store.engine)
         self.clients: dict[str, LobbyClient] = {}
         """This hub's lobby connections, by the hash of their secret."""
         self.listed: tuple[list[Seek], dict[str, int]] | None = None
@@ -133,6 +136,15 @@ class Lobby:
         if client.account is not None and client.listener is None:
             client.listener = partial(_tournament_game, client)
             await self.hub.notices.watch(client.account, client.listener)
+            # The games it was paired into before (a page opened anew).
+            secret = await self.hub.db(self.tournaments.seat_secret)
+            for game, seat, tournament in await self.hub.db(
+                self.tournaments.playing, client.account
+            ):
+                token = seat_token_of(secret, game, seat)
+                await client.connection.send(
+                    _message("paired", game=game, seat=seat, token=token, tournament=tournament)
+                )
         if self.listed is not None:
             await self._show(client)
 

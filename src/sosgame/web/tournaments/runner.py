@@ -27,11 +27,17 @@ from sosgame.tournaments.swiss_pairing import pair_swiss
 from sosgame.web.live import clock as clocks
 from sosgame.web.live.hub import Hub
 from sosgame.web.matchmaking import creation
-from sosgame.web.people.tokens import hash_token, new_token
+from sosgame.web.people.tokens import hash_token
 from sosgame.web.storage.rows import HUMAN, SeatRow
 from sosgame.web.storage.writer import StorageUnavailableError
 from sosgame.web.tournaments import views
-from sosgame.web.tournaments.store import EntrantRow, Planned, Snapshot, TournamentStore
+from sosgame.web.tournaments.store import (
+    EntrantRow,
+    Planned,
+    Snapshot,
+    TournamentStore,
+    seat_token,
+)
 
 __all__ = ["SMALL_TOURNAMENT", "TournamentRunner"]
 
@@ -50,6 +56,8 @@ class TournamentRunner:
         self.now = now
         self.speed = hub.limits.tournament_speed
         self.tick_ms = max(1, round(hub.limits.tournament_tick_seconds * 1000))
+        self.secret = ""
+        """The seat tokens' secret (:func:`~sosgame.web.tournaments.store.seat_token`)."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -77,6 +85,7 @@ class TournamentRunner:
     async def run(self) -> None:
         """One tick of every tournament under way."""
         now = self.now()
+        self.secret = await self.hub.db(self.store.seat_secret)
         for tournament_id in await self.hub.db(self.store.due, now):
             await self._run(tournament_id, now)
 
@@ -160,10 +169,10 @@ class TournamentRunner:
         planned.bye = None if paired.bye is None else by_id[paired.bye].player_id
         return planned
 
-    @staticmethod
-    def _game(snapshot: Snapshot, planned: Planned, first: EntrantRow, second: EntrantRow) -> None:
+    def _game(
+        self, snapshot: Snapshot, planned: Planned, first: EntrantRow, second: EntrantRow
+    ) -> None:
         settings = snapshot.tournament.settings
-        tokens = (new_token(), new_token())
         clock = settings.clock
         spec: creation.ClockSpec | None = (0, 0, settings.days)
         if clock is not None:
@@ -173,13 +182,14 @@ class TournamentRunner:
             rows=settings.rows,
             cols=settings.cols,
             mode=settings.mode,
-            seats=[
-                SeatRow(seat, one.name, HUMAN, hash_token(token))
-                for seat, (one, token) in enumerate(zip((first, second), tokens, strict=True))
-            ],
+            # Taken (the tokens, made from the game's id, replace these below).
+            seats=[SeatRow(seat, one.name, HUMAN, "-") for seat, one in enumerate((first, second))],
             clock=spec,
             rated=settings.rated,
         )
+        tokens = (seat_token(self.secret, game.id, 0), seat_token(self.secret, game.id, 1))
+        for row, token in zip(game.seats, tokens, strict=True):
+            row.token_hash = hash_token(token)
         planned.games.append((game, first.player_id, second.player_id))
         planned.tokens.append(tokens)
 

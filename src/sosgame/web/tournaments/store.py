@@ -8,6 +8,9 @@ the turn's row, so that the process whose insert wins makes it and no other.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -24,6 +27,7 @@ from sosgame.web.storage.schema import (
     games,
     player_seats,
     players,
+    server_secrets,
     tournament_byes,
     tournament_entrants,
     tournament_games,
@@ -43,12 +47,25 @@ __all__ = [
     "TournamentGameRow",
     "TournamentRow",
     "TournamentStore",
+    "seat_token",
 ]
 
 UPCOMING_PER_CREATOR: Final = 5
 """Tournaments one player may have created that have not started yet."""
 FINISHED_LISTED: Final = 20
 """The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
+
+
+SEAT_SECRET: Final = "tournament_seats"
+"""The server secret the seat tokens of tournament games are made from."""
+
+
+def seat_token(secret: str, game_id: str, seat: int) -> str:
+    """The token of a seat of a tournament game: made from the secret every process shares,
+    so that whichever process holds a player's lobby socket can hand it again (a page
+    opened anew finds its game); the store keeps only its hash, as for every seat."""
+    digest = hmac.new(secret.encode(), f"{game_id}:{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 @dataclass(frozen=True)
@@ -250,6 +267,37 @@ class TournamentStore:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._secret: str | None = None
+
+    def seat_secret(self) -> str:
+        """The secret of the seat tokens (:func:`seat_token`), made by the first process
+        that asks."""
+        if self._secret is None:
+            find = select(server_secrets.c.value).where(server_secrets.c.name == SEAT_SECRET)
+            try:
+                with self._engine.begin() as db:
+                    if db.execute(find).first() is None:
+                        made = secrets.token_urlsafe(32)
+                        db.execute(server_secrets.insert().values(name=SEAT_SECRET, value=made))
+            except IntegrityError:
+                pass  # made by another process meanwhile
+            with self._engine.begin() as db:
+                self._secret = db.execute(find).scalar_one()
+        return self._secret
+
+    def playing(self, player_id: int) -> list[tuple[str, int, str]]:
+        """The player's tournament games not finished: (game, seat, tournament)."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(
+                    player_seats.c.game_id, player_seats.c.seat, tournament_games.c.tournament_id
+                )
+                .join(tournament_games, tournament_games.c.game_id == player_seats.c.game_id)
+                .join(games, games.c.id == player_seats.c.game_id)
+                .where(player_seats.c.player_id == player_id, games.c.status != "finished")
+                .order_by(games.c.created_ms)
+            ).all()
+        return [(row.game_id, row.seat, row.tournament_id) for row in rows]
 
     # ----------------------------------------------------------------------- tournaments
 
