@@ -437,6 +437,7 @@ def run_arena(tmp_path: Path, count: int, speed: float) -> None:
         # Every simulated player comes from the one address of the test client.
         "cold_loads_per_second": 1000.0,
         "cold_load_burst": 1000,
+        "login_attempts_per_minute": count,
     }
     with app_client(database, **limits) as client:
         sessions = [claim(client, f"Player{number}") for number in range(count)]
