@@ -85,6 +85,9 @@ def test_a_decline_s_reason_is_read_by_the_challenger_in_their_language(
     bao.goto(f"{server.url}/#/puzzles")
     ann.goto(f"{server.url}/#/lobby")
     ann.select_option("#language", "vi")
+    # The lobby is drawn again in the new language once its list is read: the form is filled
+    # only after that (a form filled before would be replaced empty).
+    expect(ann.locator("#challenge-send")).to_have_text("Thách đấu")
     _challenge(ann, server, "Bao")
     received = bao.locator("#challenge-prompt li.received")
     expect(received).to_have_count(1)
@@ -116,6 +119,28 @@ def test_a_withdrawn_challenge_is_said_to_the_challenged_and_survives_their_relo
     expect(bao.locator("#challenge-prompt-live")).to_have_text("Ann withdrew the challenge.")
     bao.click("#challenge-prompt-close")
     expect(bao.locator("#challenge-prompt")).to_be_hidden()
+    assert ann.errors == [] and bao.errors == []
+
+
+def test_a_challenger_who_reloads_sees_their_challenge_again_and_plays_it(
+    two: list[Any], server: LiveServer
+) -> None:
+    ann, bao = two
+    _claim(ann, server, "Ann")
+    _claim(bao, server, "Bao")
+    bao.goto(f"{server.url}/#/players")
+    _challenge(ann, server, "Bao")
+    sent = ann.locator("#challenges li.sent")
+    expect(sent).to_contain_text("Waiting for Bao")
+    received = bao.locator("#challenge-prompt li.received")
+    expect(received).to_have_count(1)
+    ann.reload()
+    expect(sent).to_contain_text("Waiting for Bao")  # theirs again, on the new page
+    expect(received).to_have_count(1)  # never withdrawn meanwhile
+    received.locator(".challenge-accept").click()
+    game = _game_id(bao)
+    assert _game_id(ann) == game
+    expect(ann.locator("#seats")).to_contain_text("you")
     assert ann.errors == [] and bao.errors == []
 
 

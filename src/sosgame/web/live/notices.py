@@ -132,8 +132,10 @@ class AccountNotices:
 
     async def _follow(self, account: int) -> None:
         self._following[account] += 1
-        if self._following[account] == 1:
-            await self.bus.follow_account(account)
+        # Every follower waits until the account is followed, not only the first: a second
+        # one coming while the first's subscription is under way would otherwise read the
+        # store before it, and miss a notice published in between.
+        await self.bus.follow_account(account)
 
     async def _unfollow(self, account: int) -> None:
         self._following[account] -= 1
