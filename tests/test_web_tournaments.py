@@ -595,3 +595,40 @@ def test_a_game_is_handed_again_and_one_not_started_is_lost_and_paused(tmp_path:
             )
         engine.dispose()
         assert paused == {mover_name: False, ({"Ann", "Bao"} - {mover_name}).pop(): True}
+
+
+def test_a_swiss_pairs_each_round_once_the_last_is_over(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    limits = {"tournament_tick_seconds": 0.05, "cold_loads_per_second": 1000.0}
+    with app_client(database, **limits) as client:
+        sessions = [claim(client, f"Player{number}") for number in range(5)]
+
+        def opener(path: str, headers: Headers) -> Any:
+            return client.websocket_connect(path, headers=headers)
+
+        crowd = [Player(opener, opener, session, seed) for seed, session in enumerate(sessions)]
+        arrive(crowd)
+        body = {**arena(clocks.now_ms() + 300, kind="swiss", rounds=3), "minutes": None}
+        made = client.post("/api/tournaments", json=body, headers=sessions[0])
+        assert made.status_code == 201, made.text
+        tournament_id = made.json()["id"]
+        for session in sessions:
+            assert client.post(f"/api/tournaments/{tournament_id}/join", headers=session).is_success
+        shown = play_arena(crowd, lambda: client.get(f"/api/tournaments/{tournament_id}").json(), 1)
+    assert (shown["status"], shown["round"]) == ("finished", 3)
+    made_games = _games_of(f"sqlite:///{database}", tournament_id)
+    # Five players: two games and a bye a round, and nobody meets anyone twice.
+    assert sorted(game.round for game in made_games) == [1, 1, 2, 2, 3, 3]
+    pairs = [frozenset((game.first_id, game.second_id)) for game in made_games]
+    assert len(set(pairs)) == len(pairs)
+    for number in (1, 2):
+        ended = max(game.updated_ms for game in made_games if game.round == number)
+        began = min(game.created_ms for game in made_games if game.round == number + 1)
+        assert ended <= began
+    lines = shown["standings"]
+    assert sorted(line["rank"] for line in lines) == [1, 2, 3, 4, 5]
+    # An outcome a round for each (a game or the bye), and the points they make.
+    points = {"win": 1.0, "draw": 0.5, "loss": 0.0, "bye": 1.0}
+    for line in lines:
+        assert len(line["games"]) == 3
+        assert line["score"] == sum(points[outcome] for outcome in line["games"])
