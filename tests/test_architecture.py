@@ -203,6 +203,7 @@ WEB_FOLDERS = {
     "network",
     "guards",
     "offline",
+    "tournaments",
 }
 """The web app's top modules, which put it together, and its folders (docs/architecture.md)."""
 

@@ -186,6 +186,19 @@ def test_the_first_pairings_are_neighbours_by_rank() -> None:
     assert tick(players, now=START + 2_000) == pairs("a", "b", "c", "d")
 
 
+def test_in_the_first_seconds_two_who_just_played_are_not_paired_again() -> None:
+    # A short game ended within the first seconds: its players wait with two others.
+    players = [
+        player("a", 1, last="b", since=START),
+        player("b", 2, last="a", since=START),
+        player("c", 3, last=None, since=START),
+        player("d", 4, last=None, since=START),
+    ]
+    made = tick(players, now=START + 14_000, active=4)
+    assert len(made) == 2
+    assert frozenset("ab") not in made
+
+
 def test_over_a_hundred_waiting_the_best_ranked_are_matched_in_groups() -> None:
     # 230 waiting: two groups of 100 by rank are matched, and the 30 after are paired with
     # their neighbours; nobody is paired across groups.

@@ -376,7 +376,7 @@ def _head_and_usable(url: str) -> None:
     with engine.connect() as connection:
         versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
     engine.dispose()
-    assert [row[0] for row in versions] == ["0018"]
+    assert [row[0] for row in versions] == ["0019"]
     store = Store(url)
     assert store.summaries(["open"]) == []
     store.close()

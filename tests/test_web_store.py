@@ -42,7 +42,7 @@ def test_the_migrations_create_the_schema_once(url: str) -> None:
     assert {"puzzle_players", "puzzle_ratings", "puzzle_attempts"} <= tables
     with engine.connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0018"
+        assert version.scalar_one() == "0019"
     engine.dispose()
 
 

@@ -35,6 +35,7 @@ from sosgame.web.endpoints import (
     puzzles,
     records,
     site,
+    tournaments,
 )
 from sosgame.web.endpoints.bots import Bots
 from sosgame.web.endpoints.common import Server
@@ -53,6 +54,7 @@ from sosgame.web.network.bus import RedisBus
 from sosgame.web.people.accounts import Accounts
 from sosgame.web.storage.store import Store
 from sosgame.web.storage.writer import StorageUnavailableError
+from sosgame.web.tournaments.runner import TournamentRunner
 
 __all__ = ["create_app"]
 
@@ -114,8 +116,10 @@ def create_app(
         hub.sweep_hooks.append(Unopened(hub).sweep)
         app.state.bots = Bots.of(store.engine)
         app.state.bots.start(hub)
+        app.state.tournaments = TournamentRunner(hub)
         try:
             await hub.start()
+            app.state.tournaments.start()
             await accounts.start(hub)
             # Rates per address and per seat count over every process (over Redis).
             app.state.server.share_rates(hub.bus)
@@ -133,6 +137,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.tournaments.close()
             await app.state.server.analyses.close()
             accounts.close()
             await hub.close()
@@ -151,6 +156,7 @@ def create_app(
         *bots.ROUTES,
         *botgames.ROUTES,
         *botstreams.ROUTES,
+        *tournaments.ROUTES,
         *offline.ROUTES,
         Mount("/static", app=StaticFiles(packages=[("sosgame.web", "static")]), name="static"),
     ]

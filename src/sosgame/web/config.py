@@ -154,6 +154,13 @@ class ServerLimits:
     """Messages of its players' chat one game keeps for its record, shared equally by its
     seats; past its share a seat's chat in that game is refused."""
 
+    tournament_tick_seconds: float = 2.0
+    """How often each server process runs the tournaments: starts them, pairs an Arena's
+    waiting players (a tick), pairs a Swiss's next round, ends them."""
+    tournament_speed: float = 1.0
+    """How many times faster than the wall clock an Arena's time runs (its length, waits and
+    last seconds): 1 in play; more for tests and demonstrations."""
+
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
         """The defaults, changed by any ``SOSGAME_*`` variable that is set."""

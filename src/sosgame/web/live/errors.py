@@ -117,6 +117,14 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "challenge_refused": _code(403, HTTP, LOBBY),
         "no_lobby": _code(401, HTTP),
         "account_needed": _code(403, *EVERYWHERE),
+        # Tournaments.
+        "no_tournament": _code(404, HTTP),
+        "not_invited": _code(403, HTTP),
+        "bots_not_allowed": _code(403, HTTP),
+        "tournament_over": _code(409, HTTP),
+        "tournament_full": _code(409, HTTP),
+        "not_entered": _code(409, HTTP),
+        "too_many_tournaments": _code(429, HTTP),
         # Players, accounts and puzzles.
         "no_token": _code(401, HTTP),
         "bad_token": _code(401, HTTP),

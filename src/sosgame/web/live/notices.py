@@ -102,6 +102,7 @@ class AccountNotices:
         self._aside = aside
         self._challenges = ChallengeStore(engine)
         self._inboxes: dict[int, set[Inbox]] = {}
+        self._listeners: dict[int, set[Callable[[dict[str, Any]], None]]] = {}
         self._following: Counter[int] = Counter()
         bus.on_notice(self.heard)
 
@@ -110,12 +111,37 @@ class AccountNotices:
         account is missed (read the store after it, never before)."""
         inbox = Inbox(account)
         self._inboxes.setdefault(account, set()).add(inbox)
-        self._following[account] += 1
-        # Every stream waits until the account is followed, not only the first: a second
-        # stream opened while the first's subscription is under way would otherwise read
-        # the store before it, and miss a notice published in between.
-        await self.bus.follow_account(account)
+        await self._follow(account)
         return inbox
+
+    async def watch(self, account: int, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``listener`` with every notice to ``account`` from now on (a lobby socket
+        of the account: it takes the ``paired`` of its tournament games)."""
+        self._listeners.setdefault(account, set()).add(listener)
+        await self._follow(account)
+
+    async def unwatch(self, account: int, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Stop calling ``listener``."""
+        found = self._listeners.get(account)
+        if found is None or listener not in found:
+            return
+        found.discard(listener)
+        if not found:
+            del self._listeners[account]
+        await self._unfollow(account)
+
+    async def _follow(self, account: int) -> None:
+        self._following[account] += 1
+        # Every follower waits until the account is followed, not only the first: a second
+        # one coming while the first's subscription is under way would otherwise read the
+        # store before it, and miss a notice published in between.
+        await self.bus.follow_account(account)
+
+    async def _unfollow(self, account: int) -> None:
+        self._following[account] -= 1
+        if self._following[account] <= 0:
+            del self._following[account]
+            await self.bus.unfollow_account(account)
 
     async def close(self, inbox: Inbox) -> None:
         """The stream ended."""
@@ -126,10 +152,7 @@ class AccountNotices:
         found.discard(inbox)
         if not found:
             del self._inboxes[account]
-        self._following[account] -= 1
-        if self._following[account] <= 0:
-            del self._following[account]
-            await self.bus.unfollow_account(account)
+        await self._unfollow(account)
 
     def tell(self, accounts: Iterable[int | None], notice: dict[str, Any]) -> None:
         """Push ``notice`` to every stream of each of ``accounts``, here and elsewhere."""
@@ -143,6 +166,8 @@ class AccountNotices:
         """A notice to ``account`` (told here, or heard from another process)."""
         for inbox in self._inboxes.get(account, ()):
             inbox.queue.put_nowait(notice)
+        for listener in list(self._listeners.get(account, ())):
+            listener(notice)
 
     def lost(self) -> None:
         """The bus dropped messages: every stream reads the store again."""

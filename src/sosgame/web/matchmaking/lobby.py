@@ -23,9 +23,11 @@ The time comes from ``now`` (milliseconds), which the tests replace.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from sosgame.ratings import Rating
@@ -57,6 +59,8 @@ from sosgame.web.matchmaking.seeks import (
 )
 from sosgame.web.people.tokens import hash_token, new_token
 from sosgame.web.storage.rows import HUMAN, SeatRow, StoredGame
+from sosgame.web.tournaments.store import TournamentStore
+from sosgame.web.tournaments.store import seat_token as seat_token_of
 
 __all__ = ["PUSH_MS", "STALE_MS", "Lobby", "LobbyClient", "seek_game"]
 
@@ -95,6 +99,8 @@ class LobbyClient:
     """Whether its account is a bot's: bots play by challenge, never in the people's pools."""
     told: set[str] = field(default_factory=set)
     """The answered challenges it was told of (``challengeDeclined``, ``challengeCanceled``)."""
+    listener: Callable[[dict[str, Any]], None] | None = None
+    """What hears its account's notices (the games of its tournaments), once it follows them."""
 
 
 def _message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -115,6 +121,7 @@ class Lobby:
         self.waiting: dict[str, LobbyClient] = {}
         """This hub's clients in a pool, by entry id (until told they are paired)."""
         self.seeks = SeekStore(hub.store.engine)
+        self.tournaments = TournamentStore(hub.store.engine)
         self.challenges = ChallengeStore(hub.store.engine)
         self._leaving: set[asyncio.Task[None]] = set()
         """The challenges left by a page that went, each withdrawn unless taken back."""
@@ -134,7 +141,20 @@ class Lobby:
 
     async def greet(self, client: LobbyClient) -> None:
         """Send a new connection the lists as last read (the next sweep reads them anew);
-        a named player's connection takes back the challenges their page left."""
+        a named player's connection takes back the challenges their page left, and is
+        handed its tournament games, those already paired and each one as it is."""
+        if client.account is not None and client.listener is None:
+            client.listener = partial(_tournament_game, client)
+            await self.hub.notices.watch(client.account, client.listener)
+            # The games it was paired into before (a page opened anew).
+            secret = await self.hub.db(self.tournaments.seat_secret)
+            for game, seat, tournament in await self.hub.db(
+                self.tournaments.playing, client.account
+            ):
+                token = seat_token_of(secret, game, seat)
+                await client.connection.send(
+                    _message("paired", game=game, seat=seat, token=token, tournament=tournament)
+                )
         if client.account is not None:
             taken = await self.hub.db(
                 self.challenges.take_back, client.account, client.secret, self.now()
@@ -413,6 +433,9 @@ class Lobby:
     async def gone(self, client: LobbyClient) -> None:
         """The client's connection closed: its entry and its seeks go, and it leaves the
         seeks it joined (a game it was just paired into is already stored)."""
+        if client.account is not None and client.listener is not None:
+            await self.hub.notices.unwatch(client.account, client.listener)
+            client.listener = None
         if client.secret:
             mine = hash_token(client.secret)
             self.clients.pop(mine, None)
@@ -559,6 +582,14 @@ class Lobby:
                 made += 1
                 await self.hub.notices.game(game.id)
         return made
+
+
+def _tournament_game(client: LobbyClient, notice: dict[str, Any]) -> None:
+    """A notice to the client's account: a new game of one of its tournaments is
+    ``paired`` on its socket."""
+    if notice.get("type") == "paired":
+        fields = {key: notice[key] for key in ("game", "seat", "token", "tournament")}
+        client.connection.deliver(json.dumps(_message("paired", **fields)))
 
 
 def _party(entry: Entry) -> Party:

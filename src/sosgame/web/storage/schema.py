@@ -44,6 +44,12 @@ __all__ = [
     "seeks",
     "server_secrets",
     "sessions",
+    "tournament_byes",
+    "tournament_entrants",
+    "tournament_games",
+    "tournament_invitations",
+    "tournament_turns",
+    "tournaments",
 ]
 
 METADATA: Final = MetaData()
@@ -387,3 +393,100 @@ chat_messages: Final = Table(
 )
 """A message of a game's players' chat (``text`` or a quick ``phrase``), kept for the record
 its players download; the spectators' chat is never stored."""
+
+
+def _tournament_key() -> Column[str]:
+    return Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True)
+
+
+def _player(name: str, *, key: bool = False, null: bool = False) -> Column[int]:
+    return Column(name, Integer, ForeignKey("players.id"), primary_key=key, nullable=null)
+
+
+tournaments: Final = Table(
+    "tournaments",
+    METADATA,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("cols", Integer, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("clock_initial", Integer, nullable=True),
+    Column("clock_increment", Integer, nullable=True),
+    Column("days", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("starts_at_ms", BigInteger, nullable=False),
+    Column("minutes", Integer, nullable=True),
+    Column("rounds", Integer, nullable=True),
+    Column("bots", Boolean, nullable=False),
+    Column("open", Boolean, nullable=False),
+    _player("creator_id", null=True),
+    Column("status", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("first_moves_to_top", Boolean, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+)
+"""A tournament: its settings (:class:`~sosgame.tournaments.settings.TournamentSettings`,
+the clock in seconds), ``creator_id`` (``NULL`` for the server's own), ``status``
+(``created``, ``started``, ``finished``) and a Swiss's ``round`` paired last."""
+
+tournament_entrants: Final = Table(
+    "tournament_entrants",
+    METADATA,
+    _tournament_key(),
+    _player("player_id", key=True),
+    Column("rating", Integer, nullable=False),
+    Column("joined_ms", BigInteger, nullable=False),
+    Column("withdrawn", Boolean, nullable=False),
+    Column("paused", Boolean, nullable=False),
+    Column("absent", Boolean, nullable=False),
+    Column("waiting_since_ms", BigInteger, nullable=True),
+)
+"""A player who joined, with the rating shown when joining; ``paused`` (by the player, or
+for a game not started), ``absent`` from a Swiss's next rounds until they come back, and
+``waiting_since_ms``, when they joined or came back (a finished game's end counts too)."""
+
+tournament_games: Final = Table(
+    "tournament_games",
+    METADATA,
+    _game_key(),
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=True),
+    _player("first_id"),
+    _player("second_id"),
+    Column("berserk_first", Boolean, nullable=False),
+    Column("berserk_second", Boolean, nullable=False),
+    _player("forfeit", null=True),
+)
+"""A tournament's game (the result and the moves are the game's own): a Swiss's ``round``
+(``NULL`` in an Arena), the player who moves first and the other, and ``forfeit``, the
+player who did not start it (it was aborted: a loss for them)."""
+
+tournament_byes: Final = Table(
+    "tournament_byes",
+    METADATA,
+    _tournament_key(),
+    _player("player_id", key=True),
+    Column("round", Integer, primary_key=True),
+)
+"""A Swiss's bye: a point for the odd player of a round."""
+
+tournament_turns: Final = Table(
+    "tournament_turns",
+    METADATA,
+    _tournament_key(),
+    Column("number", Integer, primary_key=True),
+    Column("made_ms", BigInteger, nullable=False),
+)
+"""An Arena's pairing tick or a Swiss's round, inserted with its games: the process whose
+insert wins made it, so each is made once however many processes run the tournament."""
+
+tournament_invitations: Final = Table(
+    "tournament_invitations",
+    METADATA,
+    _tournament_key(),
+    _player("player_id", key=True),
+)
+"""Who may join a tournament that is not open."""

@@ -1,0 +1,1 @@
+"""Tournaments on the server: their store, their views and the task that runs them."""
