@@ -180,8 +180,14 @@ def test_a_game_at_one_screen_chosen_on_this_device_with_undo_and_a_hint(
         page.select_option("#cols", "4")
         page.fill("#seat-0-name", "Ann")
         page.fill("#seat-1-name", "Bao")
+        page.evaluate(WATCH_CONTROL)
         page.click("#start")
         _game_ready(page)
+        # The first game on this device downloaded the engine, its progress shown, and so
+        # turned offline play on.
+        seen = page.evaluate("window.controlSeen")
+        assert [item for item in seen if item["text"].startswith("Downloading")]
+        assert seen[-1]["state"] == "ready"
         expect(page.get_by_test_id("device-note")).to_contain_text("Played on this device.")
         expect(page.locator("#status")).to_have_text("Ann to move.")
         page.click("#hint")
@@ -197,7 +203,110 @@ def test_a_game_at_one_screen_chosen_on_this_device_with_undo_and_a_hint(
         expect(page.locator("#moves .move")).to_have_count(2)
         # The server made no game: the device plays it.
         assert posted == []
+        page.goto(f"{server.url}/#/")
+        expect(page.get_by_test_id("offline-play")).to_have_attribute("data-state", "ready")
         assert errors == []
+    finally:
+        context.close()
+
+
+# Every state the offline-play control is drawn in, from now on: its text, its state and
+# whether a progress bar shows with it.
+WATCH_CONTROL = """() => {
+  window.controlSeen = [];
+  const note = () => {
+    const button = document.getElementById("offline-play");
+    if (!button) return;
+    const bar = document.querySelector("#offline-play-box progress");
+    window.controlSeen.push({
+      text: button.querySelector("strong").textContent,
+      state: button.dataset.state,
+      progress: bar ? Number(bar.value) / Number(bar.max) : null,
+    });
+  };
+  new MutationObserver(note).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def _offline_requests(requests: list[Any]) -> list[str]:
+    return [request.url for request in requests if "/offline/" in request.url]
+
+
+def test_installing_the_app_downloads_offline_play_with_its_progress_shown(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(60_000)
+    errors: list[str] = []
+    requests: list[Any] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        context.on("request", lambda request: requests.append(request))  # noqa: PLW0108
+        page.goto(server.url)
+        control = page.get_by_test_id("offline-play")
+        expect(control).to_have_attribute("data-state", "off")
+        assert _offline_requests(requests) == []
+        page.evaluate(WATCH_CONTROL)
+
+        page.evaluate("window.dispatchEvent(new Event('appinstalled'))")
+        expect(control).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        expect(control).to_contain_text("Offline play is ready")
+        fetched = {url.rsplit("/", 1)[1] for url in _offline_requests(requests)}
+        assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= fetched
+        seen = page.evaluate("window.controlSeen")
+        downloading = [item for item in seen if item["text"].startswith("Downloading")]
+        assert downloading and all(item["state"] == "busy" for item in downloading)
+        shares = [item["progress"] for item in downloading]
+        assert None not in shares and shares == sorted(shares) and 0 < shares[-1] <= 1
+        # Kept: the next visit finds offline play ready, with nothing downloaded again.
+        requests.clear()
+        page.reload()
+        expect(control).to_have_attribute("data-state", "ready")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_visitor_who_plays_online_downloads_nothing_of_offline_play(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(60_000)
+    requests: list[Any] = []
+    try:
+        page = context.new_page()
+        context.on("request", lambda request: requests.append(request))  # noqa: PLW0108
+        page.goto(server.url)
+        page.get_by_test_id("play-computer").click()
+        page.wait_for_url(re.compile(r"#/game/"))
+        game_id = page.url.rsplit("/", 1)[1]
+        for _ in range(3):
+            # The person's turn again: the server's computer has answered.
+            _until(
+                page,
+                f"fetch('/api/games/{game_id}').then((r) => r.json())"
+                ".then((game) => game.turn === 0 || game.result !== null)",
+            )
+            page.reload()
+            if page.locator("#result").count():
+                break
+            cell = page.locator(".cell:not(.filled)").first
+            name = cell.get_attribute("data-cell")
+            cell.click()
+            page.click("#pick-S")
+            expect(page.locator(f'.cell[data-cell="{name}"]')).to_have_text("S")
+        assert len(server.get(f"/api/games/{game_id}")["actions"]) >= 4
+        # Every request of the page, its workers and its service worker: nothing of Pyodide
+        # or the wheel, and no engine worker started (the service worker keeps its script
+        # with the app's other files, a few kilobytes).
+        assert _offline_requests(requests) == []
+        started = [
+            request.url
+            for request in requests
+            if "engine-worker" in request.url and request.service_worker is None
+        ]
+        assert started == []
     finally:
         context.close()
 
