@@ -21,6 +21,8 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
 
+from sosgame.record import Record
+
 pytestmark = pytest.mark.slow
 
 RULES = Path(__file__).resolve().parents[1] / "test_rules.py"
@@ -118,6 +120,15 @@ def test_offline_play_on_one_visit_then_games_with_no_network_kept_and_uploaded(
         finished = page.url.rsplit("/", 1)[1]
         rows = page.locator("#moves tbody tr").count()
         assert rows >= 6  # a 5x5 board: at least a dozen moves each side, some extra turns
+        # Its record, downloaded with no network, replays to the same end.
+        with page.expect_download() as downloading:
+            page.click("#download")
+        record = Record.from_dict(json.loads(Path(downloading.value.path()).read_text("utf-8")))
+        replayed = record.starting_game()
+        replayed.play_all(record.moves)
+        assert replayed.is_over and (replayed.rows, replayed.cols) == (5, 5)
+        board = "".join(page.locator(".cell").all_text_contents())
+        assert board == replayed.position().replace("/", "").replace(".", "")
 
         # An unfinished game, played on after a reload.
         page.goto(f"{server.url}/#/")
@@ -309,6 +320,32 @@ def test_a_visitor_who_plays_online_downloads_nothing_of_offline_play(
         assert started == []
     finally:
         context.close()
+
+
+def test_without_pyodide_the_page_says_offline_play_is_not_installed(
+    browser: Any, tmp_path: Path
+) -> None:
+    live = LiveServer(tmp_path / "games.sqlite3", env={"SOSGAME_PYODIDE": str(tmp_path / "no")})
+    live.start()
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(live.url)
+        control = page.get_by_test_id("offline-play")
+        expect(control).to_contain_text("Offline play is not installed on this server")
+        expect(control).to_have_attribute("data-state", "missing")
+        expect(control).to_be_disabled()
+        page.select_option("#kind", "device")
+        page.click("#start")
+        expect(page.locator("#new-game .error")).to_have_text(
+            "Offline play is not installed on this server"
+        )
+        # Online play goes on.
+        page.get_by_test_id("play-computer").click()
+        expect(page.locator(".cell")).to_have_count(25)
+    finally:
+        context.close()
+        live.stop()
 
 
 # The rule tests that need nothing of pytest beyond ``raises``, run by the engine in the
