@@ -21,6 +21,8 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
 
+from sosgame.ai.device import DEVICE_LEVELS
+from sosgame.i18n import translator
 from sosgame.record import Record
 
 pytestmark = pytest.mark.slow
@@ -346,6 +348,30 @@ def test_without_pyodide_the_page_says_offline_play_is_not_installed(
     finally:
         context.close()
         live.stop()
+
+
+def test_the_page_says_which_levels_play_offline_and_how_they_compare_in_each_language(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        for language in ("en", "vi", "hi"):
+            if language != "en":
+                page.select_option("#language", language)
+            t = translator(language)
+            levels = ", ".join(t(f"web.device.level.{level}") for level in DEVICE_LEVELS)
+            expect(page.locator("#offline-play-note")).to_have_text(
+                t("web.device.levels", levels=levels)
+            )
+            compare = page.locator("#offline-play-compare")
+            expect(compare).to_have_text(t("web.device.compare"))
+            described = page.get_by_test_id("offline-play").get_attribute("aria-describedby")
+            assert "offline-play-compare" in described.split()
+        expect(compare).to_contain_text("सर्वर")  # the Hindi text, not the English one
+    finally:
+        context.close()
 
 
 # The rule tests that need nothing of pytest beyond ``raises``, run by the engine in the

@@ -153,12 +153,14 @@ export function offlineControl() {
       type: "button", class: "choice", id: "offline-play", "data-testid": "offline-play",
       "data-state": !config.available ? "missing" : offlineReady() ? "ready" : control.busy ? "busy" : "off",
       disabled: !config.available || offlineReady() || control.busy,
-      "aria-describedby": "offline-play-note", onclick: () => turnOnOffline(),
+      "aria-describedby": "offline-play-note offline-play-compare", onclick: () => turnOnOffline(),
     }, el("strong", { text }), el("span", { class: "meta", id: "offline-play-note", text: levelsText() }));
+    // How the levels here compare with the server's (measured by benchmarks/offline_strength.py).
+    const compare = el("p", { class: "meta", id: "offline-play-compare", text: t("web.device.compare") });
     const bar = control.progress
       ? el("progress", { max: control.progress.total, value: control.progress.done, "aria-label": text })
       : null;
-    box.replaceChildren(button, bar, control.error ? el("p", { class: "error", role: "alert", text: control.error }) : null);
+    box.replaceChildren(button, compare, bar, control.error ? el("p", { class: "error", role: "alert", text: control.error }) : null);
   };
   draw.box = box;
   control.draws.add(draw);
