@@ -18,7 +18,7 @@ from sosgame.ai.book import _book, book_entry, book_key, canonical_board, read_b
 from sosgame.game import Mode
 from sosgame.research.book_build import BOOK_BOARDS, main
 from sosgame.solver import solve
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 BOOK = _book()
 COVERED = [(mode, rows, cols) for mode in ("general", "simple") for rows, cols in BOOK_BOARDS]

@@ -16,7 +16,7 @@ from sos_strategies import minimax_move_value, minimax_value
 from sosgame import Game, GameOverError, InvalidSettingsError, Move
 from sosgame.game import Mode
 from sosgame.solver import NodeLimitError, TimeLimitError, TranspositionTable, solve
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (2, 3), (2, 4), (3, 1), (3, 2), (3, 3)]

@@ -21,7 +21,7 @@ from sosgame.research.goals import Goal, needed, status
 from sosgame.research.pieces import PieceStore, interval
 from sosgame.research.split import Plan, canonical, combine, plan_split
 from sosgame.solver import solve
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 
 def _direct(game: Game) -> tuple[int, list[str]]:

@@ -61,7 +61,9 @@ def test_passwords_are_hashed_and_checked_on_their_own_threads_only(
     assert client.post("/api/session", json={"name": "Ann", "password": GOOD}).status_code == 200
     wrong = client.post("/api/session", json={"name": "Nobody", "password": GOOD})
     assert wrong.status_code == 401
-    assert len(threads) == 3
+    # A claim's hash, a login's check and an unknown name's check (and, the first time, the
+    # hash that unknown names are checked against).
+    assert len(threads) in (3, 4)
     assert all(thread.startswith("sosgame-passwords") for thread in threads), threads
 
 

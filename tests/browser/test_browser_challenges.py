@@ -85,6 +85,9 @@ def test_a_decline_s_reason_is_read_by_the_challenger_in_their_language(
     bao.goto(f"{server.url}/#/puzzles")
     ann.goto(f"{server.url}/#/lobby")
     ann.select_option("#language", "vi")
+    # The lobby is drawn again in the new language once its list is read: the form is filled
+    # only after that (a form filled before would be replaced empty).
+    expect(ann.locator("#challenge-send")).to_have_text("Thách đấu")
     _challenge(ann, server, "Bao")
     received = bao.locator("#challenge-prompt li.received")
     expect(received).to_have_count(1)

@@ -10,8 +10,15 @@ Every player has one method, ``choose_move(game) -> Move``, which never changes 
 See ``docs/ai.md`` for how each level plays.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from sosgame.ai.errors import InvalidBudgetError, InvalidLevelError
-from sosgame.ai.players import DEFAULT_SECONDS, LEVELS, Budget, Level, Player, make_player
+
+if TYPE_CHECKING:
+    from sosgame.ai.players import DEFAULT_SECONDS, LEVELS, Budget, Level, Player, make_player
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -23,3 +30,12 @@ __all__ = [
     "Player",
     "make_player",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The players load the search kernels (and numba): only when asked for, so that a
+    # program importing one of this package's light modules (the puzzles, the device's
+    # levels) does not pay for them.
+    if name in __all__:
+        return getattr(import_module("sosgame.ai.players"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,7 @@ from typing import Final, NamedTuple
 from sosgame.game import Game
 from sosgame.geometry import geometry
 from sosgame.notation import EMPTY, Move, S
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 __all__ = [
     "BOOK_FORMAT",

@@ -23,15 +23,13 @@ from typing import Any, Final
 
 from sosgame.ai.players import make_player
 from sosgame.game import Game
-from sosgame.levels import HINT_LEVEL
+from sosgame.levels import DEVICE_LEVELS, HINT_LEVEL
 from sosgame.notation import Resignation, parse_action
 from sosgame.record import Record
 from sosgame.table import PERSON, Seat, Table, seats_from_record
 
 __all__ = ["DEVICE_LEVELS", "HINT_SECONDS", "SECONDS", "act", "resume", "start", "state"]
 
-DEVICE_LEVELS: Final = ("random", "easy", "medium", "hard")
-"""The levels offered on a device: ``perfect`` needs the compiled solver to answer in time."""
 SECONDS: Final = 2.0
 """The time budget of a searching level's move on a device (``hard``: a few seconds a move
 even on a phone, where plain Python runs a few times slower than on a desktop)."""

@@ -28,7 +28,7 @@ from sosgame.files import check_text, gunzip
 from sosgame.game import Game
 from sosgame.limits import PUZZLES_MAX_BYTES, PUZZLES_MAX_DEPTH
 from sosgame.notation import Cell, Move, parse_size
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 __all__ = [
     "FORMAT",

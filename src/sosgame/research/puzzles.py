@@ -51,7 +51,7 @@ from sosgame.notation import Move
 from sosgame.record import load
 from sosgame.solver import TranspositionTable, solve
 from sosgame.solver.rule import end_value, move_value
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 __all__ = [
     "BOARDS",

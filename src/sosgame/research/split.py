@@ -28,7 +28,7 @@ from sosgame.notation import Move
 from sosgame.solver import check_players
 from sosgame.solver.mirror import mirror_interval
 from sosgame.solver.rule import end_value, move_bounds, move_value
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 __all__ = [
     "Interval",

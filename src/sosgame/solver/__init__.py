@@ -71,7 +71,7 @@ from sosgame.search.negamax import (
 )
 from sosgame.search.table import DEFAULT_MEMORY_MB, SharedTable, TranspositionTable
 from sosgame.solver.rule import child_claim, end_value, move_value
-from sosgame.solver.symmetry import symmetries
+from sosgame.symmetry import symmetries
 
 __all__ = [
     "DEFAULT_MEMORY_MB",

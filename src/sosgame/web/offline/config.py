@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sosgame.ai.device import DEVICE_LEVELS
+from sosgame.levels import DEVICE_LEVELS
 from sosgame.web.offline.pyodide import RUNTIME, find_runtime
 from sosgame.web.offline.wheel import engine_wheel
 

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any, Final
 
 from argon2 import PasswordHasher
@@ -31,8 +31,13 @@ from sosgame.web.live.protocol import ProtocolError
 __all__ = ["PasswordLane"]
 
 _HASHER: Final = PasswordHasher()
-# A hash to check against when the name is unknown, so both answers take as long.
-_NOBODY: Final = _HASHER.hash("no such player here")
+
+
+@cache
+def _nobody() -> str:
+    """A hash to check against when the name is unknown, so both answers take as long
+    (made at the first such check, in the hashing lane, not when the server starts)."""
+    return _HASHER.hash("no such player here")
 
 
 NICENESS: Final = 10
@@ -45,6 +50,10 @@ def _give_way() -> None:
     of logins delays logins, not moves."""
     with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+def _check(digest: str | None, password: str) -> bool:
+    return _HASHER.verify(_nobody() if digest is None else digest, password)
 
 
 def _busy() -> ProtocolError:
@@ -188,7 +197,7 @@ class PasswordLane:
         name, checked against a hash of nothing so that it takes as long)."""
         try:
             await self._run(
-                address, partial(_HASHER.verify, _NOBODY if digest is None else digest, password)
+                address, partial(_check, digest, password)
             )
         except (VerificationError, InvalidHashError):
             return False
