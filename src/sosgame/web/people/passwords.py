@@ -196,9 +196,7 @@ class PasswordLane:
         """Whether ``password`` matches the stored hash ``digest`` (``None``: an unknown
         name, checked against a hash of nothing so that it takes as long)."""
         try:
-            await self._run(
-                address, partial(_check, digest, password)
-            )
+            await self._run(address, partial(_check, digest, password))
         except (VerificationError, InvalidHashError):
             return False
         return digest is not None
