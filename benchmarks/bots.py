@@ -43,6 +43,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from web_load import _MANY, _tree_cpu_seconds, serve
 
 PASSWORD = "a long benchmark password"
+KEEP_IDLE_SECONDS = 2.0
+"""How long a client keeps an idle connection: less than the server's 5 s (uvicorn's), so
+that no request goes out on a connection the server is closing at that moment (it would
+fail with ``RemoteProtocolError``; an event stream opened so never opens)."""
 _ENVIRONMENT = {
     **_MANY,
     "SOSGAME_LOGIN_ATTEMPTS_PER_MINUTE": "100000",
@@ -59,6 +63,8 @@ class Bot:
     client: httpx.AsyncClient
     events: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     event_times: dict[str, float] = field(default_factory=dict)
+    listening: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once its event stream has answered."""
 
 
 @dataclass
@@ -72,12 +78,18 @@ class Timings:
 
 
 async def lines(
-    client: httpx.AsyncClient, path: str, headers: dict[str, str]
+    client: httpx.AsyncClient,
+    path: str,
+    headers: dict[str, str],
+    answered: asyncio.Event | None = None,
 ) -> AsyncIterator[tuple[float, dict[str, Any]]]:
-    """The objects of an NDJSON stream, each with the moment its line arrived."""
+    """The objects of an NDJSON stream, each with the moment its line arrived
+    (``answered`` set once the stream has answered)."""
     async with client.stream("GET", path, headers=headers) as response:
         if response.status_code != 200:
             raise RuntimeError(f"{path}: {response.status_code} {await response.aread()!r}")
+        if answered is not None:
+            answered.set()
         async for line in response.aiter_lines():
             if line.strip():
                 yield time.perf_counter(), json.loads(line)
@@ -85,7 +97,9 @@ async def lines(
 
 async def make_bot(url: str, name: str) -> Bot:
     """Claim ``name``, make a token with ``bot:play`` and ``challenge:write``, upgrade."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    limits = httpx.Limits(
+        max_connections=None, max_keepalive_connections=None, keepalive_expiry=KEEP_IDLE_SECONDS
+    )
     client = httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30, read=120), limits=limits)
     claimed = await client.post("/api/players", json={"name": name, "password": PASSWORD})
     claimed.raise_for_status()
@@ -100,16 +114,25 @@ async def make_bot(url: str, name: str) -> Bot:
 
 
 async def follow_events(bot: Bot) -> None:
-    """Hand the bot's event-stream objects to its queue, noting when challenges arrived."""
-    async for arrived, event in lines(bot.client, "/api/stream/event", bot.headers):
-        if event["type"] == "challenge":
-            bot.event_times[event["challenge"]["id"]] = arrived
-        await bot.events.put(event)
+    """Hand the bot's event-stream objects to its queue, noting when challenges arrived; a
+    stream that fails says why, in the queue, at once."""
+    try:
+        async for arrived, event in lines(
+            bot.client, "/api/stream/event", bot.headers, bot.listening
+        ):
+            if event["type"] == "challenge":
+                bot.event_times[event["challenge"]["id"]] = arrived
+            await bot.events.put(event)
+    except Exception as error:
+        await bot.events.put({"type": "failed", "error": f"{bot.name}'s event stream: {error!r}"})
+        raise
 
 
 async def next_event(bot: Bot, kind: str, key: str, wanted: str | None = None) -> dict[str, Any]:
     while True:
         event = await asyncio.wait_for(bot.events.get(), 60)
+        if event["type"] == "failed":
+            raise RuntimeError(event["error"])
         if event["type"] == kind and (wanted is None or event[key]["id"] == wanted):
             return event
 
@@ -224,7 +247,9 @@ async def run(urls: list[str], arguments: argparse.Namespace, pids: list[int]) -
         bots.append(await make_bot(urls[0], f"BenchA{tag}n{n}"))
         bots.append(await make_bot(urls[-1], f"BenchB{tag}n{n}"))
     followers = [asyncio.create_task(follow_events(bot)) for bot in bots]
-    await asyncio.sleep(0.5)  # every event stream open
+    # Every event stream open (what was made before a stream followed its account, it reads
+    # from the store).
+    await asyncio.wait_for(asyncio.gather(*(bot.listening.wait() for bot in bots)), 60)
     timings = Timings()
     cpu_before = cpu_seconds(pids)
     client_before = time.process_time()

@@ -22,7 +22,7 @@ from sos_web import app_client
 from sosgame.web.app import create_app
 from sosgame.web.config import ServerLimits
 from sosgame.web.endpoints.botevents import Said
-from sosgame.web.live.notices import ACCEPTED
+from sosgame.web.live.notices import ACCEPTED, AccountNotices
 from sosgame.web.people.apitokens import ApiTokens
 from test_web_bots import bot, game_between
 from test_web_bots_streams import GAME, Server, Stream
@@ -249,6 +249,43 @@ def test_a_challenge_shown_lapses_once_unless_it_was_accepted() -> None:
         {"type": "challengeCanceled", "challenge": {"id": "b", "lapses_ms": 2000}}
     ]
     assert said.lapsed(5000) == [] and said.next_lapse_ms() is None
+
+
+class SlowBus:
+    """A bus whose subscriptions take until the test lets them be made."""
+
+    def __init__(self) -> None:
+        self.made = asyncio.Event()
+        self.heard: Any = None
+
+    def on_notice(self, handler: Any) -> None:
+        self.heard = handler
+
+    async def follow_account(self, account: int) -> None:
+        await self.made.wait()
+
+    def notify(self, account: int, notice: dict[str, Any]) -> None:
+        """Other processes' streams are not this test's."""
+
+
+def test_a_second_stream_of_an_account_waits_for_its_subscription_too() -> None:
+    """A stream reads the store once its account is followed: a second stream opened while
+    the first's subscription is under way must not read it sooner (a notice published in
+    between would be lost to it)."""
+
+    async def scenario() -> None:
+        bus = SlowBus()
+        notices = AccountNotices(bus, None, None)  # type: ignore[arg-type]
+        first = asyncio.create_task(notices.open(7))
+        second = asyncio.create_task(notices.open(7))
+        await asyncio.sleep(0.05)
+        assert not first.done() and not second.done()
+        bus.made.set()
+        one, two = await asyncio.gather(first, second)
+        notices.tell([7], {"type": "challenge", "challenge": {"id": "c"}})
+        assert one.queue.qsize() == two.queue.qsize() == 1
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.slow

@@ -122,6 +122,28 @@ def test_a_withdrawn_challenge_is_said_to_the_challenged_and_survives_their_relo
     assert ann.errors == [] and bao.errors == []
 
 
+def test_a_challenger_who_reloads_sees_their_challenge_again_and_plays_it(
+    two: list[Any], server: LiveServer
+) -> None:
+    ann, bao = two
+    _claim(ann, server, "Ann")
+    _claim(bao, server, "Bao")
+    bao.goto(f"{server.url}/#/players")
+    _challenge(ann, server, "Bao")
+    sent = ann.locator("#challenges li.sent")
+    expect(sent).to_contain_text("Waiting for Bao")
+    received = bao.locator("#challenge-prompt li.received")
+    expect(received).to_have_count(1)
+    ann.reload()
+    expect(sent).to_contain_text("Waiting for Bao")  # theirs again, on the new page
+    expect(received).to_have_count(1)  # never withdrawn meanwhile
+    received.locator(".challenge-accept").click()
+    game = _game_id(bao)
+    assert _game_id(ann) == game
+    expect(ann.locator("#seats")).to_contain_text("you")
+    assert ann.errors == [] and bao.errors == []
+
+
 def test_limits_set_on_one_s_page_refuse_a_challenge_with_the_reason(
     two: list[Any], server: LiveServer
 ) -> None:

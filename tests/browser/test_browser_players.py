@@ -138,6 +138,55 @@ def test_a_bot_s_page_shows_bot_before_its_name(context: Any, server: LiveServer
     assert page.errors == []
 
 
+def _bot_token(context: Any, server: LiveServer, name: str) -> str:
+    """A bot's account of this name (claimed from this context): its API token."""
+    _claim(context, server, name)
+    made = context.request.post(
+        f"{server.url}/api/tokens",
+        data={"description": "bot", "scopes": ["bot:play", "challenge:write"]},
+    )
+    assert made.status == 201, made.text()
+    token: str = made.json()["token"]
+    upgraded = context.request.post(
+        f"{server.url}/api/bot/account/upgrade", headers={"authorization": f"Bearer {token}"}
+    )
+    assert upgraded.status == 200, upgraded.text()
+    return token
+
+
+def test_a_bot_s_name_shows_bot_in_its_game_its_end_and_my_games(
+    context: Any, server: LiveServer
+) -> None:
+    robo = _bot_token(context, server, "Robo")
+    _claim(context, server, "Ann")
+    made = context.request.post(
+        f"{server.url}/api/tokens",
+        data={"description": "mine", "scopes": ["challenge:write", "board:play"]},
+    )
+    ann = {"authorization": f"Bearer {made.json()['token']}"}
+    game = {"rows": 3, "cols": 3, "mode": "general", "clock": None, "days": None, "rated": False}
+    asked = context.request.post(f"{server.url}/api/challenge/Robo", data=game, headers=ann)
+    assert asked.status == 200, asked.text()
+    accepted = server.post(f"/api/challenge/{asked.json()['challenge']['id']}/accept", {}, robo)
+    game_id = accepted["game"]["id"]
+    page = _page(context)
+    page.goto(f"{server.url}/#/game/{game_id}")
+    seats = page.locator("#seats li")
+    expect(seats.nth(1)).to_contain_text("BOT Robo")
+    expect(seats.nth(0)).not_to_contain_text("BOT")
+    expect(page.get_by_test_id("seat-bar").locator("li").nth(1)).to_contain_text("BOT Robo")
+    resigned = context.request.post(f"{server.url}/api/board/game/{game_id}/resign", headers=ann)
+    assert resigned.status == 200, resigned.text()
+    expect(page.locator("#result")).to_contain_text("BOT Robo")
+    page.goto(f"{server.url}/#/")
+    expect(page.get_by_test_id("my-games").locator(f'[data-game="{game_id}"]')).to_contain_text(
+        "Ann, BOT Robo"
+    )
+    page.goto(f"{server.url}/#/players/Ann")
+    expect(page.locator("#player-games")).to_contain_text("Ann, BOT Robo")
+    assert page.errors == []
+
+
 def test_a_lobby_game_between_named_players_is_rated(
     browser: Any, context: Any, server: LiveServer
 ) -> None:

@@ -100,7 +100,11 @@ class Session:
             base_url=self.server,
             headers={"authorization": f"Bearer {token}", "user-agent": "sosgame-bot"},
             timeout=httpx.Timeout(10.0, read=KEEP_ALIVE_GRACE),
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=20),
+            # Idle connections let go of sooner than the server's (uvicorn's 5 s): a request
+            # sent on one the server closes at that moment would fail for nothing.
+            limits=httpx.Limits(
+                max_connections=None, max_keepalive_connections=20, keepalive_expiry=2.0
+            ),
             transport=transport,
         )
 

@@ -240,6 +240,7 @@ async def chat(request: Request) -> Response:
         limit=RateLimit(limits.chat_per_second, limits.chat_burst),
         rates=server(request).chat,
         keep=partial(_keep, hub(request), room.id, seat_share(limits, len(room.seats))),
+        bot=account.bot,
     )
     speaker.stop()
     return JSONResponse({"ok": True})

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sqlalchemy import Engine
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -31,11 +32,13 @@ from sosgame.web.matchmaking.challengelimits import (
     LimitStore,
     parse_limits,
 )
-from sosgame.web.matchmaking.challenges import API_HOLDER, ChallengeStore
+from sosgame.web.matchmaking.challenges import API_HOLDER, Challenge, ChallengeStore
 from sosgame.web.matchmaking.lobby import seek_game
 from sosgame.web.matchmaking.seeks import (
     CHALLENGES_PER_PLAYER,
     Member,
+    Seek,
+    SeekSettings,
     SeekStore,
     parse_seek,
     seat_token,
@@ -298,33 +301,72 @@ async def challenge(request: Request) -> Response:
     if not isinstance(data, dict) or "players" in data or "rating" in data or "name" in data:
         raise ProtocolError("bad_field", "a challenge is rows, cols, mode, clock, days and rated")
     given = parse_seek(data)
-    target = await hub(request).db(server(request).accounts.players.find, name)
-    if target is None or target.id == account.id:
-        raise ProtocolError("no_player", name[:100])
-    await hub(request).db(LimitStore(hub(request).store.engine).check, account, target.id, given)
-    caps = creation.caps_now(hub(request))
+    running = hub(request)
     party = Party(address(request), account.id)
-    reason = await hub(request).db(gamecaps.refused, hub(request).store.engine, caps, party)
+    # The checks only read: one trip to the side thread, never queued behind the moves'
+    # commits (the transaction that stores a game checks its caps again).
+    target, reason = await running.db_aside(
+        _challengeable,
+        server(request).accounts.players,
+        running.store.engine,
+        account,
+        name,
+        given,
+        creation.caps_now(running),
+        party,
+    )
     if reason is not None:
-        raise creation.too_many(reason, hub(request).limits)
+        raise creation.too_many(reason, running.limits)
     seek_id = secrets.token_urlsafe(9)
-    made = await hub(request).db(
+    now = clocks.now_ms()
+    made = await running.db(
         bots(request).seeks.create,
         seek_id,
         given,
         _member(account, seek_id),
-        address(request),
-        clocks.now_ms(),
+        party.address,
+        now,
         per_address=CHALLENGES_PER_PLAYER,
         target=target.id,
     )
     if not made:
         raise ProtocolError("too_many_challenges", f"at most {CHALLENGES_PER_PLAYER}")
-    hub(request).bus.wake()
-    await hub(request).notices.challenge(seek_id)
-    found = await hub(request).db(bots(request).challenges.involving, account.id, clocks.now_ms())
-    shown = next(one.to_json() for one in found if one.seek.id == seek_id)
+    running.bus.wake()
+    # Told as made, without reading it back: the event streams hear it one trip sooner.
+    seek = Seek(
+        seek_id,
+        given,
+        account.name,
+        1,
+        account=account.id,
+        target=target.id,
+        target_name=target.name,
+        created_ms=now,
+        address=party.address,
+        bot=account.bot,
+        target_bot=target.bot,
+    )
+    shown = Challenge(seek, account.id, None, None).to_json()
+    running.notices.tell([account.id, target.id], {"type": "challenge", "challenge": shown})
     return JSONResponse({"challenge": shown})
+
+
+def _challengeable(
+    players: Players,
+    engine: Engine,
+    account: Account,
+    name: str,
+    given: SeekSettings,
+    caps: gamecaps.Caps,
+    party: Party,
+) -> tuple[Account, str | None]:
+    """The account ``account`` may challenge as ``name`` to ``given`` (``no_player``, or
+    ``challenge_refused`` by its limits), and the cap a new game would pass, if any."""
+    target = players.find(name)
+    if target is None or target.id == account.id:
+        raise ProtocolError("no_player", name[:100])
+    LimitStore(engine).check(account, target.id, given)
+    return target, gamecaps.refused(engine, caps, party)
 
 
 async def _challenge_answer(request: Request, answer: str, *, mine: bool) -> Response:
@@ -409,6 +451,34 @@ async def cancel(request: Request) -> Response:
     return await _challenge_answer(request, "canceled", mine=True)
 
 
+@declare(
+    "The challenges waiting to and from the token's account (lichess's GET /api/challenge)",
+    bearer=True,
+    responses={
+        200: Answer(
+            "in: to the account; out: from it; each as the event stream's 'challenge' shows it",
+            Model("Challenges", {}),
+        ),
+        401: refused("no_token, bad_token"),
+        403: refused("missing_scope"),
+    },
+)
+async def list_challenges(request: Request) -> Response:
+    """``GET /api/challenge`` (``challenge:read`` or ``challenge:write``): ``{"in", "out"}``,
+    oldest first."""
+    account, _ = await authorized(request, "challenge:read", "challenge:write")
+    found = await hub(request).db_aside(
+        bots(request).challenges.involving, account.id, clocks.now_ms()
+    )
+    waiting = [one for one in found if one.game is None and one.answer is None]
+    return JSONResponse(
+        {
+            "in": [one.to_json() for one in waiting if one.seek.target == account.id],
+            "out": [one.to_json() for one in waiting if one.challenger == account.id],
+        }
+    )
+
+
 # ---------------------------------------------------------------------- challenge limits
 
 
@@ -480,6 +550,7 @@ ROUTES: Final = [
     Route("/api/tokens/{token_id}", revoke_api_token, methods=["DELETE"]),
     Route("/api/account", api_account, methods=["GET"]),
     Route("/api/bot/account/upgrade", upgrade, methods=["POST"]),
+    Route("/api/challenge", list_challenges, methods=["GET"]),
     Route("/api/challenge/{challenge_id}/accept", accept, methods=["POST"]),
     Route("/api/challenge/{challenge_id}/decline", decline, methods=["POST"]),
     Route("/api/challenge/{challenge_id}/cancel", cancel, methods=["POST"]),

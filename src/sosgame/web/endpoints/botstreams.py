@@ -157,7 +157,10 @@ def _streamed(request: Request, place: str, lines: AsyncGenerator[str, None]) ->
 
 
 def _players(room: Room) -> list[dict[str, Any]]:
-    return [{"seat": row.seat, "name": row.name, "player": row.player} for row in room.seats]
+    return [
+        {"seat": row.seat, "name": row.name, "player": row.player, "bot": row.bot}
+        for row in room.seats
+    ]
 
 
 def _state(game: dict[str, Any]) -> dict[str, Any]:

@@ -117,6 +117,7 @@ async def list_games(request: Request) -> Response:
                     "mode": item.mode,
                     "status": item.status,
                     "names": item.names,
+                    "bots": item.bots,
                     "open_seats": item.open_seats,
                     "result": item.result,
                     "updated": item.updated_ms,

@@ -74,6 +74,7 @@ async def _listed(request: Request, game: MyGame, sent: dict[str, str]) -> dict[
         "cols": game.cols,
         "mode": game.mode,
         "players": game.names,
+        "bots": game.bots,
         "seat": game.seats[0],
         "seats": game.seats,
         "state": game.status,

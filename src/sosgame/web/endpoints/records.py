@@ -38,6 +38,9 @@ from sosgame.web.people.names import distinct_names
 
 DAYS_TAG: Final = "sosgame.days"
 """The record's tag for a correspondence game's days per move (records without it had none)."""
+BOTS_TAG: Final = "sosgame.bots"
+"""The record's tag for the seats a bot played, by number, separated by commas (as a chess
+game's record gives a bot its title "BOT"); absent when no bot played."""
 
 __all__ = ["ROUTES", "analysis", "moves", "record", "replay"]
 
@@ -77,6 +80,9 @@ async def record(request: Request) -> Response:
     tags = {"game": room.id, SEATS_TAG: kinds}
     if room.days is not None:
         tags[DAYS_TAG] = str(room.days)
+    bots = [str(number) for number, row in enumerate(room.seats) if row.bot]
+    if bots:
+        tags[BOTS_TAG] = ",".join(bots)
     meta = {"date": created, "tags": tags}
     result = room.result()
     decided = None  # an ending the engine does not give (a flag, an agreement, ...)

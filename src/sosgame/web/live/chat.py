@@ -99,12 +99,14 @@ async def send_chat(
     limit: RateLimit,
     rates: ChatRates,
     keep: Keep,
+    bot: bool = False,
 ) -> None:
     """Send a checked chat message from ``connection`` (``account``: its player's name, if
     logged in) to the players' chat or the spectators' of the game ``game_id`` (whose seats'
     names are ``names``): to this hub's ``followers`` and, over ``bus``, the others'. Its
     rate is taken from ``limit`` (the connection's) and ``rates``. A player's message is
-    stored first, with ``keep``."""
+    stored first, with ``keep``. A ``bot``'s message says so (``"bot": true``), as its
+    name shows BOT everywhere."""
     seat = min(connection.seats) if connection.seats else None
     if not await rates.allow(limit, game_id, seat, connection.address):
         raise ProtocolError("rate_limited", "too many chat messages: wait a little")
@@ -124,6 +126,8 @@ async def send_chat(
         "at": now_ms(),
     }
     message["text" if text is not None else "phrase"] = text if text is not None else phrase
+    if bot:
+        message["bot"] = True
     if seat is not None:
         try:
             kept = await keep(message)

@@ -111,8 +111,10 @@ class AccountNotices:
         inbox = Inbox(account)
         self._inboxes.setdefault(account, set()).add(inbox)
         self._following[account] += 1
-        if self._following[account] == 1:
-            await self.bus.follow_account(account)
+        # Every stream waits until the account is followed, not only the first: a second
+        # stream opened while the first's subscription is under way would otherwise read
+        # the store before it, and miss a notice published in between.
+        await self.bus.follow_account(account)
         return inbox
 
     async def close(self, inbox: Inbox) -> None:

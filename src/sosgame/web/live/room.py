@@ -275,6 +275,7 @@ class Room:
                         "taken": row.player != HUMAN or row.token_hash is not None,
                         "connected": row.seat in connected,
                         "resigned": row.seat not in active,
+                        "bot": row.bot,
                     }
                     for row in live.seats
                 ],

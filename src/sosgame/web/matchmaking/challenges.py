@@ -16,7 +16,8 @@ from typing import Any, Final
 from sqlalchemy import ColumnElement, Engine, and_, or_, select
 from sqlalchemy.orm import aliased
 
-from sosgame.web.matchmaking.seeks import CHALLENGE_MS, Seek, seek_settings
+from sosgame.web.matchmaking.seeks import CHALLENGE_MS, LEFT, Seek, seat_token, seek_settings
+from sosgame.web.people.tokens import hash_token
 from sosgame.web.storage.schema import players, seek_members, seeks
 
 __all__ = ["API_HOLDER", "Challenge", "ChallengeStore"]
@@ -137,6 +138,80 @@ class ChallengeStore:
                 .values(answer=answer)
             )
         return bool(done.rowcount)
+
+    def leave(self, member: str, now_ms: int, grace_ms: int, stale_ms: int) -> list[str]:
+        """The lobby connection ``member`` closed: its challenges still waiting (those with
+        a clock or none; a correspondence one lives on) are :data:`LEFT` for its account's
+        next connection, for ``grace_ms`` (then stale to every process's lobby, which reads
+        a seek as gone ``stale_ms`` after it was last seen); their ids."""
+        with self._engine.begin() as db:
+            ids = list(
+                db.execute(
+                    select(seeks.c.id).where(
+                        seeks.c.creator == member,
+                        seeks.c.target.is_not(None),
+                        seeks.c.game.is_(None),
+                        seeks.c.answer.is_(None),
+                        seeks.c.days.is_(None),
+                    )
+                ).scalars()
+            )
+            if ids:
+                db.execute(
+                    seeks.update()
+                    .where(seeks.c.id.in_(ids))
+                    .values(holder=LEFT, seen_ms=now_ms + grace_ms - stale_ms)
+                )
+        return ids
+
+    def take_back(self, account: int, secret: str, now_ms: int) -> list[str]:
+        """The challenges :data:`LEFT` by the account's page, taken back by its lobby
+        connection of ``secret``: its own from now on (its member, its seat token); their
+        ids."""
+        member = hash_token(secret)
+        holder = secret.partition(".")[0]
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(seeks.c.id, seeks.c.creator)
+                .join(
+                    seek_members,
+                    and_(
+                        seek_members.c.seek_id == seeks.c.id,
+                        seek_members.c.member == seeks.c.creator,
+                    ),
+                )
+                .where(
+                    seeks.c.holder == LEFT,
+                    seek_members.c.account == account,
+                    seeks.c.game.is_(None),
+                    seeks.c.answer.is_(None),
+                )
+            ).all()
+            for row in rows:
+                db.execute(
+                    seek_members.update()
+                    .where(seek_members.c.seek_id == row.id, seek_members.c.member == row.creator)
+                    .values(
+                        member=member,
+                        holder=holder,
+                        token_hash=hash_token(seat_token(secret, row.id)),
+                    )
+                )
+                db.execute(
+                    seeks.update()
+                    .where(seeks.c.id == row.id)
+                    .values(creator=member, holder=holder, seen_ms=now_ms)
+                )
+        return [row.id for row in rows]
+
+    def drop_left(self, seek_ids: list[str]) -> None:
+        """Withdraw those of these challenges still :data:`LEFT` (nobody took them back)."""
+        with self._engine.begin() as db:
+            still = select(seeks.c.id).where(seeks.c.id.in_(seek_ids), seeks.c.holder == LEFT)
+            ids = list(db.execute(still).scalars())
+            if ids:
+                db.execute(seek_members.delete().where(seek_members.c.seek_id.in_(ids)))
+                db.execute(seeks.delete().where(seeks.c.id.in_(ids)))
 
     def game_of(self, seek_id: str) -> str | None:
         """The game a challenge made, once accepted."""

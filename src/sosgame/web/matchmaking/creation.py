@@ -180,7 +180,7 @@ async def rematch(
             return existing, False
     count = len(room.seats)
     rows = [
-        SeatRow(rotated(count, row.seat), row.name, row.player, row.token_hash)
+        SeatRow(rotated(count, row.seat), row.name, row.player, row.token_hash, bot=row.bot)
         for row in room.seats
     ]
     rows.sort(key=lambda row: row.seat)

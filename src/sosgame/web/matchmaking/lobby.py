@@ -22,6 +22,7 @@ The time comes from ``now`` (milliseconds), which the tests replace.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from sosgame.web.live.protocol import (
     SeatSettings,
 )
 from sosgame.web.matchmaking import creation
+from sosgame.web.matchmaking.challenges import ChallengeStore
 from sosgame.web.matchmaking.pools import Pool, Waiting, computer_level, pairings
 from sosgame.web.matchmaking.poolstore import Entry, PoolStore
 from sosgame.web.matchmaking.seeks import (
@@ -63,6 +65,10 @@ STALE_MS: Final = 15_000
 PUSH_MS: Final = 500
 """The least time between two pushes of the lobby's lists by one hub (so to one socket):
 a burst of changes is sent as one push, at the next sweep."""
+LEFT_GRACE_MS: Final = 20_000
+"""How long a challenge waits for its challenger's page to come back (reloaded, say) once
+its lobby connection closed: lichess's 20 s, after which a challenge whose challenger is
+not seen is withdrawn."""
 
 
 @dataclass
@@ -109,6 +115,9 @@ class Lobby:
         self.waiting: dict[str, LobbyClient] = {}
         """This hub's clients in a pool, by entry id (until told they are paired)."""
         self.seeks = SeekStore(hub.store.engine)
+        self.challenges = ChallengeStore(hub.store.engine)
+        self._leaving: set[asyncio.Task[None]] = set()
+        """The challenges left by a page that went, each withdrawn unless taken back."""
         self.clients: dict[str, LobbyClient] = {}
         """This hub's lobby connections, by the hash of their secret."""
         self.listed: tuple[list[Seek], dict[str, int]] | None = None
@@ -124,7 +133,16 @@ class Lobby:
         return client.secret
 
     async def greet(self, client: LobbyClient) -> None:
-        """Send a new connection the lists as last read (the next sweep reads them anew)."""
+        """Send a new connection the lists as last read (the next sweep reads them anew);
+        a named player's connection takes back the challenges their page left."""
+        if client.account is not None:
+            taken = await self.hub.db(
+                self.challenges.take_back, client.account, client.secret, self.now()
+            )
+            if taken:
+                self.pushed_ms = -PUSH_MS  # shown as theirs again at once
+                await self.push()
+                return
         if self.listed is not None:
             await self._show(client)
 
@@ -155,11 +173,11 @@ class Lobby:
             if seek.target is None and (seek.member == mine or self._open(seek, client))
         ]
         challenges = [
-            self._challenge(seek, mine)
+            self._challenge(seek, self._own(seek, client, mine))
             for seek in found
             if seek.target is not None
             and (
-                seek.member == mine
+                self._own(seek, client, mine)
                 or (client.account is not None and seek.target == client.account)
             )
         ]
@@ -178,15 +196,15 @@ class Lobby:
         for seek, answer in self.answered:
             if seek.id in client.told:
                 continue
-            if answer.startswith("declined:") and seek.member == mine:
-                shown = {**self._challenge(seek, mine), "declineReason": answer.partition(":")[2]}
+            if answer.startswith("declined:") and self._own(seek, client, mine):
+                shown = {**self._challenge(seek, True), "declineReason": answer.partition(":")[2]}
                 kind = "challengeDeclined"
             elif (
                 answer == "canceled"
                 and client.account is not None
                 and seek.target == client.account
             ):
-                shown, kind = self._challenge(seek, mine), "challengeCanceled"
+                shown, kind = self._challenge(seek, False), "challengeCanceled"
             else:
                 continue
             client.told.add(seek.id)
@@ -211,7 +229,15 @@ class Lobby:
     def _seek(self, seek: Seek, mine: str) -> dict[str, Any]:
         return {**seek.to_json(), "seeker": self._seeker(seek), "mine": seek.member == mine}
 
-    def _challenge(self, seek: Seek, mine: str) -> dict[str, Any]:
+    @staticmethod
+    def _own(seek: Seek, client: LobbyClient, mine: str) -> bool:
+        """Whether the connection's player made the challenge (from this page, or another
+        of their account's: every page of theirs shows it, and may withdraw it)."""
+        return seek.member == mine or (
+            client.account is not None and seek.account == client.account
+        )
+
+    def _challenge(self, seek: Seek, own: bool) -> dict[str, Any]:
         shown = seek.to_json()
         return {
             **{key: shown[key] for key in ("id", "rows", "cols", "mode", "clock", "days", "rated")},
@@ -220,7 +246,7 @@ class Lobby:
             "from_bot": seek.bot,
             "to_bot": seek.target_bot,
             "seeker": self._seeker(seek),
-            "mine": seek.member == mine,
+            "mine": own,
             "lapses_ms": seek.created_ms + CHALLENGE_MS,
         }
 
@@ -264,6 +290,11 @@ class Lobby:
         """The challenger withdraws a challenge not yet answered."""
         async with self.hub.notices.closing(client.account):
             withdrawn = await self.hub.db(self.seeks.withdraw, seek_id, hash_token(client.secret))
+            if not withdrawn and client.account is not None:
+                # Made from another page of the player's (one that reloaded, say).
+                withdrawn = await self.hub.db(
+                    self.challenges.answer, seek_id, client.account, "canceled", mine=True
+                )
         if not withdrawn:
             raise ProtocolError("no_challenge")
         self.hub.bus.wake()
@@ -383,14 +414,44 @@ class Lobby:
         """The client's connection closed: its entry and its seeks go, and it leaves the
         seeks it joined (a game it was just paired into is already stored)."""
         if client.secret:
-            self.clients.pop(hash_token(client.secret), None)
+            mine = hash_token(client.secret)
+            self.clients.pop(mine, None)
+            if client.account is not None:
+                await self._leave(client.account, mine)
             async with self.hub.notices.closing(client.account):
-                await self.hub.db(self.seeks.gone, hash_token(client.secret))
+                await self.hub.db(self.seeks.gone, mine)
         entry = client.entry
         if entry is not None:
             self.waiting.pop(entry.id, None)
             client.entry = None
             await self.hub.db(self.entries.leave, entry.id)
+
+    async def _leave(self, account: int, member: str) -> None:
+        """A named player's connection closed: its challenges waiting go to another
+        connection of theirs here, or wait :data:`LEFT_GRACE_MS` for one (a page reloaded)
+        and are withdrawn then if none came (lichess keeps a challenge as long as its
+        challenger is seen)."""
+        now = self.now()
+        # Stale to every process's lobby later than this one withdraws them (with notices):
+        # only if this process is gone by then.
+        later = LEFT_GRACE_MS + STALE_MS
+        left = await self.hub.db(self.challenges.leave, member, now, later, STALE_MS)
+        if not left:
+            return
+        other = next((one for one in self.clients.values() if one.account == account), None)
+        if other is not None:
+            await self.hub.db(self.challenges.take_back, account, other.secret, now)
+            self.hub.bus.wake()
+            return
+        task = asyncio.get_running_loop().create_task(self._withdraw_later(account, left))
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
+
+    async def _withdraw_later(self, account: int, left: list[str]) -> None:
+        await asyncio.sleep(LEFT_GRACE_MS / 1000)
+        async with self.hub.notices.closing(account):
+            await self.hub.db(self.challenges.drop_left, left)
+        self.hub.bus.wake()
 
     async def play_computer(self, client: LobbyClient) -> None:
         """Take the offer of a computer opponent: a casual game against it, at once."""

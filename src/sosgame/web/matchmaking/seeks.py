@@ -32,6 +32,7 @@ from sosgame.web.storage.turns import in_turn
 __all__ = [
     "CHALLENGES_PER_PLAYER",
     "CHALLENGE_MS",
+    "LEFT",
     "Member",
     "Seek",
     "SeekSettings",
@@ -47,6 +48,10 @@ CHALLENGE_MS: Final = 120_000
 """How long a challenge waits for its answer before it lapses."""
 CHALLENGES_PER_PLAYER: Final = 3
 """Challenges one account may have waiting at once."""
+LEFT: Final = "left"
+"""The holder of a challenge whose challenger's page went (reloaded, say): nobody renews it,
+nobody may accept it, and the challenger's next lobby connection takes it back
+(:mod:`sosgame.web.matchmaking.challenges`)."""
 
 
 @dataclass(frozen=True)
@@ -503,7 +508,12 @@ class SeekStore:
             # Locks the seek's row first, as every join does: joins of one seek take turns.
             locked = db.execute(
                 seeks.update()
-                .where(seeks.c.id == seek_id, seeks.c.game.is_(None), seeks.c.answer.is_(None))
+                .where(
+                    seeks.c.id == seek_id,
+                    seeks.c.game.is_(None),
+                    seeks.c.answer.is_(None),
+                    seeks.c.holder != LEFT,
+                )
                 .values(created_ms=seeks.c.created_ms)
             )
             if locked.rowcount != 1:
@@ -578,7 +588,8 @@ class SeekStore:
         """A lobby connection closed: its seeks not yet filled die, and it leaves the others
         (correspondence seeks live on: they last a day)."""
         with self._engine.begin() as db:
-            live = and_(seeks.c.game.is_(None), seeks.c.days.is_(None))
+            # A challenge left to its account's next connection is not the connection's.
+            live = and_(seeks.c.game.is_(None), seeks.c.days.is_(None), seeks.c.holder != LEFT)
             mine = select(seeks.c.id).where(seeks.c.creator == member, live)
             db.execute(seek_members.delete().where(seek_members.c.seek_id.in_(mine)))
             db.execute(seeks.delete().where(seeks.c.creator == member, live))

@@ -126,7 +126,8 @@ class Bus(Protocol):
         accounts this process follows."""
 
     async def follow_account(self, account: int) -> None:
-        """Hear an account's notices from now on (returns once subscribed)."""
+        """Hear an account's notices from now on (returns once subscribed; called again
+        while the subscription is under way, returns once it is made)."""
 
     async def unfollow_account(self, account: int) -> None:
         """Stop hearing an account's notices."""
@@ -353,7 +354,8 @@ class RedisBus:
 
     async def _subscribe(self, channel: str) -> None:
         if channel in self._subscribed:
-            await self._subscribed[channel].wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._subscribed[channel].wait(), 5)
             return
         acknowledged = self._subscribed[channel] = asyncio.Event()
         await self._pubsub.subscribe(channel)

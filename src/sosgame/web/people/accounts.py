@@ -488,11 +488,24 @@ class Accounts:
         if account is not None:
             await self.hub.db(self.players.link, game_id, seat, account.id)
             await self.hub.notices.game(game_id)
+            if account.bot:
+                await self._seated_bot(game_id)
 
     async def copy_links(self, old_id: str, new_id: str) -> None:
         """A rematch seats the same named players."""
         await self.hub.db(self.players.copy_links, old_id, new_id)
         await self.hub.notices.game(new_id)
+
+    async def _seated_bot(self, game_id: str) -> None:
+        """A bot's account took a seat of a game whose room was open already: its seats
+        are read again here, and in every other process, so that they show it."""
+        room = self.hub.rooms.get(game_id)
+        if room is not None:
+            async with room.lock:
+                await room.reload()
+            room.changed()
+        # No version: every process that has the game reads it again.
+        self.hub.bus.publish(game_id, {"reload": True})
 
     def routes(self) -> list[Route]:
         """The endpoints, for the app's routing table."""

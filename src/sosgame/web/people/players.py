@@ -31,7 +31,7 @@ from sosgame.web.storage.schema import (
     seats,
     sessions,
 )
-from sosgame.web.storage.store import Store, seat_names
+from sosgame.web.storage.store import Store, seat_bots, seat_names
 from sosgame.web.storage.turns import in_turn
 
 __all__ = [
@@ -358,6 +358,7 @@ class Players:
             )
             ids = [row["id"] for row in rows]
             names = seat_names(db, ids)
+            bots = seat_bots(db, ids)
             after = {
                 row.game_id: Rating(row.mu, row.sigma)
                 for row in db.execute(
@@ -385,6 +386,7 @@ class Players:
                 "status": row["status"],
                 "seat": row["my_seat"],
                 "names": names[row["id"]],
+                "bots": bots[row["id"]],
                 "result": None if row["result"] is None else json.loads(row["result"]),
                 "rating": None if row["id"] not in after else after[row["id"]].to_json(),
                 "rated": judged.get(row["id"]),

@@ -3,7 +3,7 @@
 // the last move back; this page asks until the analysis is done, drawing each move's report
 // as it comes (in place: what is on screen is patched, never drawn afresh).
 import { api, el, patchChildren, router, svg, svgText, view } from "./dom.js";
-import { errorText, settings, t } from "./i18n.js";
+import { errorText, seatName, settings, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, seatColour, seatMark, zoomControls } from "./board.js";
 
 const CHART = { width: 440, height: 180, top: 22, bottom: 26, left: 30, right: 58 };
@@ -204,7 +204,7 @@ function analysisSide(page, flags, select) {
 
 // "Move 5, Bao: Ob2 cost 4 points (a blunder). Best: Sb2." with exact or estimated.
 function moveVerdict(page, report) {
-  const name = page.game.seats[report.seat].name;
+  const name = seatName(page.game.seats[report.seat]);
   const parts = [t("web.move_by", { ply: report.ply, name, move: report.played })];
   if (report.cost === null) parts.push(t("web.not_costed"));
   else if (report.cost === 0) parts.push(t("web.cost_none"));
@@ -226,7 +226,7 @@ function summaryTable(page) {
   const rows = seats.map((seat, index) => {
     const summary = players ? players[index] : null;
     return el("tr", { "data-seat": index },
-      el("th", { scope: "row" }, seatMark(index), " ", seat.name),
+      el("th", { scope: "row" }, seatMark(index), " ", seatName(seat)),
       el("td", { class: "score", text: String(scores[index]) }),
       summary ? [el("td", { class: "total-cost", text: formatCost(summary.total_cost) }),
         el("td", { class: "mistakes", text: String(summary.mistakes) }),

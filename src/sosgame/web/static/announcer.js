@@ -1,6 +1,6 @@
 // The one live region (in the page itself, never redrawn) that tells a screen reader what
 // happens in a game: every move as it is made, whose turn it is, and the result.
-import { resultText, t } from "./i18n.js";
+import { resultText, seatName, t } from "./i18n.js";
 
 export function announce(text) {
   const region = document.getElementById("announcer");
@@ -14,7 +14,7 @@ export function turnText(state, mine = []) {
   if (state.result) return resultText(state.result, state.seats, mine);
   if (state.status === "open") return t("web.waiting");
   if (mine.includes(state.turn)) return state.extra_turn ? t("web.your_turn_again") : t("web.your_turn");
-  const name = state.seats[state.turn].name;
+  const name = seatName(state.seats[state.turn]);
   return state.extra_turn ? t("to_move_again", { name }) : t("to_move", { name });
 }
 
@@ -32,11 +32,11 @@ export function announcement(before, state, mine = []) {
   const action = state.actions[state.actions.length - 1];
   if (action.startsWith("resign")) {
     const seat = Number(action.split(":")[1]);
-    const resigned = mine.includes(seat) ? t("web.announce_you_resign") : t("web.announce_resign", { name: state.seats[seat].name });
+    const resigned = mine.includes(seat) ? t("web.announce_you_resign") : t("web.announce_resign", { name: seatName(state.seats[seat]) });
     return t("web.announce_then", { move: resigned, next });
   }
   const mover = before.turn;
-  const name = state.seats[mover].name;
+  const name = seatName(state.seats[mover]);
   const mineMoved = mine.includes(mover);
   const words = { name, letter: action[0], cell: action.slice(1) };
   let move = mineMoved ? t("web.announce_you_move", words) : t("web.announce_move", words);

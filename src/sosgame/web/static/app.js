@@ -2,7 +2,7 @@
 // server alone applies the rules (scoring, turns, results). This entry module holds the
 // router, the start page and the join page; each other page has its own module.
 import { api, el, go, router, saveToken, tokensFor, view } from "./dom.js";
-import { errorText, settings, t } from "./i18n.js";
+import { errorText, namesText, seatName, settings, t } from "./i18n.js";
 import { boardView } from "./board.js";
 import { beep, drawSoundToggle, soundOn } from "./sound.js";
 import { drawTheme, setUpTheme } from "./theme.js";
@@ -95,7 +95,7 @@ async function loadOpenGames(openList) {
     const open = await api("GET", "/api/games?list=open");
     openList.replaceChildren(...(open.games.length ? open.games.map((game) =>
       el("li", {},
-        el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
+        el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${namesText(game.names, game.bots)}` }),
         game.open_seats.map((seat) => el("a", {
           href: `#/join/${game.id}/${seat}`, text: t("web.join_seat", { name: game.names[seat] }),
         })),
@@ -291,7 +291,7 @@ async function showJoin(id, seat, invite) {
   const error = el("p", { class: "error", role: "alert" });
   const form = el("form", { class: "panel", id: "join" },
     el("h1", { text: t("web.join_title", { number: seat + 1 }) }),
-    el("p", { class: "meta", text: `${game.rows}x${game.cols}, ${t(`mode.${game.mode}`)}: ${game.seats.map((s) => s.name).join(", ")}` }),
+    el("p", { class: "meta", text: `${game.rows}x${game.cols}, ${t(`mode.${game.mode}`)}: ${game.seats.map(seatName).join(", ")}` }),
     el("label", { class: "field" }, el("span", { text: t("web.your_name") }), name),
     el("button", { type: "submit", class: "primary", id: "take-seat", text: t("web.take_seat") }),
     " ",

@@ -1,6 +1,6 @@
 // The board and the move list, drawn the same on the game, replay and analysis pages.
 import { cellName, el, parseCell, svg } from "./dom.js";
-import { settings, t } from "./i18n.js";
+import { seatName, settings, t } from "./i18n.js";
 import { GUTTER, coordinateLabels, coordinatesOn, coordinatesToggle } from "./coordinates.js";
 
 // How the board is looked at: its zoom over the size that fits the window, and the cell
@@ -253,7 +253,7 @@ function moveText(entry) {
 // options: selected (ply), onSelect (makes moves buttons), flags ({ply: "mistake"|"blunder"}).
 export function movesTable(seats, moves, options = {}) {
   const head = el("tr", {}, el("th", { scope: "col", class: "round", text: "#" }),
-    seats.map((seat, index) => el("th", { scope: "col", "data-seat": index }, seatMark(index), " ", seat.name)));
+    seats.map((seat, index) => el("th", { scope: "col", "data-seat": index }, seatMark(index), " ", seatName(seat))));
   const body = el("tbody");
   let row = null;
   let lastSeat = Infinity;

@@ -5,7 +5,7 @@
 // Decline (and the reason); the pages that list challenges themselves (home, lobby, a
 // player's page) keep the prompt hidden.
 import { el, go, saveToken } from "./dom.js";
-import { settings, t } from "./i18n.js";
+import { nameText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 import { announce } from "./announcer.js";
 
@@ -18,10 +18,8 @@ export const DECLINE_REASONS = ["generic", "later", "tooFast", "tooSlow", "timeC
 
 const watch = { socket: null, wanted: false, received: [], heard: new Set(), said: "" };
 
-// A player's name, with BOT before a bot's.
-export function nameText(name, bot) {
-  return bot ? `${t("web.bot")} ${name}` : name;
-}
+// The lobby's pages import it from here too.
+export { nameText };
 
 export function reasonText(reason) {
   return t(`web.decline.${DECLINE_REASONS.includes(reason) ? reason : "generic"}`);

@@ -2,7 +2,7 @@
 // free text for players with an account. Messages are shown as text, never as HTML; the chat
 // can be turned off (kept in this browser) and one person muted.
 import { api, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { nameText, t } from "./i18n.js";
 
 const PHRASES = ["hello", "good_luck", "good_game", "thanks"];
 const MAX_TEXT = 140;
@@ -87,7 +87,7 @@ export function resetChat(game, send, player) {
     for (const line of chat.log.children) {
       const phrase = line.dataset.phrase;
       if (phrase) line.querySelector(".chat-said").textContent = t(`web.chat.phrase.${phrase}`);
-      line.querySelector(".chat-mute").textContent = t("web.chat.mute", { name: line.dataset.name });
+      line.querySelector(".chat-mute").textContent = t("web.chat.mute", { name: nameText(line.dataset.name, line.dataset.bot) });
     }
     draw();
   };
@@ -104,18 +104,22 @@ function who(message) {
   return `${message.seat === null ? "s" : message.seat}:${message.name}`;
 }
 
-export function receiveChat(message) {
+// `seats`: the game's seats, which say whether a player's seat is a bot's.
+export function receiveChat(message, seats = []) {
   if (!chat.log || chatOff() || chat.muted.has(who(message))) return;
   const said = message.phrase ? t(`web.chat.phrase.${message.phrase}`) : message.text;
-  const mute = el("button", { type: "button", class: "chat-mute", text: t("web.chat.mute", { name: message.name }),
+  const seat = message.seat === null ? null : seats[message.seat];
+  const bot = Boolean(message.bot) || Boolean(seat && seat.bot && seat.name === message.name);
+  const name = nameText(message.name, bot);
+  const mute = el("button", { type: "button", class: "chat-mute", text: t("web.chat.mute", { name }),
     onclick: () => {
       chat.muted.add(who(message));
       keepMuted();
       for (const line of [...chat.log.children]) if (line.dataset.who === who(message)) line.remove();
     } });
   // textContent only: what another player typed is never read as HTML.
-  chat.log.append(el("li", { "data-who": who(message), "data-name": message.name, "data-phrase": message.phrase || null },
-    el("strong", { text: message.name }), ": ", el("span", { class: "chat-said", text: said }), " ", mute));
+  chat.log.append(el("li", { "data-who": who(message), "data-name": message.name, "data-bot": bot ? "true" : null, "data-phrase": message.phrase || null },
+    el("strong", { text: name }), ": ", el("span", { class: "chat-said", text: said }), " ", mute));
   while (chat.log.children.length > 100) chat.log.firstChild.remove();
   chat.log.scrollTop = chat.log.scrollHeight;
 }

@@ -3,7 +3,7 @@
 // screen-reader announcement whenever any of these changes.
 import { announce } from "./announcer.js";
 import { el, formatClock } from "./dom.js";
-import { t } from "./i18n.js";
+import { seatName, t } from "./i18n.js";
 
 // What this page keeps between states: the countdowns ticking, the last announcement and
 // the offers last seen (to say when one is gone).
@@ -18,7 +18,7 @@ export function forgetFair() {
 }
 
 function names(state, seats) {
-  return seats.map((seat) => state.seats[seat].name).join(", ");
+  return seats.map((seat) => seatName(state.seats[seat])).join(", ");
 }
 
 // Whether any of ``seats`` may do what ``flag`` (and ``kind``, for offers and claims) names:
@@ -65,7 +65,7 @@ export function fairPanel(state, { mine, send, redraw }) {
     el("button", { type: "button", id, text: label, disabled: !enabled, onclick: action }));
 
   for (const offer of state.offers) {
-    const who = state.seats[offer.from].name;
+    const who = seatName(state.seats[offer.from]);
     const text = t(`web.offer.${offer.offer}`, { name: who });
     const waiting = offer.waiting || [];
     const row = el("div", { class: "offer", "data-offer": offer.offer, id: `offer-${offer.offer}-standing` },
@@ -108,14 +108,14 @@ export function fairPanel(state, { mine, send, redraw }) {
     });
   }
   if (state.first_move) {
-    const name = state.seats[state.first_move.seat].name;
+    const name = seatName(state.seats[state.first_move.seat]);
     lines.push(countdown(state, "first-move", "web.first_move", { name }, state.first_move.left));
   }
   if (state.abandon) {
     const elapsed = performance.now() - (state.receivedAt || performance.now());
     state.abandon.away.forEach((since, seat) => {
       if (since === null || mine.includes(seat)) return;
-      const name = state.seats[seat].name;
+      const name = seatName(state.seats[seat]);
       const away = since + elapsed;
       const left = state.abandon.after - away;
       if (left <= 0) {
@@ -181,19 +181,19 @@ export function fairBar(state, { mine, send }) {
   const offer = state.offers.find((item) => item.offer !== "rematch" && allows(state, mine, "can_answer", item.offer));
   if (offer) {
     const answer = (accept) => () => send({ type: "answer", offer: offer.offer, accept, ply: state.ply });
-    return bar(el("p", { text: t(`web.offer.${offer.offer}`, { name: state.seats[offer.from].name }) }),
+    return bar(el("p", { text: t(`web.offer.${offer.offer}`, { name: seatName(state.seats[offer.from]) }) }),
       el("button", { type: "button", id: `bar-accept-${offer.offer}`, text: t("web.accept"), onclick: answer(true) }),
       el("button", { type: "button", id: `bar-decline-${offer.offer}`, text: t("web.decline"), onclick: answer(false) }));
   }
   if (state.abandon && allows(state, mine, "can_claim", "win")) {
     const seat = state.abandon.away.findIndex((since, index) => since !== null && !mine.includes(index));
-    const text = seat >= 0 ? t("web.away_claimable", { name: state.seats[seat].name,
+    const text = seat >= 0 ? t("web.away_claimable", { name: seatName(state.seats[seat]),
       seconds: Math.round(state.abandon.away[seat] / 1000) }) : t("web.claim_win");
     return bar(el("p", { text }), el("button", { type: "button", id: "bar-claim-win", text: t("web.claim_win"),
       onclick: () => send({ type: "claim", claim: "win", ply: state.ply }) }));
   }
   if (state.first_move) {
-    const name = state.seats[state.first_move.seat].name;
+    const name = seatName(state.seats[state.first_move.seat]);
     const node = countdown(state, "bar-first-move", "web.first_move", { name }, state.first_move.left);
     tick();
     return bar(node);
@@ -202,7 +202,7 @@ export function fairBar(state, { mine, send }) {
     const seat = state.abandon.away.findIndex((since, index) => since !== null && !mine.includes(index));
     if (seat >= 0) {
       const since = state.abandon.away[seat];
-      const node = countdown(state, "bar-away", "web.away", { name: state.seats[seat].name }, state.abandon.after - since);
+      const node = countdown(state, "bar-away", "web.away", { name: seatName(state.seats[seat]) }, state.abandon.after - since);
       tick();
       return bar(node);
     }

@@ -1,6 +1,6 @@
 // The game page: what the server sends, drawn; what the player does, sent.
 import { api, el, formatClock, go, notice, parseCell, patchChildren, router, saveToken, tokensFor, view } from "./dom.js";
-import { errorText, playerLabel, resultText, settings, t } from "./i18n.js";
+import { errorText, playerLabel, resultText, seatName, settings, t } from "./i18n.js";
 import {
   boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, scrollMoves, seatColour, seatMark, zoomControls,
 } from "./board.js";
@@ -124,7 +124,7 @@ function receive(id, message) {
       return;
     }
     drawGame();
-  } else if (message.type === "chat") receiveChat(message);
+  } else if (message.type === "chat") receiveChat(message, gameView.state ? gameView.state.seats : []);
   else if (message.type === "error") receiveError(message);
 }
 
@@ -288,10 +288,10 @@ export function drawSeats(state, scores = state.scores) {
       : null;
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index, "aria-current": turn ? "true" : null },
       seatMark(index),
-      el("span", { class: "who" }, el("strong", { text: seat.name }), " ",
+      el("span", { class: "who" }, el("strong", { text: seatName(seat) }), " ",
         el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence, " ", ratingChange(index)),
       clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(clock.remaining[index]) }) : null,
-      el("span", { class: "score", "aria-label": t("web.points", { name: seat.name, count: scores[index] }), text: String(scores[index]) }));
+      el("span", { class: "score", "aria-label": t("web.points", { name: seatName(seat), count: scores[index] }), text: String(scores[index]) }));
     item.style.setProperty("--seat", seatColour(index));
     list.append(item);
   });
@@ -319,7 +319,7 @@ function gameTitle(state) {
   if (state.result) return t("web.title_over", { result: resultText(state.result, state.seats, youSeats(state)) });
   if (state.status === "open") return t("web.title_waiting");
   if (myTurn(state)) return t("web.title_your_turn");
-  return t("web.title_turn", { name: state.seats[state.turn].name });
+  return t("web.title_turn", { name: seatName(state.seats[state.turn]) });
 }
 
 // The move list of the game on screen: kept from the states as they come (the mover of a
@@ -442,7 +442,7 @@ function banner(state) {
     // What changes here is told by the page's live region (announcer.js), not by the banner.
     el("p", { class: over ? "result" : "status", id: over ? "result" : "status", text: turnText(state, youSeats(state)) }),
     extra ? el("span", { class: "badge", id: "extra-turn", text: youSeats(state).includes(state.turn)
-      ? t("web.extra_turn_you") : t("web.extra_turn", { name: state.seats[state.turn].name }) }) : null);
+      ? t("web.extra_turn_you") : t("web.extra_turn", { name: seatName(state.seats[state.turn]) }) }) : null);
 }
 
 function gameBoard(state) {

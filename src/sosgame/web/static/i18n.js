@@ -33,13 +33,28 @@ export function errorText(code, message, detail) {
   return detail ? `${t(key)} (${detail})` : t(key);
 }
 
+// A player's name, with BOT before a bot's.
+export function nameText(name, bot) {
+  return bot ? `${t("web.bot")} ${name}` : name;
+}
+
+// A seat's name as shown: its player's, with BOT before a bot's account.
+export function seatName(seat) {
+  return nameText(seat.name, seat.bot);
+}
+
+// A listed game's names (`names`, and `bots` beside them), BOT before a bot's.
+export function namesText(names, bots = []) {
+  return names.map((name, index) => nameText(name, bots[index])).join(", ");
+}
+
 export function playerLabel(seat) {
   return seat.player === "human" ? t("web.player.human") : t(`web.player.${seat.player}`);
 }
 
 function reasonText(result, seats) {
   if (result.flagged && result.flagged.length && ["resignation", "timeout"].includes(result.termination)) {
-    return t("web.reason.time", { names: result.flagged.map((s) => seats[s].name).join(", ") });
+    return t("web.reason.time", { names: result.flagged.map((s) => seatName(seats[s])).join(", ") });
   }
   return t(`reason.${result.termination}`);
 }
@@ -50,9 +65,9 @@ export function resultText(result, seats, mine = []) {
   const reason = reasonText(result, seats);
   if (result.winners.length === 1) {
     const winner = result.winners[0];
-    return mine.includes(winner) ? t("web.you_win", { reason }) : t("winner", { name: seats[winner].name, reason });
+    return mine.includes(winner) ? t("web.you_win", { reason }) : t("winner", { name: seatName(seats[winner]), reason });
   }
-  const others = result.winners.filter((s) => !mine.includes(s)).map((s) => seats[s].name).join(", ");
+  const others = result.winners.filter((s) => !mine.includes(s)).map((s) => seatName(seats[s])).join(", ");
   if (result.winners.some((s) => mine.includes(s))) return t("web.you_draw", { names: others, reason });
   return t("draw", { names: others, reason });
 }

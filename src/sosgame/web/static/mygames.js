@@ -1,7 +1,7 @@
 // "My games": the home page's list of this browser's games (its seat tokens and its account),
 // and the header's badge counting those where it is the player's turn.
 import { allTokens, el, formatClock, router, saveToken, tokensFor } from "./dom.js";
-import { errorText, resultText, t } from "./i18n.js";
+import { errorText, namesText, resultText, t } from "./i18n.js";
 import { deviceGamesList } from "./devicelist.js";
 
 const BADGE_EVERY_MS = 30000;
@@ -36,7 +36,7 @@ function whenText(ms) {
 }
 
 function stateText(game) {
-  const seats = game.players.map((name) => ({ name }));
+  const seats = game.players.map((name, index) => ({ name, bot: Boolean(game.bots && game.bots[index]) }));
   if (game.result) return resultText(game.result, seats);
   if (!game.your_turn) return game.state === "open" ? t("web.my_games.open") : t("web.my_games.waiting");
   const deadline = game.deadline ? Date.parse(game.deadline) - Date.now() : null;
@@ -46,7 +46,7 @@ function stateText(game) {
 }
 
 function gameItem(game) {
-  const title = `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.players.join(", ")}`;
+  const title = `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${namesText(game.players, game.bots)}`;
   return el("li", { class: game.your_turn ? "mine your-turn" : "mine", "data-game": game.id },
     el("a", { href: `#/game/${game.id}`, text: title }),
     el("span", { class: "meta", text: stateText(game) }),

@@ -3,7 +3,7 @@
 // everywhere, change the password), and the lobby of public games. The server keeps the
 // session (an HttpOnly cookie naming a session it can end); this page only asks who is logged in.
 import { api, el, go, router, svg, svgText, view } from "./dom.js";
-import { errorText, settings, t } from "./i18n.js";
+import { errorText, namesText, settings, t } from "./i18n.js";
 import { challengeForm, challengesPanel, seeksPanel } from "./lobby.js";
 import { nameText, watchChallenges } from "./challenges.js";
 
@@ -252,7 +252,7 @@ export async function showPlayer(name) {
   if (route !== router.visits) return;
   const games = el("ul", { class: "list", id: "player-games" }, data.games.length ? data.games.map((game) =>
     el("li", {},
-      el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${game.names.join(", ")}` }),
+      el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${namesText(game.names, game.bots)}` }),
       el("span", { class: "meta", text: outcomeText(game) }),
       el("span", { class: "meta", text: game.rating ? t("web.rating_after", { rating: formatRating(game.rating.rating) }) : t("web.unrated") }),
       // A private game comes without its id (its link) unless this is the player's own page.
@@ -392,7 +392,7 @@ async function followPlaying(list, route) {
       const data = await api("GET", "/api/games?list=playing");
       list.replaceChildren(...(data.games.length ? data.games.map((game) => el("li", { "data-game": game.id },
         el("a", { href: `#/game/${game.id}`, class: "watch",
-          text: t("web.playing.watch", { size: `${game.rows}x${game.cols}`, mode: t(`mode.${game.mode}`), names: game.names.join(", ") }) }),
+          text: t("web.playing.watch", { size: `${game.rows}x${game.cols}`, mode: t(`mode.${game.mode}`), names: namesText(game.names, game.bots) }) }),
       )) : [el("li", { text: t("web.playing.none") })]));
     } catch (error) {
       list.replaceChildren(el("li", { class: "error", text: errorText(error.code, error.message) }));

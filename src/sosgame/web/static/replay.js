@@ -1,6 +1,6 @@
 // The replay page: a finished (or running) game, one ply at a time.
 import { api, el, router, view } from "./dom.js";
-import { resultText, t } from "./i18n.js";
+import { resultText, seatName, t } from "./i18n.js";
 import { drawBoard, fitBoard, movesTable, scrollMoves, zoomControls } from "./board.js";
 import { drawSeats } from "./game.js";
 import { announce } from "./announcer.js";
@@ -62,7 +62,7 @@ function replayStatus(replay, frame) {
   if (frame.result) {
     return resultText({ ...frame.result, flagged: ply === total && game.result ? game.result.flagged : [] }, seats);
   }
-  return frame.extra_turn ? t("to_move_again", { name: seats[frame.turn].name }) : t("to_move", { name: seats[frame.turn].name });
+  return frame.extra_turn ? t("to_move_again", { name: seatName(seats[frame.turn]) }) : t("to_move", { name: seatName(seats[frame.turn]) });
 }
 
 function replayColumn(replay, animate) {

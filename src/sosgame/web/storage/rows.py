@@ -27,13 +27,15 @@ the web's messages and its store write :data:`sosgame.table.PERSON`."""
 
 @dataclass
 class SeatRow:
-    """A seat as stored: ``player`` is ``human`` or a computer level."""
+    """A seat as stored: ``player`` is ``human`` or a computer level; ``bot``, whether a
+    bot's account took it (read with the seat, never stored on it)."""
 
     seat: int
     name: str
     player: str
     token_hash: str | None = None
     invite: str | None = None
+    bot: bool = False
 
     @property
     def kind(self) -> str:
@@ -129,6 +131,8 @@ class GameSummary:
     open_seats: list[int]
     result: dict[str, Any] | None
     updated_ms: int
+    bots: list[bool]
+    """Whether a bot's account sits at each seat, in seat order."""
 
 
 @dataclass(frozen=True)
@@ -147,3 +151,5 @@ class MyGame:
     updated_ms: int
     token_hashes: tuple[str, ...]
     """The hashes of the tokens of the caller's seats."""
+    bots: list[bool]
+    """Whether a bot's account sits at each seat, in seat order."""

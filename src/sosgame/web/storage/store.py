@@ -21,6 +21,8 @@ from sqlalchemy import (
     Connection,
     Engine,
     RowMapping,
+    Select,
+    and_,
     bindparam,
     create_engine,
     event,
@@ -44,10 +46,10 @@ from sosgame.web.storage.group_commit import (
 )
 from sosgame.web.storage.group_commit import dump_json as _dump
 from sosgame.web.storage.rows import HUMAN, Change, GameSummary, MyGame, SeatRow, StoredGame
-from sosgame.web.storage.schema import actions, games, player_seats, seats
+from sosgame.web.storage.schema import actions, games, player_seats, players, seats
 from sosgame.web.storage.turns import in_turn
 
-__all__ = ["Store", "insert_game", "migrate", "seat_names"]
+__all__ = ["Store", "insert_game", "migrate", "seat_bots", "seat_names"]
 
 
 def _load(text: str | None) -> dict[str, Any] | None:
@@ -182,6 +184,29 @@ def seat_names(db: Connection, game_ids: Sequence[str]) -> dict[str, list[str]]:
     ):
         names[seat.game_id].append(seat.name)
     return names
+
+
+def seat_bots(db: Connection, game_ids: Sequence[str]) -> dict[str, list[bool]]:
+    """Whether a bot's account sits at each seat of each of these games, in seat order."""
+    bots: dict[str, list[bool]] = {game_id: [] for game_id in game_ids}
+    for seat in db.execute(
+        _with_bots(select(seats.c.game_id)).where(seats.c.game_id.in_(list(game_ids)))
+    ):
+        bots[seat.game_id].append(bool(seat.bot))
+    return bots
+
+
+def _with_bots(query: Select[Any]) -> Select[Any]:
+    """``query`` of the seats, each with ``bot``: whether a bot's account took it."""
+    linked = seats.outerjoin(
+        player_seats,
+        and_(player_seats.c.game_id == seats.c.game_id, player_seats.c.seat == seats.c.seat),
+    ).outerjoin(players, players.c.id == player_seats.c.player_id)
+    return (
+        query.add_columns(players.c.bot.label("bot"))
+        .select_from(linked)
+        .order_by(seats.c.game_id, seats.c.seat)
+    )
 
 
 def insert_game(db: Connection, game: StoredGame) -> None:
@@ -427,7 +452,7 @@ class Store:
             if row is None:
                 return None
             seat_rows = db.execute(
-                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+                _with_bots(select(seats)).where(seats.c.game_id == game_id)
             ).mappings()
             texts = db.execute(
                 select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
@@ -445,6 +470,7 @@ class Store:
                         seat["player"],
                         seat["token_hash"],
                         seat["invite"],
+                        bool(seat["bot"]),
                     )
                     for seat in seat_rows
                 ],
@@ -510,12 +536,14 @@ class Store:
             )
             ids = [row["id"] for row in rows]
             seat_rows = db.execute(
-                select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
+                _with_bots(select(seats)).where(seats.c.game_id.in_(ids))
             ).mappings()
             names: dict[str, list[str]] = {game_id: [] for game_id in ids}
+            bots: dict[str, list[bool]] = {game_id: [] for game_id in ids}
             free: dict[str, list[int]] = {game_id: [] for game_id in ids}
             for seat in seat_rows:
                 names[seat["game_id"]].append(seat["name"])
+                bots[seat["game_id"]].append(bool(seat["bot"]))
                 if seat["player"] == HUMAN and seat["token_hash"] is None:
                     free[seat["game_id"]].append(seat["seat"])
             return [
@@ -524,6 +552,7 @@ class Store:
                     kind=row["kind"],
                     names=names[row["id"]],
                     open_seats=free[row["id"]],
+                    bots=bots[row["id"]],
                 )
                 for row in rows
             ]
@@ -560,10 +589,12 @@ class Store:
                 .all()
             )
             names = seat_names(db, [row["id"] for row in rows])
+            bots = seat_bots(db, [row["id"] for row in rows])
         return [
             MyGame(
                 **_listed(row),
                 names=names[row["id"]],
+                bots=bots[row["id"]],
                 seats=sorted(by_game[row["id"]]),
                 created_ms=row["created_ms"],
                 token_hashes=tuple(hashes.get(row["id"], ())),
