@@ -4,9 +4,12 @@ level on 5x5, in the browser (Pyodide, plain Python) and, beside it, in the serv
 
 The bytes are those the server sends for each file (compressed where it compresses);
 the worker's times are taken in Debian's chromium, each round a new worker with the files in
-the browser's cache (as on a device where offline play is on). Needs the ``web`` extra,
-Debian's chromium and ``npm ci`` (for Pyodide). Run it with ``python benchmarks/offline.py
-[--rounds 3] [--games 2]``.
+the browser's cache (as on a device where offline play is on). Then, in the same browser,
+how strong the offline levels are beside the server's (``benchmarks/offline_strength.py``,
+``--strength-games`` from each seat, mode and pairing; 0 leaves it out). Needs the ``web``
+extra, Debian's chromium and ``npm ci`` (for Pyodide). Run it with ``python
+benchmarks/offline.py [--rounds 3] [--games 2] [--strength-games 1]`` (and the other options
+of ``offline_strength.py``, named ``--strength-...``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
 
 from sos_live_server import CHROMIUM, CHROMIUM_ARGS, LiveServer  # noqa: E402
+
+import offline_strength  # noqa: E402
 
 GOAL_BYTES = 6_000_000
 """The issue's bound on the download that turns offline play on: 6 MB compressed."""
@@ -118,7 +123,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="cold starts to time")
     parser.add_argument("--games", type=int, default=2, help="games per level for its timing")
+    offline_strength.add_arguments(parser, "strength-")
     args = parser.parse_args()
+    strength = argparse.Namespace(
+        **{
+            name.removeprefix("strength_"): value
+            for name, value in vars(args).items()
+            if name.startswith("strength_")
+        }
+    )
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
@@ -154,6 +167,9 @@ def main() -> None:
                 )
                 code = f"GAMES = {args.games}\n{TIMING}"
                 ran = page.evaluate(TIMED, [config, code])
+                if strength.games > 0:
+                    print("the offline levels against the server's, 5x5:")
+                    offline_strength.run(strength, page, config)
                 browser.close()
             if not ran["ok"]:
                 sys.exit(ran["error"])

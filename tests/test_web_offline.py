@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
 import warnings
 import zipfile
 from collections.abc import Iterator
@@ -112,6 +114,25 @@ def test_without_pyodide_the_server_runs_and_says_offline_play_is_not_installed(
     assert offline == {"available": False, "levels": ["random", "easy", "medium", "hard"]}
     assert client.get(f"/offline/pyodide/{LOCKED}/pyodide.mjs").status_code == 404
     assert client.get("/").status_code == 200
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_run_installs_the_npm_packages_and_runs_without_npm(tmp_path: Path) -> None:
+    make = str(shutil.which("make"))
+    planned = subprocess.run(
+        [make, "-n", "-C", str(ROOT), "run"], capture_output=True, text=True, check=True
+    ).stdout
+    assert planned.index("npm ci") < planned.index("sosgame serve")
+    # No npm on the path (nor anything else): make says so, and goes on to the server.
+    without = subprocess.run(
+        [make, "-s", "-C", str(ROOT), "node"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path)},
+    )
+    assert without.returncode == 0, without.stderr
+    assert without.stdout.strip() == "npm not found: offline play is not installed"
 
 
 def test_the_wheel_holds_the_core_and_the_players_and_no_interface() -> None:

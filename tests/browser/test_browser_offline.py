@@ -21,6 +21,10 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import expect
 
+from sosgame.ai.device import DEVICE_LEVELS
+from sosgame.i18n import translator
+from sosgame.record import Record
+
 pytestmark = pytest.mark.slow
 
 RULES = Path(__file__).resolve().parents[1] / "test_rules.py"
@@ -118,6 +122,15 @@ def test_offline_play_on_one_visit_then_games_with_no_network_kept_and_uploaded(
         finished = page.url.rsplit("/", 1)[1]
         rows = page.locator("#moves tbody tr").count()
         assert rows >= 6  # a 5x5 board: at least a dozen moves each side, some extra turns
+        # Its record, downloaded with no network, replays to the same end.
+        with page.expect_download() as downloading:
+            page.click("#download")
+        record = Record.from_dict(json.loads(Path(downloading.value.path()).read_text("utf-8")))
+        replayed = record.starting_game()
+        replayed.play_all(record.moves)
+        assert replayed.is_over and (replayed.rows, replayed.cols) == (5, 5)
+        board = "".join(page.locator(".cell").all_text_contents())
+        assert board == replayed.position().replace("/", "").replace(".", "")
 
         # An unfinished game, played on after a reload.
         page.goto(f"{server.url}/#/")
@@ -180,8 +193,14 @@ def test_a_game_at_one_screen_chosen_on_this_device_with_undo_and_a_hint(
         page.select_option("#cols", "4")
         page.fill("#seat-0-name", "Ann")
         page.fill("#seat-1-name", "Bao")
+        page.evaluate(WATCH_CONTROL)
         page.click("#start")
         _game_ready(page)
+        # The first game on this device downloaded the engine, its progress shown, and so
+        # turned offline play on.
+        seen = page.evaluate("window.controlSeen")
+        assert [item for item in seen if item["text"].startswith("Downloading")]
+        assert seen[-1]["state"] == "ready"
         expect(page.get_by_test_id("device-note")).to_contain_text("Played on this device.")
         expect(page.locator("#status")).to_have_text("Ann to move.")
         page.click("#hint")
@@ -197,7 +216,160 @@ def test_a_game_at_one_screen_chosen_on_this_device_with_undo_and_a_hint(
         expect(page.locator("#moves .move")).to_have_count(2)
         # The server made no game: the device plays it.
         assert posted == []
+        page.goto(f"{server.url}/#/")
+        expect(page.get_by_test_id("offline-play")).to_have_attribute("data-state", "ready")
         assert errors == []
+    finally:
+        context.close()
+
+
+# Every state the offline-play control is drawn in, from now on: its text, its state and
+# whether a progress bar shows with it.
+WATCH_CONTROL = """() => {
+  window.controlSeen = [];
+  const note = () => {
+    const button = document.getElementById("offline-play");
+    if (!button) return;
+    const bar = document.querySelector("#offline-play-box progress");
+    window.controlSeen.push({
+      text: button.querySelector("strong").textContent,
+      state: button.dataset.state,
+      progress: bar ? Number(bar.value) / Number(bar.max) : null,
+    });
+  };
+  new MutationObserver(note).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def _offline_requests(requests: list[Any]) -> list[str]:
+    return [request.url for request in requests if "/offline/" in request.url]
+
+
+def test_installing_the_app_downloads_offline_play_with_its_progress_shown(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(60_000)
+    errors: list[str] = []
+    requests: list[Any] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        context.on("request", lambda request: requests.append(request))  # noqa: PLW0108
+        page.goto(server.url)
+        control = page.get_by_test_id("offline-play")
+        expect(control).to_have_attribute("data-state", "off")
+        assert _offline_requests(requests) == []
+        page.evaluate(WATCH_CONTROL)
+
+        page.evaluate("window.dispatchEvent(new Event('appinstalled'))")
+        expect(control).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        expect(control).to_contain_text("Offline play is ready")
+        fetched = {url.rsplit("/", 1)[1] for url in _offline_requests(requests)}
+        assert {"pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"} <= fetched
+        seen = page.evaluate("window.controlSeen")
+        downloading = [item for item in seen if item["text"].startswith("Downloading")]
+        assert downloading and all(item["state"] == "busy" for item in downloading)
+        shares = [item["progress"] for item in downloading]
+        assert None not in shares and shares == sorted(shares) and 0 < shares[-1] <= 1
+        # Kept: the next visit finds offline play ready, with nothing downloaded again.
+        requests.clear()
+        page.reload()
+        expect(control).to_have_attribute("data-state", "ready")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_visitor_who_plays_online_downloads_nothing_of_offline_play(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(60_000)
+    requests: list[Any] = []
+    try:
+        page = context.new_page()
+        context.on("request", lambda request: requests.append(request))  # noqa: PLW0108
+        page.goto(server.url)
+        page.get_by_test_id("play-computer").click()
+        page.wait_for_url(re.compile(r"#/game/"))
+        game_id = page.url.rsplit("/", 1)[1]
+        for _ in range(3):
+            # The person's turn again: the server's computer has answered.
+            _until(
+                page,
+                f"fetch('/api/games/{game_id}').then((r) => r.json())"
+                ".then((game) => game.turn === 0 || game.result !== null)",
+            )
+            page.reload()
+            if page.locator("#result").count():
+                break
+            cell = page.locator(".cell:not(.filled)").first
+            name = cell.get_attribute("data-cell")
+            cell.click()
+            page.click("#pick-S")
+            expect(page.locator(f'.cell[data-cell="{name}"]')).to_have_text("S")
+        assert len(server.get(f"/api/games/{game_id}")["actions"]) >= 4
+        # Every request of the page, its workers and its service worker: nothing of Pyodide
+        # or the wheel, and no engine worker started (the service worker keeps its script
+        # with the app's other files, a few kilobytes).
+        assert _offline_requests(requests) == []
+        started = [
+            request.url
+            for request in requests
+            if "engine-worker" in request.url and request.service_worker is None
+        ]
+        assert started == []
+    finally:
+        context.close()
+
+
+def test_without_pyodide_the_page_says_offline_play_is_not_installed(
+    browser: Any, tmp_path: Path
+) -> None:
+    live = LiveServer(tmp_path / "games.sqlite3", env={"SOSGAME_PYODIDE": str(tmp_path / "no")})
+    live.start()
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(live.url)
+        control = page.get_by_test_id("offline-play")
+        expect(control).to_contain_text("Offline play is not installed on this server")
+        expect(control).to_have_attribute("data-state", "missing")
+        expect(control).to_be_disabled()
+        page.select_option("#kind", "device")
+        page.click("#start")
+        expect(page.locator("#new-game .error")).to_have_text(
+            "Offline play is not installed on this server"
+        )
+        # Online play goes on.
+        page.get_by_test_id("play-computer").click()
+        expect(page.locator(".cell")).to_have_count(25)
+    finally:
+        context.close()
+        live.stop()
+
+
+def test_the_page_says_which_levels_play_offline_and_how_they_compare_in_each_language(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        for language in ("en", "vi", "hi"):
+            if language != "en":
+                page.select_option("#language", language)
+            t = translator(language)
+            levels = ", ".join(t(f"web.device.level.{level}") for level in DEVICE_LEVELS)
+            expect(page.locator("#offline-play-note")).to_have_text(
+                t("web.device.levels", levels=levels)
+            )
+            compare = page.locator("#offline-play-compare")
+            expect(compare).to_have_text(t("web.device.compare"))
+            described = page.get_by_test_id("offline-play").get_attribute("aria-describedby")
+            assert "offline-play-compare" in described.split()
+        expect(compare).to_contain_text("सर्वर")  # the Hindi text, not the English one
     finally:
         context.close()
 

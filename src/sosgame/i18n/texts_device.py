@@ -25,6 +25,12 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.device.level.easy", "easy"),
     text("web.device.level.medium", "medium"),
     text("web.device.level.hard", "hard"),
+    text(
+        "web.device.compare",
+        "Random, easy and medium play here exactly as on the server; hard searches less deeply"
+        " here, a little weaker than the server's hard in general games and as strong in"
+        " simple ones.",
+    ),
     text("web.device.on_device", "Played on this device."),
     text("web.device.my_games", "On this device"),
     text("web.device.unfinished", "Not finished"),

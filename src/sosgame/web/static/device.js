@@ -95,10 +95,19 @@ async function download(progress) {
   }
 }
 
-const control = { busy: false };
+// The download's state, and the drawings of the controls that show it: a download started
+// by one (or by installing the app, or by a first game on this device) shows in every one.
+const control = { busy: false, draws: new Set() };
+
+function redraw() {
+  for (const draw of control.draws) {
+    if (draw.box.isConnected) draw();
+    else control.draws.delete(draw);
+  }
+}
 
 // Downloads the files, starts the engine once to be sure it runs, then says it is ready.
-export async function turnOnOffline(redraw = () => {}) {
+export async function turnOnOffline() {
   if (control.busy || offlineReady()) return;
   control.busy = true;
   control.error = "";
@@ -144,13 +153,17 @@ export function offlineControl() {
       type: "button", class: "choice", id: "offline-play", "data-testid": "offline-play",
       "data-state": !config.available ? "missing" : offlineReady() ? "ready" : control.busy ? "busy" : "off",
       disabled: !config.available || offlineReady() || control.busy,
-      "aria-describedby": "offline-play-note", onclick: () => turnOnOffline(draw),
+      "aria-describedby": "offline-play-note offline-play-compare", onclick: () => turnOnOffline(),
     }, el("strong", { text }), el("span", { class: "meta", id: "offline-play-note", text: levelsText() }));
+    // How the levels here compare with the server's (measured by benchmarks/offline_strength.py).
+    const compare = el("p", { class: "meta", id: "offline-play-compare", text: t("web.device.compare") });
     const bar = control.progress
       ? el("progress", { max: control.progress.total, value: control.progress.done, "aria-label": text })
       : null;
-    box.replaceChildren(button, bar, control.error ? el("p", { class: "error", role: "alert", text: control.error }) : null);
+    box.replaceChildren(button, compare, bar, control.error ? el("p", { class: "error", role: "alert", text: control.error }) : null);
   };
+  draw.box = box;
+  control.draws.add(draw);
   draw();
   return box;
 }

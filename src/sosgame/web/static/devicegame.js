@@ -7,7 +7,7 @@ import { boardView, drawBoard, fitBoard, focusCell, movesTable, newestLines, zoo
 import { beep } from "./sound.js";
 import { announce, announcement, turnText } from "./announcer.js";
 import { drawSeats } from "./game.js";
-import { engineCall, levelsText } from "./device.js";
+import { engineCall, levelsText, offlineConfig, offlineControl, offlineReady, turnOnOffline } from "./device.js";
 import { keepGame, loadGame, newGameId } from "./devicestore.js";
 
 // The game on screen: what the engine last said, and what this page adds to it.
@@ -29,6 +29,13 @@ export async function showDeviceGame(id) {
   view().replaceChildren(el("p", { id: "device-starting", text: t("web.device.starting") }));
   let shown;
   try {
+    // A first game on this device downloads the engine as the offline-play control does,
+    // with its progress shown, and so turns offline play on.
+    if (offlineConfig().available && !offlineReady()) {
+      view().append(offlineControl());
+      await turnOnOffline();
+      if (here.id !== id) return;
+    }
     if (here.pending && here.pending.id === id) {
       shown = await engineCall("start", here.pending.settings);
       here.pending = null;
