@@ -48,6 +48,7 @@ from sosgame.web.live.machine.view import changes_with_time, fair, shown
 from sosgame.web.live.machine.writes import offers_written, result
 from sosgame.web.live.protocol import (
     PROTOCOL_VERSION,
+    BerserkMessage,
     HelloMessage,
     HintMessage,
     PingMessage,
@@ -409,6 +410,9 @@ class Room:
         """Apply ``command`` and carry out its outcome (under the room's lock)."""
         redone = isinstance(command, Sent) and isinstance(command.message, RedoMessage)
         await self._carry_out(self._machine(command), redone=redone)
+        if isinstance(command, Sent) and isinstance(command.message, BerserkMessage):
+            # The clock has it; the tournament's row makes the win worth a point more.
+            await self.hub.db(self.hub.store.mark_berserk, self.id, min(command.held))
 
     async def _carry_out(self, outcome: Outcome, *, redone: bool = False) -> None:
         """Store what ``outcome`` stores, then take its state and tell everybody."""

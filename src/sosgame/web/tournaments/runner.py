@@ -187,6 +187,8 @@ class TournamentRunner:
             clock=spec,
             rated=settings.rated,
         )
+        if settings.kind == "arena" and game.clock is not None:
+            game.clock[clocks.BERSERK] = []  # its players may go berserk
         tokens = (seat_token(self.secret, game.id, 0), seat_token(self.secret, game.id, 1))
         for row, token in zip(game.seats, tokens, strict=True):
             row.token_hash = hash_token(token)

@@ -105,6 +105,8 @@ class TournamentGameRow:
     first_id: int
     second_id: int
     forfeit: int | None
+    berserk: frozenset[int]
+    """The players who went berserk."""
     status: str
     termination: str | None
     winners: tuple[int, ...]
@@ -232,6 +234,14 @@ def _games(db: Connection, tournament_id: str) -> tuple[TournamentGameRow, ...]:
                 first_id=row.first_id,
                 second_id=row.second_id,
                 forfeit=row.forfeit,
+                berserk=frozenset(
+                    player
+                    for player, went in (
+                        (row.first_id, row.berserk_first),
+                        (row.second_id, row.berserk_second),
+                    )
+                    if went
+                ),
                 status=row.status,
                 termination=result.get("termination"),
                 winners=tuple(result.get("winners", ())),

@@ -1,0 +1,132 @@
+"""A tournament's games on the server: berserk in an Arena (the clock halved before one's
+first move, a win worth a point more), which tournament a game belongs to, invitations
+through the API, and the server's own scheduled tournaments."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("networkx")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from sqlalchemy import create_engine, select
+
+from sos_web import app_client
+from sosgame.web.live import clock as clocks
+from sosgame.web.storage.schema import tournament_games
+from test_web_accounts import error
+from test_web_bots import GAME, bot, game_between
+from test_web_tournaments import arena
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+Headers = dict[str, str]
+
+
+@pytest.fixture(name="client")
+def client_fixture(tmp_path: Path) -> Iterator[TestClient]:
+    limits = {"tournament_tick_seconds": 0.05, "cold_loads_per_second": 1000.0}
+    with app_client(tmp_path / "games.sqlite3", **limits) as client:
+        yield client
+
+
+def _paired(client: TestClient, tournament_id: str) -> dict[str, Any]:
+    """The tournament's first game, once the server made it."""
+    for _ in range(400):
+        shown = client.get(f"/api/tournaments/{tournament_id}").json()
+        if shown["games"]:
+            found: dict[str, Any] = shown["games"][0]
+            return found
+        time.sleep(0.05)
+    raise AssertionError("no game was paired")
+
+
+def _bots_in_an_arena(
+    client: TestClient, **more: Any
+) -> tuple[str, dict[str, Any], Headers, Headers]:
+    """Two bots paired in an Arena: its id, its game, the first mover's and the other's
+    headers."""
+    ann, bao = bot(client, "Ann"), bot(client, "Bao")
+    body = arena(clocks.now_ms(), bots=True, **more)
+    made = client.post("/api/tournaments", json=body, headers=ann)
+    assert made.status_code == 201, made.text
+    tournament_id = made.json()["id"]
+    for headers in (ann, bao):
+        assert client.post(f"/api/tournaments/{tournament_id}/join", headers=headers).is_success
+    game = _paired(client, tournament_id)
+    first, second = (ann, bao) if game["first"] == "Ann" else (bao, ann)
+    return tournament_id, game, first, second
+
+
+def _berserk(client: TestClient, game_id: str, headers: Headers) -> Any:
+    return client.post(f"/api/bot/game/{game_id}/berserk", headers=headers)
+
+
+def _clock(client: TestClient, game_id: str) -> tuple[list[int], list[int] | None]:
+    """The game's seats' time left and the seats that went berserk (if it allows it)."""
+    clock = client.get(f"/api/games/{game_id}").json()["clock"]
+    return clock["remaining"], clock.get("berserk")
+
+
+def test_berserk_halves_the_clock_once_before_the_first_move_and_wins_a_point_more(
+    client: TestClient, tmp_path: Path
+) -> None:
+    tournament_id, game, first, second = _bots_in_an_arena(client)
+    game_id = game["id"]
+    assert _clock(client, game_id) == ([60_000, 60_000], [])
+    assert _berserk(client, game_id, first).json() == {"ok": True}
+    assert _clock(client, game_id) == ([30_000, 60_000], [0])
+    error(_berserk(client, game_id, first), 403, "not_allowed")  # once
+    for move, mover in (("Sa1", first), ("Sc3", second), ("Sc1", first), ("Sa3", second)):
+        played = client.post(f"/api/bot/game/{game_id}/move/{move}", headers=mover)
+        assert played.status_code == 200, played.text
+    error(_berserk(client, game_id, second), 403, "not_allowed")  # after its first move
+    assert client.post(f"/api/bot/game/{game_id}/resign", headers=second).is_success
+    engine = create_engine(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    with engine.begin() as db:
+        row = db.execute(
+            select(tournament_games).where(tournament_games.c.game_id == game_id)
+        ).one()
+    engine.dispose()
+    assert (row.berserk_first, row.berserk_second) == (True, False)
+    for _ in range(200):
+        shown = client.get(f"/api/tournaments/{tournament_id}").json()
+        if any(line["games"] for line in shown["standings"]):
+            break
+        time.sleep(0.05)
+    scores = {line["name"]: line["games"] for line in shown["standings"]}
+    assert scores == {game["first"]: [3], game["second"]: [0]}  # a win, 2, and the berserk
+
+
+def test_berserk_is_refused_outside_an_arena(client: TestClient) -> None:
+    ann, bao = bot(client, "Ann"), bot(client, "Bao")
+    clocked = {**GAME, "clock": {"initial": 60, "increment": 0}}
+    made = client.post("/api/challenge/Bao", json=clocked, headers=ann)
+    assert made.status_code == 200, made.text
+    challenge = made.json()["challenge"]["id"]
+    accepted = client.post(f"/api/challenge/{challenge}/accept", headers=bao)
+    game_id = accepted.json()["game"]["id"]
+    error(_berserk(client, game_id, ann), 403, "not_allowed")
+    untimed = game_between(client, ann, bao, "Bao")
+    error(_berserk(client, untimed, ann), 403, "not_allowed")
+    assert _clock(client, game_id) == ([60_000, 60_000], None)
+
+
+def test_a_berserk_seat_gets_no_increment() -> None:
+    clock = {**clocks.new_clock(30_000, 2_000, 2), "since": 1_000, clocks.BERSERK: [0]}
+    berserk, _, _ = clocks.charge(clock, 0, "Sa1", 2_000, None)
+    assert berserk is not None and berserk["remaining"] == [29_000, 30_000]
+    other, _, _ = clocks.charge(clock, 1, "Sa1", 2_000, None)
+    assert other is not None and other["remaining"] == [30_000, 31_000]
