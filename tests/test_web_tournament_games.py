@@ -4,6 +4,7 @@ through the API, and the server's own scheduled tournaments."""
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ with warnings.catch_warnings():
 
 from sqlalchemy import create_engine, select
 
-from sos_web import app_client
+from sos_web import app_client, receive_type
 from sosgame.web.live import clock as clocks
 from sosgame.web.storage.schema import tournament_games
 from test_web_accounts import error
@@ -130,3 +131,41 @@ def test_a_berserk_seat_gets_no_increment() -> None:
     assert berserk is not None and berserk["remaining"] == [29_000, 30_000]
     other, _, _ = clocks.charge(clock, 1, "Sa1", 2_000, None)
     assert other is not None and other["remaining"] == [30_000, 31_000]
+
+
+def test_a_game_says_which_tournament_it_belongs_to(client: TestClient) -> None:
+    tournament_id, game, first, second = _bots_in_an_arena(client)
+    shown = client.get(f"/api/games/{game['id']}").json()
+    assert shown["tournament"] == {"id": tournament_id, "name": "Test Arena"}
+    with client.websocket_connect(f"/ws/games/{game['id']}") as socket:
+        socket.send_text(json.dumps({"v": 1, "type": "hello", "token": None}))
+        state = receive_type(socket, "state")
+    assert state["game"]["tournament"] == {"id": tournament_id, "name": "Test Arena"}
+    casual = game_between(client, first, second, "Bao" if game["first"] == "Ann" else "Ann")
+    assert "tournament" not in client.get(f"/api/games/{casual}").json()
+
+
+@pytest.mark.slow
+def test_a_bots_event_stream_names_the_tournament_of_its_game(tmp_path: Path) -> None:
+    from test_web_bots_streams import Server, Stream
+
+    ticks = {"SOSGAME_TOURNAMENT_TICK_SECONDS": "0.05"}
+    server = Server(tmp_path / "games.sqlite3", env=ticks)
+    try:
+        ann, bao = server.bot("Ann"), server.bot("Bao")
+        told = Stream(server, "/api/stream/event", ann)
+        body = arena(clocks.now_ms(), bots=True)
+        made = server.http.post("/api/tournaments", json=body, headers=ann)
+        assert made.status_code == 201, made.text
+        tournament_id = made.json()["id"]
+        for headers in (ann, bao):
+            server.post(f"/api/tournaments/{tournament_id}/join", headers)
+        pushed = told.next("gameStart")["game"]
+        told.close()
+        assert pushed["tournament"] == tournament_id
+        read = Stream(server, "/api/stream/event", bao)  # from the store, as it opens
+        assert read.next("gameStart")["game"] == {**pushed, "seat": 1 - pushed["seat"]}
+        read.close()
+    finally:
+        server.stop()
+

@@ -78,6 +78,7 @@ class Room:
         # Whose queue the game's computer moves join and whose caps it counts for: its
         # creator's address, stored with the game (older games without one: the game's own).
         self.owner = owner or stored.owner or f"game:{stored.id}"
+        self.tournament = stored.tournament
         self.live = load(stored, self._timings())
         """The game's state; its clock's ``since`` and ``waiting`` are the store's, whoever
         loads the game (a pause stored at a clean shutdown is resumed before:
@@ -290,6 +291,7 @@ class Room:
                 "thinking": self.computer.thinking,
                 "spectators": self.channel.spectators(),
                 **shown(live, clocks.now_ms()),
+                **({} if self.tournament is None else {"tournament": self.tournament}),
             },
         }
 

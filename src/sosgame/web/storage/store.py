@@ -53,6 +53,7 @@ from sosgame.web.storage.schema import (
     players,
     seats,
     tournament_games,
+    tournaments,
 )
 from sosgame.web.storage.turns import in_turn
 
@@ -464,6 +465,11 @@ class Store:
             texts = db.execute(
                 select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
             ).scalars()
+            event = db.execute(
+                select(tournaments.c.id, tournaments.c.name)
+                .join(tournament_games, tournament_games.c.tournament_id == tournaments.c.id)
+                .where(tournament_games.c.game_id == game_id)
+            ).first()
             return StoredGame(
                 id=row["id"],
                 kind=row["kind"],
@@ -496,6 +502,7 @@ class Store:
                 offers=_load_list(row["offers"]),
                 rated=row["rated"],
                 begun=bool(row["begun"]),
+                tournament=None if event is None else {"id": event.id, "name": event.name},
             )
 
     def mark_begun(self, game_id: str) -> None:
