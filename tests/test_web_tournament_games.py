@@ -27,7 +27,7 @@ from sqlalchemy import create_engine, select
 from sos_web import app_client, receive_type
 from sosgame.web.live import clock as clocks
 from sosgame.web.storage.schema import tournament_games
-from test_web_accounts import error
+from test_web_accounts import claim, error
 from test_web_bots import GAME, bot, game_between
 from test_web_tournaments import arena
 
@@ -169,3 +169,29 @@ def test_a_bots_event_stream_names_the_tournament_of_its_game(tmp_path: Path) ->
     finally:
         server.stop()
 
+
+def test_the_creator_invites_players_to_a_tournament_that_is_not_open(client: TestClient) -> None:
+    ann, bao, cam = claim(client, "Ann"), claim(client, "Bao"), claim(client, "Cam")
+    later = clocks.now_ms() + 3_600_000
+    closed = client.post("/api/tournaments", json=arena(later, open=False), headers=ann).json()
+    opened = client.post("/api/tournaments", json=arena(later), headers=ann).json()
+    path = f"/api/tournaments/{closed['id']}"
+    error(client.post(f"{path}/join", headers=bao), 403, "not_invited")
+    error(
+        client.post(f"{path}/invite", json={"name": "Bao"}, headers=cam), 403, "not_your_tournament"
+    )
+    error(client.post(f"{path}/invite", json={"name": "Nobody"}, headers=ann), 404, "no_player")
+    error(client.post(f"{path}/invite", json={}, headers=ann), 400, "bad_field")
+    error(client.post(f"{path}/invite", json={"name": "Bao"}), 401, "not_logged_in")
+    error(
+        client.post(f"/api/tournaments/{opened['id']}/invite", json={"name": "Bao"}, headers=ann),
+        409,
+        "tournament_open",
+    )
+    error(client.post(f"{path}/join", headers=bao), 403, "not_invited")  # none of these did
+    invited = client.post(f"{path}/invite", json={"name": "bao"}, headers=ann)
+    assert invited.json() == {"id": closed["id"], "name": "Bao"}
+    assert client.post(f"{path}/invite", json={"name": "Bao"}, headers=ann).is_success  # again
+    assert client.post(f"{path}/join", headers=bao).is_success
+    error(client.post(f"{path}/join", headers=cam), 403, "not_invited")
+    assert [line["name"] for line in client.get(path).json()["standings"]] == ["Bao"]

@@ -416,6 +416,22 @@ class TournamentStore:
             )
             return done.rowcount == 1
 
+    def invite_by(self, tournament_id: str, creator: int, player_id: int) -> str | None:
+        """The creator lets a player join their tournament that is not open; ``None``, or
+        why not: ``no_tournament``, ``not_your_tournament``, ``tournament_open`` or
+        ``tournament_over``."""
+        row = self.get(tournament_id)
+        if row is None:
+            return "no_tournament"
+        if row.creator_id != creator:
+            return "not_your_tournament"
+        if row.settings.open:
+            return "tournament_open"
+        if row.status == "finished":
+            return "tournament_over"
+        self.invite(tournament_id, [player_id])
+        return None
+
     def invite(self, tournament_id: str, player_ids: Sequence[int]) -> None:
         """Let these players join a tournament that is not open."""
         with self._engine.begin() as db:
