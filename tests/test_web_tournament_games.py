@@ -22,11 +22,19 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, func, select
 
 from sos_web import app_client, receive_type
 from sosgame.web.live import clock as clocks
-from sosgame.web.storage.schema import tournament_games
+from sosgame.web.storage.schema import tournament_games, tournaments
+from sosgame.web.tournaments.schedule import (
+    DEFAULT_SCHEDULE,
+    ScheduleError,
+    next_start,
+    parse_schedule,
+    schedule_from_environment,
+    scheduled_id,
+)
 from test_web_accounts import claim, error
 from test_web_bots import GAME, bot, game_between
 from test_web_tournaments import arena
@@ -195,3 +203,62 @@ def test_the_creator_invites_players_to_a_tournament_that_is_not_open(client: Te
     assert client.post(f"{path}/join", headers=bao).is_success
     error(client.post(f"{path}/join", headers=cam), 403, "not_invited")
     assert [line["name"] for line in client.get(path).json()["standings"]] == ["Bao"]
+
+
+# ------------------------------------------------------------- the server's own tournaments
+
+HOUR_MS = 3_600_000
+
+
+def test_the_schedule_comes_from_the_configuration_checked() -> None:
+    assert schedule_from_environment({}) == DEFAULT_SCHEDULE
+    assert schedule_from_environment({"SOSGAME_TOURNAMENT_SCHEDULE": "[]"}) == ()
+    hourly, daily = DEFAULT_SCHEDULE
+    assert (hourly.every, hourly.settings["kind"], hourly.settings["rows"]) == ("hour", "arena", 5)
+    assert (daily.every, daily.settings["kind"], daily.settings["days"]) == ("day", "swiss", 1)
+    one = {**hourly.settings, "key": "blitz", "every": "hour", "offset_minutes": 30}
+    (found,) = parse_schedule(json.dumps([one]))
+    now = 10 * 24 * HOUR_MS + 20 * 60_000  # 00:20 UTC
+    assert next_start(found, now) == 10 * 24 * HOUR_MS + 30 * 60_000
+    assert next_start(daily, now) == 11 * 24 * HOUR_MS
+    assert scheduled_id(found, 5) == scheduled_id(found, 5) != scheduled_id(found, 6)
+    for wrong, field in (
+        ({**one, "every": "week"}, "every"),
+        ({**one, "key": "No Spaces"}, "key"),
+        ({**one, "offset_minutes": 60}, "offset_minutes"),
+        ({**one, "starts_at": 1}, "starts_at"),
+        ({**one, "minutes": 1}, "minutes"),
+    ):
+        with pytest.raises(ScheduleError, match=field):
+            parse_schedule(json.dumps([wrong]))
+    with pytest.raises(ScheduleError, match="twice"):
+        parse_schedule(json.dumps([one, one]))
+
+
+def test_the_scheduled_tournaments_are_made_ahead_once_across_processes(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    limits = {"tournament_tick_seconds": 0.05, "schedule": DEFAULT_SCHEDULE}
+    # Two servers on one database, as two processes would be.
+    with app_client(database, **limits) as one, app_client(database, **limits) as two:
+        now = clocks.now_ms()
+        for _ in range(200):
+            shown = [client.get("/api/tournaments").json()["upcoming"] for client in (one, two)]
+            if all(len(listed) == 2 for listed in shown):
+                break
+            time.sleep(0.05)
+        runner = one.app.state.tournaments  # type: ignore[attr-defined]
+        made = one.portal.call(runner.store.listed)  # type: ignore[union-attr]
+    assert shown[0] == shown[1]
+    starts = {scheduled.key: next_start(scheduled, now) for scheduled in DEFAULT_SCHEDULE}
+    assert {(one["name"], one["kind"], one["starts_at"]) for one in shown[0]} == {
+        ("Hourly 5x5 Arena", "arena", starts["hourly-arena"]),
+        ("Daily correspondence Swiss", "swiss", starts["daily-swiss"]),
+    }
+    assert {one["id"] for one in shown[0]} == {
+        scheduled_id(scheduled, starts[scheduled.key]) for scheduled in DEFAULT_SCHEDULE
+    }
+    assert [row.creator_id for row, _ in made["upcoming"]] == [None, None]
+    engine = create_engine(f"sqlite:///{database}")
+    with engine.begin() as db:
+        assert db.execute(select(func.count()).select_from(tournaments)).scalar_one() == 2
+    engine.dispose()

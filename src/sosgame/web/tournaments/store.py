@@ -272,6 +272,42 @@ def _snapshot(db: Connection, row: Any) -> Snapshot:
     )
 
 
+def _insert(
+    db: Connection,
+    tournament_id: str,
+    settings: TournamentSettings,
+    creator: int | None,
+    now_ms: int,
+) -> None:
+    clock = settings.clock
+    db.execute(
+        tournaments.insert().values(
+            id=tournament_id,
+            kind=settings.kind,
+            name=settings.name,
+            rows=settings.rows,
+            cols=settings.cols,
+            mode=settings.mode,
+            clock_initial=None if clock is None else clock.initial,
+            clock_increment=None if clock is None else clock.increment,
+            days=settings.days,
+            rated=settings.rated,
+            starts_at_ms=settings.starts_at,
+            minutes=settings.minutes,
+            rounds=settings.rounds,
+            bots=settings.bots,
+            open=settings.open,
+            creator_id=creator,
+            status="created",
+            round=0,
+            # lichess draws it from the tournament's id: a coin nobody can steer.
+            first_moves_to_top=bool(secrets.randbelow(2)),
+            created_ms=now_ms,
+            updated_ms=now_ms,
+        )
+    )
+
+
 class TournamentStore:
     """The tournaments in the database behind ``engine``."""
 
@@ -325,34 +361,20 @@ class TournamentStore:
                 if upcoming >= UPCOMING_PER_CREATOR:
                     return None
             tournament_id = secrets.token_urlsafe(8)
-            clock = settings.clock
-            db.execute(
-                tournaments.insert().values(
-                    id=tournament_id,
-                    kind=settings.kind,
-                    name=settings.name,
-                    rows=settings.rows,
-                    cols=settings.cols,
-                    mode=settings.mode,
-                    clock_initial=None if clock is None else clock.initial,
-                    clock_increment=None if clock is None else clock.increment,
-                    days=settings.days,
-                    rated=settings.rated,
-                    starts_at_ms=settings.starts_at,
-                    minutes=settings.minutes,
-                    rounds=settings.rounds,
-                    bots=settings.bots,
-                    open=settings.open,
-                    creator_id=creator,
-                    status="created",
-                    round=0,
-                    # lichess draws it from the tournament's id: a coin nobody can steer.
-                    first_moves_to_top=bool(secrets.randbelow(2)),
-                    created_ms=now_ms,
-                    updated_ms=now_ms,
-                )
-            )
+            _insert(db, tournament_id, settings, creator, now_ms)
         return tournament_id
+
+    def create_scheduled(
+        self, tournament_id: str, settings: TournamentSettings, now_ms: int
+    ) -> bool:
+        """Store one of the server's own tournaments under the id its schedule gives it;
+        ``False`` if it is there already (made by this process or another)."""
+        try:
+            with self._engine.begin() as db:
+                _insert(db, tournament_id, settings, None, now_ms)
+        except IntegrityError:
+            return False  # the key lets one insert in
+        return True
 
     def get(self, tournament_id: str) -> TournamentRow | None:
         with self._engine.begin() as db:
