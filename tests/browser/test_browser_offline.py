@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from sos_live_server import (  # noqa: F401 (fixtures)
@@ -108,6 +109,9 @@ def test_offline_play_on_one_visit_then_games_with_no_network_kept_and_uploaded(
             "pyodide.asm.wasm",
             "python_stdlib.zip",
         }
+        # Every file of it from the app itself, never from a CDN or any other address.
+        hosts = {urlsplit(request.url).netloc for request in requests}
+        assert hosts == {urlsplit(server.url).netloc}, hosts
 
         # No network from here on: every request the page makes is the service worker's.
         context.set_offline(True)
