@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 from sosgame.web import create_app
 from sosgame.web.config import ServerLimits
 from sosgame.web.live import clock as clocks
+from sosgame.web.tournaments.schedule import Scheduled
 
 Message = dict[str, Any]
 
@@ -78,15 +79,19 @@ class FakeTime(clocks.Time):
 
 
 @contextmanager
-def app_client(database: Path, **limits: Any) -> Iterator[TestClient]:
+def app_client(
+    database: Path, *, schedule: tuple[Scheduled, ...] = (), **limits: Any
+) -> Iterator[TestClient]:
     """A client of a running app on the SQLite file ``database`` (computer moves in a
-    thread), with these :class:`ServerLimits`."""
+    thread), with these :class:`ServerLimits`, and none of the server's own scheduled
+    tournaments unless ``schedule`` sets them."""
     executor = ThreadPoolExecutor(max_workers=1)
     app = create_app(
         f"sqlite:///{database}",
         computer=executor,
         computer_pause=0.01,
         server_limits=ServerLimits(**limits),
+        schedule=schedule,
     )
     try:
         with TestClient(app) as client:

@@ -87,6 +87,8 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.error.tournament_over", "This tournament is over."),
     text("web.error.tournament_full", "This tournament has as many players as it may take."),
     text("web.error.not_entered", "You are not in this tournament."),
+    text("web.error.not_your_tournament", "Only the tournament's creator may do this."),
+    text("web.error.tournament_open", "This tournament is open to all: it needs no invitations."),
     text(
         "web.error.too_many_tournaments",
         "You have as many tournaments waiting to start as one may.",

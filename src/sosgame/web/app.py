@@ -55,6 +55,7 @@ from sosgame.web.people.accounts import Accounts
 from sosgame.web.storage.store import Store
 from sosgame.web.storage.writer import StorageUnavailableError
 from sosgame.web.tournaments.runner import TournamentRunner
+from sosgame.web.tournaments.schedule import Scheduled, schedule_from_environment
 
 __all__ = ["create_app"]
 
@@ -74,6 +75,7 @@ def create_app(
     computers: bool = True,
     allowed_hosts: Sequence[str] | None = None,
     pools: tuple[Pool, ...] | None = None,
+    schedule: tuple[Scheduled, ...] | None = None,
 ) -> Starlette:
     """The web app, storing games in the database at URL ``database``.
 
@@ -86,7 +88,9 @@ def create_app(
     host if ``None`` (``sosgame serve`` passes the loopback names unless told others);
     ``server_limits`` caps connections and computer games (by default
     :meth:`ServerLimits.from_environment`); ``pools`` are the quick-pairing pools (by default
-    :func:`~sosgame.web.matchmaking.pools.pools_from_environment`).
+    :func:`~sosgame.web.matchmaking.pools.pools_from_environment`); ``schedule`` the
+    server's own tournaments (by default
+    :func:`~sosgame.web.tournaments.schedule.schedule_from_environment`).
     With ``redis`` (a Redis URL), any number of
     server processes serve the same games from the same database; ``computers=False``
     leaves their computer moves to other processes (``sosgame worker``).
@@ -94,6 +98,7 @@ def create_app(
     caps = server_limits or ServerLimits.from_environment()
     accounts = Accounts()
     offered = pools_from_environment() if pools is None else pools
+    scheduled = schedule_from_environment() if schedule is None else schedule
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -116,7 +121,7 @@ def create_app(
         hub.sweep_hooks.append(Unopened(hub).sweep)
         app.state.bots = Bots.of(store.engine)
         app.state.bots.start(hub)
-        app.state.tournaments = TournamentRunner(hub)
+        app.state.tournaments = TournamentRunner(hub, schedule=scheduled)
         try:
             await hub.start()
             app.state.tournaments.start()

@@ -25,7 +25,7 @@ _REMEMBERED: Final = 1000
 
 def seat_json(seat: GameSeat) -> dict[str, Any]:
     """A game of an account as ``gameStart`` and ``gameFinish`` show it."""
-    return {
+    shown: dict[str, Any] = {
         "id": seat.game_id,
         "rows": seat.rows,
         "cols": seat.cols,
@@ -34,6 +34,9 @@ def seat_json(seat: GameSeat) -> dict[str, Any]:
         "seat": seat.seat,
         "status": seat.status,
     }
+    if seat.tournament is not None:
+        shown["tournament"] = seat.tournament
+    return shown
 
 
 class Said:

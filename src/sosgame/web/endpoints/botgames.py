@@ -159,6 +159,18 @@ async def abort(request: Request) -> Response:
 
 
 @declare(
+    "Go berserk: halve the token's seat's clock before its first move, in an Arena's game"
+    " (a win is worth a point more)",
+    bearer=True,
+    responses=_answers(None, forbidden="not_allowed, not_your_seat, missing_scope, not_a_bot"),
+)
+async def berserk(request: Request) -> Response:
+    """``POST .../berserk``: halve the account's clock before its first move (an Arena's
+    game with a clock)."""
+    return await _run(request, "berserk")
+
+
+@declare(
     "Claim the win against a seat away long enough",
     bearer=True,
     responses=_answers("not_abandoned"),
@@ -257,6 +269,7 @@ def _game_routes(prefix: str) -> list[Route]:
         Route(f"{base}/move/{{move}}", move, methods=["POST"]),
         Route(f"{base}/resign", resign, methods=["POST"]),
         Route(f"{base}/abort", abort, methods=["POST"]),
+        Route(f"{base}/berserk", berserk, methods=["POST"]),
         Route(f"{base}/claim-victory", claim_victory, methods=["POST"]),
         Route(f"{base}/claim-draw", claim_draw, methods=["POST"]),
         Route(f"{base}/chat", chat, methods=["POST"]),

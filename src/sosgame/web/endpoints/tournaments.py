@@ -199,6 +199,10 @@ def _refuse(refusal: str | None) -> None:
         raise ProtocolError("tournament_full", "a Swiss takes at most 64 players")
     if refusal == "not_entered":
         raise ProtocolError("not_entered")
+    if refusal == "not_your_tournament":
+        raise ProtocolError("not_your_tournament")
+    if refusal == "tournament_open":
+        raise ProtocolError("tournament_open")
 
 
 async def _entrant(request: Request, action: str) -> Response:
@@ -278,6 +282,40 @@ async def pause(request: Request) -> Response:
     return await _entrant(request, "pause")
 
 
+@declare(
+    "Invite a player by name to one's tournament that is not open (its creator only)",
+    body=Model(
+        "TournamentInvitation",
+        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+    ),
+    responses={
+        200: Answer(
+            "Invited (again: nothing changes)",
+            Model("TournamentInvited", {"type": "object", "properties": {"id": {}, "name": {}}}),
+        ),
+        400: refused("No name given (bad_field)"),
+        **_REFUSALS,
+        403: refused("Not the tournament's creator (not_your_tournament)"),
+        409: refused("Open to all (tournament_open), or over (tournament_over)"),
+    },
+)
+async def invite(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/invite`` with ``{"name"}``."""
+    account = await _account(request)
+    body = await read_json(request)
+    name = body.get("name") if isinstance(body, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        raise ProtocolError("bad_field", "field 'name' must name a player")
+    runner = _runner(request)
+    tournament_id = str(request.path_params["id"])
+    guest = await hub(request).db(server(request).accounts.players.find, name)
+    if guest is None:
+        raise ProtocolError("no_player", name[:100])
+    refusal = await hub(request).db(runner.store.invite_by, tournament_id, account.id, guest.id)
+    _refuse(refusal)
+    return JSONResponse({"id": tournament_id, "name": guest.name})
+
+
 ROUTES: Final = [
     Route("/api/tournaments", create, methods=["POST"]),
     Route("/api/tournaments", listed, methods=["GET"]),
@@ -285,5 +323,6 @@ ROUTES: Final = [
     Route("/api/tournaments/{id}/join", join, methods=["POST"]),
     Route("/api/tournaments/{id}/withdraw", withdraw, methods=["POST"]),
     Route("/api/tournaments/{id}/pause", pause, methods=["POST"]),
+    Route("/api/tournaments/{id}/invite", invite, methods=["POST"]),
 ]
 """This module's endpoints, for the app's routing table."""

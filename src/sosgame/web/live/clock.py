@@ -8,6 +8,10 @@ every server process shares: whichever loads the game charges the mover from the
 clock may have ``"paused"`` too: when a clean shutdown stopped it (see
 :mod:`sosgame.web.live.pauses`); a clock in a room's memory never has it.
 
+An Arena tournament's game has ``"berserk"`` too, the seats that halved their time before
+their first move (lichess's berserk): such a seat gets no increment. The key is there, empty,
+from the game's creation in a game that allows berserk, and in no other.
+
 A correspondence clock has ``"days"`` too: each seat has that many days per move, and every
 move gives the mover its whole time back (the seat to move always starts from full).
 
@@ -24,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 __all__ = [
+    "BERSERK",
     "DAY_MS",
     "TIME",
     "Time",
@@ -42,6 +47,8 @@ __all__ = [
 
 Clock = dict[str, Any]
 DAY_MS: Final = 24 * 3600 * 1000
+BERSERK: Final = "berserk"
+"""The key of the seats that went berserk, in a clock that allows it."""
 
 
 class Time:
@@ -147,12 +154,15 @@ def view(clock: Clock | None, running: int | None, now: int | None = None) -> di
     if running is not None and since is not None:
         at = now_ms() if now is None else now
         remaining[running] = max(0, remaining[running] - (at - since))
-    return {
+    shown = {
         "initial": clock["initial"],
         "increment": clock["increment"],
         "remaining": remaining,
         "running": running,
     }
+    if BERSERK in clock:
+        shown[BERSERK] = list(clock[BERSERK])
+    return shown
 
 
 def charge(
@@ -173,7 +183,7 @@ def charge(
             text, flagged = f"resign:{mover}", mover
         elif charged.get("days") is not None:
             charged["remaining"][mover] = charged["initial"]  # a fresh move's days
-        elif not text.startswith("resign"):
+        elif not text.startswith("resign") and mover not in charged.get(BERSERK, ()):
             charged["remaining"][mover] += charged["increment"]
     if flagged is not None:
         charged["remaining"][flagged] = 0

@@ -125,6 +125,8 @@ ERRORS: Final[Mapping[str, ErrorCode]] = MappingProxyType(
         "tournament_full": _code(409, HTTP),
         "not_entered": _code(409, HTTP),
         "too_many_tournaments": _code(429, HTTP),
+        "not_your_tournament": _code(403, HTTP),
+        "tournament_open": _code(409, HTTP),
         # Players, accounts and puzzles.
         "no_token": _code(401, HTTP),
         "bad_token": _code(401, HTTP),

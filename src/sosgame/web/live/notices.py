@@ -21,7 +21,7 @@ from sqlalchemy import Engine, select
 from sosgame.web.live.clock import now_ms
 from sosgame.web.matchmaking.challenges import ChallengeStore
 from sosgame.web.network.bus import Bus
-from sosgame.web.storage.schema import games, player_seats
+from sosgame.web.storage.schema import games, player_seats, tournament_games
 
 __all__ = ["ACCEPTED", "GAME_FIELDS", "AccountNotices", "Inbox", "answer_line", "game_line"]
 
@@ -36,7 +36,10 @@ GAME_FIELDS: Final = ("id", "rows", "cols", "mode", "rated", "seat", "status")
 def game_line(game: dict[str, Any]) -> dict[str, Any]:
     """``gameStart`` or ``gameFinish`` of a game as the event stream shows it."""
     kind = "gameFinish" if game["status"] == "finished" else "gameStart"
-    return {"type": kind, "game": {key: game[key] for key in GAME_FIELDS}}
+    shown = {key: game[key] for key in GAME_FIELDS}
+    if game.get("tournament") is not None:
+        shown["tournament"] = game["tournament"]
+    return {"type": kind, "game": shown}
 
 
 def answer_line(shown: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -60,8 +63,10 @@ def _seats_of(engine: Engine, game_id: str) -> list[tuple[int, dict[str, Any]]]:
             games.c.cols,
             games.c.mode,
             games.c.rated,
+            tournament_games.c.tournament_id,
         )
         .join(games, games.c.id == player_seats.c.game_id)
+        .outerjoin(tournament_games, tournament_games.c.game_id == games.c.id)
         .where(player_seats.c.game_id == game_id)
     )
     with engine.begin() as db:
@@ -77,6 +82,7 @@ def _seats_of(engine: Engine, game_id: str) -> list[tuple[int, dict[str, Any]]]:
                 "rated": bool(row.rated),
                 "seat": row.seat,
                 "status": row.status,
+                "tournament": row.tournament_id,
             },
         )
         for row in rows

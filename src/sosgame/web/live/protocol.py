@@ -32,6 +32,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "AbortMessage",
     "AnswerMessage",
+    "BerserkMessage",
     "ChatMessage",
     "ClaimKind",
     "ClaimMessage",
@@ -282,6 +283,14 @@ class AbortMessage:
 
 
 @dataclass(frozen=True, kw_only=True)
+class BerserkMessage:
+    """``berserk``: halve one's clock before one's first move (an Arena tournament's game)."""
+
+    type: ClassVar[str] = "berserk"
+    ply: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ClaimMessage:
     """``claim``: the win or a draw against a seat that left."""
 
@@ -317,6 +326,7 @@ ClientMessage: TypeAlias = (
     | AnswerMessage
     | WithdrawMessage
     | AbortMessage
+    | BerserkMessage
     | ClaimMessage
     | PingMessage
     | ChatMessage
@@ -443,6 +453,7 @@ _MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
     AnswerMessage,
     WithdrawMessage,
     AbortMessage,
+    BerserkMessage,
     ClaimMessage,
     PingMessage,
     ChatMessage,

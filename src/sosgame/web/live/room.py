@@ -48,6 +48,7 @@ from sosgame.web.live.machine.view import changes_with_time, fair, shown
 from sosgame.web.live.machine.writes import offers_written, result
 from sosgame.web.live.protocol import (
     PROTOCOL_VERSION,
+    BerserkMessage,
     HelloMessage,
     HintMessage,
     PingMessage,
@@ -77,6 +78,7 @@ class Room:
         # Whose queue the game's computer moves join and whose caps it counts for: its
         # creator's address, stored with the game (older games without one: the game's own).
         self.owner = owner or stored.owner or f"game:{stored.id}"
+        self.tournament = stored.tournament
         self.live = load(stored, self._timings())
         """The game's state; its clock's ``since`` and ``waiting`` are the store's, whoever
         loads the game (a pause stored at a clean shutdown is resumed before:
@@ -289,6 +291,7 @@ class Room:
                 "thinking": self.computer.thinking,
                 "spectators": self.channel.spectators(),
                 **shown(live, clocks.now_ms()),
+                **({} if self.tournament is None else {"tournament": self.tournament}),
             },
         }
 
@@ -409,6 +412,9 @@ class Room:
         """Apply ``command`` and carry out its outcome (under the room's lock)."""
         redone = isinstance(command, Sent) and isinstance(command.message, RedoMessage)
         await self._carry_out(self._machine(command), redone=redone)
+        if isinstance(command, Sent) and isinstance(command.message, BerserkMessage):
+            # The clock has it; the tournament's row makes the win worth a point more.
+            await self.hub.db(self.hub.store.mark_berserk, self.id, min(command.held))
 
     async def _carry_out(self, outcome: Outcome, *, redone: bool = False) -> None:
         """Store what ``outcome`` stores, then take its state and tell everybody."""

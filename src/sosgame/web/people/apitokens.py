@@ -14,7 +14,7 @@ from typing import Any, Final
 from sqlalchemy import Engine, select
 
 from sosgame.web.people.tokens import hash_token
-from sosgame.web.storage.schema import api_tokens, games, player_seats, players
+from sosgame.web.storage.schema import api_tokens, games, player_seats, players, tournament_games
 
 __all__ = [
     "SCOPES",
@@ -67,6 +67,8 @@ class GameSeat:
     cols: int
     mode: str
     rated: bool
+    tournament: str | None = None
+    """The id of the game's tournament, if it has one."""
 
 
 def _info(row: Any) -> TokenInfo:
@@ -164,8 +166,10 @@ class ApiTokens:
                 games.c.cols,
                 games.c.mode,
                 games.c.rated,
+                tournament_games.c.tournament_id,
             )
             .join(player_seats, player_seats.c.game_id == games.c.id)
+            .outerjoin(tournament_games, tournament_games.c.game_id == games.c.id)
             .where(player_seats.c.player_id == player_id)
         )
         if game_id is None:
@@ -175,6 +179,15 @@ class ApiTokens:
         with self._engine.begin() as db:
             rows = db.execute(query.order_by(games.c.created_ms, games.c.id)).all()
         return [
-            GameSeat(row.id, row.seat, row.status, row.rows, row.cols, row.mode, bool(row.rated))
+            GameSeat(
+                row.id,
+                row.seat,
+                row.status,
+                row.rows,
+                row.cols,
+                row.mode,
+                bool(row.rated),
+                row.tournament_id,
+            )
             for row in rows
         ]

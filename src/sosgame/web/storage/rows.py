@@ -77,6 +77,8 @@ class StoredGame:
     begun: bool = False
     """Whether every seat had made its first move before a takeback undid one (the moves
     kept no longer show it)."""
+    tournament: dict[str, str] | None = None
+    """The tournament the game belongs to, ``{"id", "name"}``, if any."""
 
 
 @dataclass(frozen=True)

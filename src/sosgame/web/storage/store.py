@@ -46,7 +46,15 @@ from sosgame.web.storage.group_commit import (
 )
 from sosgame.web.storage.group_commit import dump_json as _dump
 from sosgame.web.storage.rows import HUMAN, Change, GameSummary, MyGame, SeatRow, StoredGame
-from sosgame.web.storage.schema import actions, games, player_seats, players, seats
+from sosgame.web.storage.schema import (
+    actions,
+    games,
+    player_seats,
+    players,
+    seats,
+    tournament_games,
+    tournaments,
+)
 from sosgame.web.storage.turns import in_turn
 
 __all__ = ["Store", "insert_game", "migrate", "seat_bots", "seat_names"]
@@ -457,6 +465,11 @@ class Store:
             texts = db.execute(
                 select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply)
             ).scalars()
+            event = db.execute(
+                select(tournaments.c.id, tournaments.c.name)
+                .join(tournament_games, tournament_games.c.tournament_id == tournaments.c.id)
+                .where(tournament_games.c.game_id == game_id)
+            ).first()
             return StoredGame(
                 id=row["id"],
                 kind=row["kind"],
@@ -489,12 +502,23 @@ class Store:
                 offers=_load_list(row["offers"]),
                 rated=row["rated"],
                 begun=bool(row["begun"]),
+                tournament=None if event is None else {"id": event.id, "name": event.name},
             )
 
     def mark_begun(self, game_id: str) -> None:
         """Note that every seat of the game has made its first move (for good)."""
         with self._transaction() as db:
             db.execute(games.update().where(games.c.id == game_id).values(begun=True))
+
+    def mark_berserk(self, game_id: str, seat: int) -> None:
+        """Note in the game's tournament row that ``seat`` went berserk (its clock has it)."""
+        column = "berserk_first" if seat == 0 else "berserk_second"
+        with self._transaction() as db:
+            db.execute(
+                tournament_games.update()
+                .where(tournament_games.c.game_id == game_id)
+                .values({column: True})
+            )
 
     def set_offers(self, game_id: str, seen: int, offers: list[dict[str, Any]]) -> bool:
         """Store the game's standing offers, if it is still at version ``seen`` (it then

@@ -1,7 +1,8 @@
 """The tournaments as the server runs them: every ``tournament_tick_seconds``, each process
 starts the tournaments whose time has come, counts a game not started as lost (its player
-paused), pairs an Arena's waiting players or a Swiss's next round, and ends the tournaments
-that are over.
+paused), creates the server's own scheduled tournaments ahead of their start
+(:mod:`sosgame.web.tournaments.schedule`), pairs an Arena's waiting players or a Swiss's
+next round, and ends the tournaments that are over.
 
 Every step is a pure function of what is stored (:mod:`sosgame.web.tournaments.views`), and
 each tick or round is made in its turn in the store
@@ -31,6 +32,7 @@ from sosgame.web.people.tokens import hash_token
 from sosgame.web.storage.rows import HUMAN, SeatRow
 from sosgame.web.storage.writer import StorageUnavailableError
 from sosgame.web.tournaments import views
+from sosgame.web.tournaments.schedule import Scheduled, upcoming
 from sosgame.web.tournaments.store import (
     EntrantRow,
     Planned,
@@ -50,8 +52,18 @@ SMALL_TOURNAMENT = 12
 class TournamentRunner:
     """The tournaments as one hub runs them."""
 
-    def __init__(self, hub: Hub, *, now: Callable[[], int] = clocks.now_ms) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        now: Callable[[], int] = clocks.now_ms,
+        schedule: tuple[Scheduled, ...] = (),
+    ) -> None:
         self.hub = hub
+        self.schedule = schedule
+        """The server's own tournaments, created ahead of their start."""
+        self._scheduled: set[str] = set()
+        """The scheduled ones this process knows are stored."""
         self.store = TournamentStore(hub.store.engine)
         self.now = now
         self.speed = hub.limits.tournament_speed
@@ -86,6 +98,10 @@ class TournamentRunner:
         """One tick of every tournament under way."""
         now = self.now()
         self.secret = await self.hub.db(self.store.seat_secret)
+        for tournament_id, settings in upcoming(self.schedule, now):
+            if tournament_id not in self._scheduled:
+                await self.hub.db(self.store.create_scheduled, tournament_id, settings, now)
+                self._scheduled.add(tournament_id)
         for tournament_id in await self.hub.db(self.store.due, now):
             await self._run(tournament_id, now)
 
@@ -187,6 +203,8 @@ class TournamentRunner:
             clock=spec,
             rated=settings.rated,
         )
+        if settings.kind == "arena" and game.clock is not None:
+            game.clock[clocks.BERSERK] = []  # its players may go berserk
         tokens = (seat_token(self.secret, game.id, 0), seat_token(self.secret, game.id, 1))
         for row, token in zip(game.seats, tokens, strict=True):
             row.token_hash = hash_token(token)

@@ -2,8 +2,9 @@
 
 Every call is one transaction and blocks, like :class:`~sosgame.web.storage.store.Store`'s.
 A tick of an Arena or a round of a Swiss is made in its turn (:meth:`TournamentStore.turn`):
-the tournament's lock is taken, the state read, the games planned from it and stored with
-the turn's row, so that the process whose insert wins makes it and no other.
+the games are planned from the state read, then the tournament's lock is taken and they are
+stored with the turn's row if the state is still the one they were planned from, so that
+the process whose insert wins makes it and no other.
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import hmac
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, and_, func, select
 from sqlalchemy.exc import IntegrityError
 
 from sosgame.tournaments.settings import SWISS_MAX_PLAYERS, Clock, TournamentSettings
-from sosgame.web.storage.rows import StoredGame
 from sosgame.web.storage.schema import (
     actions,
     games,
@@ -37,9 +36,17 @@ from sosgame.web.storage.schema import (
 )
 from sosgame.web.storage.store import insert_game
 from sosgame.web.storage.turns import in_turn
+from sosgame.web.tournaments.rows import (
+    EntrantRow,
+    Planned,
+    Snapshot,
+    TournamentGameRow,
+    TournamentRow,
+)
 
 __all__ = [
     "FINISHED_LISTED",
+    "TURN_TRIES",
     "UPCOMING_PER_CREATOR",
     "EntrantRow",
     "Planned",
@@ -56,6 +63,8 @@ FINISHED_LISTED: Final = 20
 """The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
 
 
+TURN_TRIES: Final = 3
+"""Plans of a turn made outside the lock and found stale in it before one is made in it."""
 SEAT_SECRET: Final = "tournament_seats"
 """The server secret the seat tokens of tournament games are made from."""
 
@@ -66,84 +75,6 @@ def seat_token(secret: str, game_id: str, seat: int) -> str:
     opened anew finds its game); the store keeps only its hash, as for every seat."""
     digest = hmac.new(secret.encode(), f"{game_id}:{seat}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()
-
-
-@dataclass(frozen=True)
-class TournamentRow:
-    """A tournament as stored."""
-
-    id: str
-    settings: TournamentSettings
-    creator_id: int | None
-    status: str
-    round: int
-    first_moves_to_top: bool
-    created_ms: int
-
-
-@dataclass(frozen=True)
-class EntrantRow:
-    """A player who joined, with their account's name."""
-
-    player_id: int
-    name: str
-    rating: int
-    joined_ms: int
-    withdrawn: bool
-    paused: bool
-    absent: bool
-    waiting_since_ms: int | None
-    bot: bool
-
-
-@dataclass(frozen=True)
-class TournamentGameRow:
-    """A tournament's game, with what its ``games`` row says of it now."""
-
-    game_id: str
-    round: int | None
-    first_id: int
-    second_id: int
-    forfeit: int | None
-    status: str
-    termination: str | None
-    winners: tuple[int, ...]
-    """The seats that won (0: the first); none, or both, for a draw."""
-    plies: int
-    """Letters placed (resignations are no moves)."""
-    updated_ms: int
-
-    @property
-    def finished(self) -> bool:
-        return self.status == "finished"
-
-    @property
-    def aborted(self) -> bool:
-        return self.finished and self.termination == "aborted"
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A tournament and everything stored of it."""
-
-    tournament: TournamentRow
-    entrants: tuple[EntrantRow, ...]
-    games: tuple[TournamentGameRow, ...]
-    byes: frozenset[tuple[int, int]]
-    turns: int
-    """The last turn made (0 before the first)."""
-
-
-@dataclass
-class Planned:
-    """What a turn makes: its games (each with the players moving first and second), a
-    Swiss's bye and the round it pairs."""
-
-    games: list[tuple[StoredGame, int, int]] = field(default_factory=list)
-    tokens: list[tuple[str, str]] = field(default_factory=list)
-    """Each game's seat tokens (first, second): only their hashes are stored."""
-    bye: int | None = None
-    round: int | None = None
 
 
 def _settings(row: Any) -> TournamentSettings:
@@ -232,6 +163,14 @@ def _games(db: Connection, tournament_id: str) -> tuple[TournamentGameRow, ...]:
                 first_id=row.first_id,
                 second_id=row.second_id,
                 forfeit=row.forfeit,
+                berserk=frozenset(
+                    player
+                    for player, went in (
+                        (row.first_id, row.berserk_first),
+                        (row.second_id, row.berserk_second),
+                    )
+                    if went
+                ),
                 status=row.status,
                 termination=result.get("termination"),
                 winners=tuple(result.get("winners", ())),
@@ -260,6 +199,56 @@ def _snapshot(db: Connection, row: Any) -> Snapshot:
         byes=frozenset((player, number) for player, number in byes),
         turns=turns or 0,
     )
+
+
+def _insert(
+    db: Connection,
+    tournament_id: str,
+    settings: TournamentSettings,
+    creator: int | None,
+    now_ms: int,
+) -> None:
+    clock = settings.clock
+    db.execute(
+        tournaments.insert().values(
+            id=tournament_id,
+            kind=settings.kind,
+            name=settings.name,
+            rows=settings.rows,
+            cols=settings.cols,
+            mode=settings.mode,
+            clock_initial=None if clock is None else clock.initial,
+            clock_increment=None if clock is None else clock.increment,
+            days=settings.days,
+            rated=settings.rated,
+            starts_at_ms=settings.starts_at,
+            minutes=settings.minutes,
+            rounds=settings.rounds,
+            bots=settings.bots,
+            open=settings.open,
+            creator_id=creator,
+            status="created",
+            round=0,
+            # lichess draws it from the tournament's id: a coin nobody can steer.
+            first_moves_to_top=bool(secrets.randbelow(2)),
+            created_ms=now_ms,
+            updated_ms=now_ms,
+        )
+    )
+
+
+def _unmade(db: Connection, tournament_id: str, number: int) -> Snapshot | None:
+    """The tournament's snapshot, if it is under way and its turn ``number`` not made."""
+    row = db.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+    if row is None or row.status != "started":
+        return None
+    made = db.execute(
+        select(tournament_turns.c.number).where(
+            tournament_turns.c.tournament_id == tournament_id,
+            tournament_turns.c.number == number,
+        )
+    ).first()
+    return None if made is not None else _snapshot(db, row)
 
 
 class TournamentStore:
@@ -315,34 +304,20 @@ class TournamentStore:
                 if upcoming >= UPCOMING_PER_CREATOR:
                     return None
             tournament_id = secrets.token_urlsafe(8)
-            clock = settings.clock
-            db.execute(
-                tournaments.insert().values(
-                    id=tournament_id,
-                    kind=settings.kind,
-                    name=settings.name,
-                    rows=settings.rows,
-                    cols=settings.cols,
-                    mode=settings.mode,
-                    clock_initial=None if clock is None else clock.initial,
-                    clock_increment=None if clock is None else clock.increment,
-                    days=settings.days,
-                    rated=settings.rated,
-                    starts_at_ms=settings.starts_at,
-                    minutes=settings.minutes,
-                    rounds=settings.rounds,
-                    bots=settings.bots,
-                    open=settings.open,
-                    creator_id=creator,
-                    status="created",
-                    round=0,
-                    # lichess draws it from the tournament's id: a coin nobody can steer.
-                    first_moves_to_top=bool(secrets.randbelow(2)),
-                    created_ms=now_ms,
-                    updated_ms=now_ms,
-                )
-            )
+            _insert(db, tournament_id, settings, creator, now_ms)
         return tournament_id
+
+    def create_scheduled(
+        self, tournament_id: str, settings: TournamentSettings, now_ms: int
+    ) -> bool:
+        """Store one of the server's own tournaments under the id its schedule gives it;
+        ``False`` if it is there already (made by this process or another)."""
+        try:
+            with self._engine.begin() as db:
+                _insert(db, tournament_id, settings, None, now_ms)
+        except IntegrityError:
+            return False  # the key lets one insert in
+        return True
 
     def get(self, tournament_id: str) -> TournamentRow | None:
         with self._engine.begin() as db:
@@ -405,6 +380,22 @@ class TournamentStore:
                 .values(status="finished", updated_ms=now_ms)
             )
             return done.rowcount == 1
+
+    def invite_by(self, tournament_id: str, creator: int, player_id: int) -> str | None:
+        """The creator lets a player join their tournament that is not open; ``None``, or
+        why not: ``no_tournament``, ``not_your_tournament``, ``tournament_open`` or
+        ``tournament_over``."""
+        row = self.get(tournament_id)
+        if row is None:
+            return "no_tournament"
+        if row.creator_id != creator:
+            return "not_your_tournament"
+        if row.settings.open:
+            return "tournament_open"
+        if row.status == "finished":
+            return "tournament_over"
+        self.invite(tournament_id, [player_id])
+        return None
 
     def invite(self, tournament_id: str, player_ids: Sequence[int]) -> None:
         """Let these players join a tournament that is not open."""
@@ -533,37 +524,44 @@ class TournamentStore:
     def turn(
         self, tournament_id: str, number: int, now_ms: int, plan: Callable[[Snapshot], Planned]
     ) -> Planned | None:
-        """Make turn ``number`` of a tournament under way, once: in the tournament's lock,
-        ``plan`` works out its games from what is stored, and they are stored with the
-        turn's row. ``None`` (nothing stored) if the turn was made already, the tournament
-        is not under way, or ``plan`` makes nothing."""
-        try:
-            with in_turn(self._engine, f"tournament:{tournament_id}") as db:
-                row = db.execute(
-                    select(tournaments).where(tournaments.c.id == tournament_id)
-                ).first()
-                if row is None or row.status != "started":
+        """Make turn ``number`` of a tournament under way, once, with the games ``plan``
+        works out from what is stored; ``None`` (nothing stored) if the turn was made
+        already, the tournament is not under way, or ``plan`` makes nothing.
+
+        ``plan`` runs outside the tournament's lock (a pairing takes a while, and SQLite's
+        lock holds up every writer): in the lock, the state is read again and the games
+        are stored with the turn's row only if what they were planned from is unchanged;
+        else they are planned again, and after :data:`TURN_TRIES` tries in the lock."""
+        for attempt in range(TURN_TRIES + 1):
+            planned = read = None
+            if attempt < TURN_TRIES:
+                with self._engine.begin() as db:
+                    read = _unmade(db, tournament_id, number)
+                if read is None:
                     return None
-                made = db.execute(
-                    select(tournament_turns.c.number).where(
-                        tournament_turns.c.tournament_id == tournament_id,
-                        tournament_turns.c.number == number,
+                planned = plan(read)
+                if planned.empty:
+                    return None
+            try:
+                with in_turn(self._engine, f"tournament:{tournament_id}") as db:
+                    found = _unmade(db, tournament_id, number)
+                    if found is None:
+                        return None
+                    if read is not None and found.basis != read.basis:
+                        continue  # changed meanwhile: plan again
+                    planned = planned or plan(found)
+                    if planned.empty:
+                        return None
+                    db.execute(
+                        tournament_turns.insert().values(
+                            tournament_id=tournament_id, number=number, made_ms=now_ms
+                        )
                     )
-                ).first()
-                if made is not None:
-                    return None
-                planned = plan(_snapshot(db, row))
-                if not planned.games and planned.bye is None and planned.round is None:
-                    return None
-                db.execute(
-                    tournament_turns.insert().values(
-                        tournament_id=tournament_id, number=number, made_ms=now_ms
-                    )
-                )
-                self._store(db, tournament_id, planned, now_ms)
-        except IntegrityError:
-            return None  # made by another process meanwhile
-        return planned
+                    self._store(db, tournament_id, planned, now_ms)
+            except IntegrityError:
+                return None  # made by another process meanwhile
+            return planned
+        return None
 
     @staticmethod
     def _store(db: Connection, tournament_id: str, planned: Planned, now_ms: int) -> None:

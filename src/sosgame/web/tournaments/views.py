@@ -98,6 +98,7 @@ def arena_games(snapshot: Snapshot, speed: float) -> list[ArenaGame]:
                 winner=None if won is None else str(won),
                 plies=game.plies,
                 cells=cells,
+                berserk=frozenset(str(player) for player in game.berserk),
                 finished_at=game.updated_ms,
             )
         )
@@ -219,6 +220,7 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
                 "first": names.get(game.first_id),
                 "second": names.get(game.second_id),
                 "status": game.status,
+                "berserk": sorted(names.get(player, "") for player in game.berserk),
             }
             for game in snapshot.games
         ],

@@ -6,6 +6,7 @@ nothing and changes nothing: a refused command raises
 from __future__ import annotations
 
 from sosgame.web.live.machine import arrival, endings, moves, offers, permissions
+from sosgame.web.live.machine.berserk import berserk
 from sosgame.web.live.machine.clocks import clock_view, deadline, first_move_deadline, next_timer
 from sosgame.web.live.machine.commands import (
     Arrived,
@@ -22,6 +23,7 @@ from sosgame.web.live.machine.state import LiveState
 from sosgame.web.live.protocol import (
     AbortMessage,
     AnswerMessage,
+    BerserkMessage,
     ClaimMessage,
     MoveMessage,
     OfferMessage,
@@ -77,6 +79,9 @@ def _sent(state: LiveState, sent: Sent, now: int) -> Outcome:
         case AbortMessage(ply=ply):
             permissions.check_abort(state, held, ply)
             return endings.finish(state, "aborted", [], now)
+        case BerserkMessage(ply=ply):
+            seat = permissions.check_berserk(state, held, ply)
+            return berserk(state, seat, now)
         case ClaimMessage(claim=claim, ply=ply):
             absent = permissions.check_claim(state, held, ply, now)
             return endings.claim(state, claim, absent, now)

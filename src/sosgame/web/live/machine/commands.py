@@ -10,6 +10,7 @@ from sosgame.web.live.machine.state import LiveState
 from sosgame.web.live.protocol import (
     AbortMessage,
     AnswerMessage,
+    BerserkMessage,
     ClaimMessage,
     MoveMessage,
     OfferMessage,
@@ -44,6 +45,7 @@ GameMessage: TypeAlias = (
     | AnswerMessage
     | WithdrawMessage
     | AbortMessage
+    | BerserkMessage
     | ClaimMessage
 )
 """The client messages that change a live game."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
+from sosgame.web.live.clock import BERSERK
 from sosgame.web.live.machine.state import LiveState
 from sosgame.web.live.protocol import CLAIMS, OFFERS, OfferKind, ProtocolError
 from sosgame.web.storage.rows import HUMAN
@@ -133,6 +134,23 @@ def check_abort(state: LiveState, held: frozenset[int], ply: int | None = None) 
         raise ProtocolError(
             "not_allowed", "every seat has made its first move: resign instead of aborting"
         )
+
+
+def check_berserk(state: LiveState, held: frozenset[int], ply: int | None = None) -> int:
+    """``berserk``: a player of a game that allows it (an Arena tournament's, with a clock),
+    before their first move, once; returns their seat."""
+    _seated(held)
+    check_ply(state, ply)
+    _going_on(state)
+    clock = state.clock
+    if clock is None or clock.get("days") is not None or BERSERK not in clock:
+        raise ProtocolError("not_allowed", "berserk is for the games of an Arena with a clock")
+    seat = min(held)
+    if seat in state.moved_seats:
+        raise ProtocolError("not_allowed", "berserk is only before one's first move")
+    if seat in clock[BERSERK]:
+        raise ProtocolError("not_allowed", "this seat went berserk already")
+    return seat
 
 
 def _between_people(state: LiveState, held: frozenset[int], ply: int | None) -> set[int]:
@@ -285,6 +303,7 @@ def _seat_allowed(state: LiveState, seat: int, now: int) -> dict[str, Any]:
         "can_hint": _passes(check_hint, state, held),
         "can_resign": _passes(check_resign, state, held, seat),
         "can_abort": _passes(check_abort, state, held),
+        "can_berserk": _passes(check_berserk, state, held),
         "can_offer": {kind: _passes(check_offer, state, held, kind, None, now) for kind in OFFERS},
         "can_answer": {
             kind: _passes(check_answer, state, held, kind, None, now) for kind in OFFERS
