@@ -54,15 +54,16 @@ node:
 	@if ! command -v npm >/dev/null; then echo "npm not found: offline play is not installed"; \
 	elif [ ! $(NODE_STAMP) -nt package-lock.json ]; then npm ci --no-audit --no-fund; fi
 
-# Two workers: most of the suite waits on servers, browsers and subprocesses, so two halve its
-# time even on a machine whose cores are busy with other work. Each worker is handed one test
+# Three workers on two cores: most of the suite waits on servers, browsers and subprocesses
+# (a run with two workers keeps the cores under half busy), so a third worker fills the
+# waits. The tests that time what the load would skew run alone (below). Each worker is handed one test
 # at a time (--maxschedchunk 1), not a batch, and tests/conftest.py starts the longest modules
 # first: the run ends on short tests, so neither worker is left alone with a queue of long ones.
 # The tests marked "alone" time something (a probe game under attack, Lighthouse's performance
 # score): they run alone, after the rest, since the other worker's servers, browsers and
 # searches beside them would skew the timings.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q -n 2 --maxschedchunk 1 -m "not alone"
+	$(BIN)/pytest -q -n 3 --maxschedchunk 1 -m "not alone"
 	$(BIN)/pytest -q -m alone
 
 test: lint typecheck unit
