@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import warnings
@@ -22,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+import sosgame.web
 from sosgame.web import create_app
 from sosgame.web.offline import pyodide
 from sosgame.web.offline.wheel import engine_wheel
@@ -194,3 +196,26 @@ def test_only_the_engine_worker_may_compile_webassembly(client: TestClient) -> N
     for path in ("/", "/static/app.js", "/api/config"):
         policy = client.get(path).headers["content-security-policy"]
         assert "script-src 'self';" in policy and "wasm" not in policy, path
+
+
+_RULES_IN_SCRIPT = re.compile(
+    r"""[!=]==?\s*["'][SO]["']"""  # a cell compared with a letter: a line being looked for
+    r"""|["']SOS["']"""  # the line itself
+    r"""|\[\s*1\s*,\s*-1\s*\]"""  # a diagonal's direction
+)
+
+
+def test_no_script_of_the_app_holds_a_copy_of_the_rules() -> None:
+    """Online and on the device alike, the page sends a move's text and draws what the engine
+    answers (its legal moves, lines, scores, turn and result): no script looks for a line,
+    so the rules on a device are the engine's own, run in the worker."""
+    static = Path(sosgame.web.__file__).parent / "static"
+    scripts = sorted(static.glob("*.js"))
+    assert {"devicegame.js", "engine-worker.js", "device.js"} <= {path.name for path in scripts}
+    found = {
+        path.name: _RULES_IN_SCRIPT.findall(path.read_text(encoding="utf-8")) for path in scripts
+    }
+    assert {name: hits for name, hits in found.items() if hits} == {}
+    device_game = (static / "devicegame.js").read_text(encoding="utf-8")
+    # A move goes to the engine as text; what is drawn is the engine's state.
+    assert 'engineAct({ type: "move", move: `${letter}${cell}` })' in device_game
