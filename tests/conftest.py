@@ -36,6 +36,12 @@ settings.register_profile("sosgame", deadline=None, suppress_health_check=[Healt
 settings.register_profile("sosgame-fast", settings.get_profile("sosgame"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sosgame"))
 
+# The servers the tests start (`sosgame serve` in a child process) start their computers'
+# workers at the first computer move, not with themselves: most never make one, and each
+# worker loads the compiled kernels (seconds of a core). The tests of the readying itself
+# call it directly.
+os.environ.setdefault("SOSGAME_PREPARE_COMPUTERS", "0")
+
 MARKS = {
     "postgres": "needs a real PostgreSQL server",
     "redis": "needs a real Redis server",
