@@ -121,6 +121,9 @@ class BotClient:
         self._answered: set[str] = set()
         self._waiting: list[dict[str, Any]] = []
         self._accepting = 0
+        self._heard_while_accepting: set[str] = set()
+        """Games first heard of on the event stream while an accept was on its way: one may
+        be that accept's own, which must not count twice until its answer names it."""
         self._later = False
         self._pending: list[str] = []
         self._orphans = 0
@@ -255,7 +258,7 @@ class BotClient:
             if game["id"] not in self._known and game.get("status") != "finished":
                 if game.get("seat") == 0 and self._challenging:
                     self._claimed_by_challenge()
-                self._start_game(game["id"])
+                self._start_game(game["id"], heard=True)
         elif kind == "challenge":
             challenge = event["challenge"]
             if challenge.get("destUser") == self.name and challenge["id"] not in self._answered:
@@ -267,7 +270,7 @@ class BotClient:
     def _closed(self) -> bool:
         """Whether the bot takes no more games: stopping, or ``games`` reached."""
         wanted = self._games_wanted
-        started = len(self._known) + self._accepting
+        started = len(self._known) + self._accepting - len(self._heard_while_accepting)
         return self._done.is_set() or (wanted is not None and started >= wanted)
 
     def _room(self) -> bool:
@@ -327,15 +330,21 @@ class BotClient:
             return  # the event stream, opened again, lists it again if it is still open
         finally:
             self._accepting -= 1
+            if not self._accepting:
+                self._heard_while_accepting.clear()  # every answer is in
+        self._heard_while_accepting.discard(accepted["game"]["id"])
         self._say("bot.accepted", challenge=shown)
         self._start_game(accepted["game"]["id"])
 
     # ------------------------------------------------------------------ games
 
-    def _start_game(self, game_id: str) -> None:
+    def _start_game(self, game_id: str, *, heard: bool = False) -> None:
+        """Play the game ``game_id`` (``heard``: first heard of on the event stream)."""
         if game_id in self._known:
             return
         self._known.add(game_id)
+        if heard and self._accepting:
+            self._heard_while_accepting.add(game_id)
         loop = GameLoop(
             self.session, game_id, self.mover, most_seconds=self._seconds, say=self._say
         )
