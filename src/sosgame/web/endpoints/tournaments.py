@@ -5,6 +5,7 @@ withdraw or pause, by a session cookie or a bot's bearer API token. The server r
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -160,7 +161,7 @@ async def create(request: Request) -> Response:
 async def listed(request: Request) -> Response:
     """``GET /api/tournaments``."""
     runner = _runner(request)
-    found = await hub(request).db(runner.store.listed)
+    found = await hub(request).db(partial(runner.store.listed, only_open=True))
     return JSONResponse(
         {
             name: [views.summary(row, count, runner.speed) for row, count in rows]

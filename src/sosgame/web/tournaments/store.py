@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, Engine, and_, func, select
+from sqlalchemy import Connection, Engine, and_, func, select, true
 from sqlalchemy.exc import IntegrityError
 
 from sosgame.tournaments.settings import SWISS_MAX_PLAYERS, Clock, TournamentSettings
@@ -60,6 +60,8 @@ __all__ = [
 UPCOMING_PER_CREATOR: Final = 5
 """Tournaments one player may have created that have not started yet."""
 FINISHED_LISTED: Final = 20
+LISTED: Final = 100
+"""The most upcoming or playing tournaments listed (soonest first)."""
 """The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
 
 
@@ -330,9 +332,10 @@ class TournamentStore:
             row = db.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
             return None if row is None else _snapshot(db, row)
 
-    def listed(self) -> dict[str, list[tuple[TournamentRow, int]]]:
+    def listed(self, *, only_open: bool = False) -> dict[str, list[tuple[TournamentRow, int]]]:
         """The tournaments by status (upcoming, playing, finished), each with its number of
-        entrants: the upcoming soonest first, the finished latest first."""
+        entrants: the upcoming soonest first, the finished latest first. ``only_open``: none
+        by invitation (the public lists: their players reach them by their id)."""
         counts = (
             select(tournament_entrants.c.tournament_id, func.count().label("entrants"))
             .group_by(tournament_entrants.c.tournament_id)
@@ -341,14 +344,17 @@ class TournamentStore:
         shown: dict[str, list[tuple[TournamentRow, int]]] = {}
         with self._engine.begin() as db:
             for status, name, order, limit in (
-                ("created", "upcoming", tournaments.c.starts_at_ms, None),
-                ("started", "playing", tournaments.c.starts_at_ms, None),
+                ("created", "upcoming", tournaments.c.starts_at_ms, LISTED),
+                ("started", "playing", tournaments.c.starts_at_ms, LISTED),
                 ("finished", "finished", tournaments.c.updated_ms.desc(), FINISHED_LISTED),
             ):
                 rows = db.execute(
                     select(tournaments, func.coalesce(counts.c.entrants, 0).label("entrants"))
                     .outerjoin(counts, counts.c.tournament_id == tournaments.c.id)
-                    .where(tournaments.c.status == status)
+                    .where(
+                        tournaments.c.status == status,
+                        tournaments.c.open.is_(True) if only_open else true(),
+                    )
                     .order_by(order, tournaments.c.id)
                     .limit(limit)
                 ).all()
