@@ -25,6 +25,7 @@ __all__ = [
     "ends_at",
     "forfeit_loser",
     "in_game",
+    "my_state",
     "scaled",
     "standings",
     "summary",
@@ -224,4 +225,15 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
             }
             for game in snapshot.games
         ],
+    }
+
+
+def my_state(snapshot: Snapshot, player_id: int) -> dict[str, bool]:
+    """Where one player stands in a tournament: in it (paused or withdrawn there), its creator."""
+    mine = next((one for one in snapshot.entrants if one.player_id == player_id), None)
+    return {
+        "joined": mine is not None,
+        "paused": mine is not None and mine.paused,
+        "withdrawn": mine is not None and mine.withdrawn,
+        "creator": snapshot.tournament.creator_id == player_id,
     }
