@@ -1,5 +1,6 @@
 """``GET /api/tournaments/{id}`` tells a logged-in reader where they stand (``me``): in it,
-paused, withdrawn, its creator; a guest's answer has no ``me``."""
+paused, withdrawn, its creator; a guest's answer has no ``me``. It names its players who
+are bots, whose names the pages mark."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ with warnings.catch_warnings():
 from sos_web import app_client
 from sosgame.web.live import clock as clocks
 from test_web_accounts import claim
+from test_web_bots import bot
 from test_web_tournaments import arena
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -69,3 +71,14 @@ def test_a_reader_learns_where_they_stand_and_a_guest_nothing(client: TestClient
     assert client.post(f"/api/tournaments/{tournament_id}/join", headers=ann).is_success
     assert me(client, tournament_id, ann) == {**nothing, "joined": True, "creator": True}
     assert me(client, tournament_id, {}) is None
+
+
+def test_the_players_who_are_bots_are_named(client: TestClient) -> None:
+    ann, robot = claim(client, "Ann"), bot(client, "Robot")
+    later = clocks.now_ms() + 3_600_000
+    made = client.post("/api/tournaments", json=arena(later, bots=True), headers=ann)
+    tournament_id = made.json()["id"]
+    for headers in (ann, robot):
+        assert client.post(f"/api/tournaments/{tournament_id}/join", headers=headers).is_success
+    shown = client.get(f"/api/tournaments/{tournament_id}").json()
+    assert shown["bot_players"] == ["Robot"]

@@ -214,6 +214,7 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
     return {
         **summary(snapshot.tournament, len(snapshot.entrants), speed),
         "standings": standings(snapshot, speed),
+        "bot_players": sorted(one.name for one in snapshot.entrants if one.bot),
         "games": [
             {
                 "id": game.game_id,
