@@ -8,6 +8,7 @@ import { el, go, saveToken } from "./dom.js";
 import { nameText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 import { announce } from "./announcer.js";
+import { callToGame } from "./tournamentcall.js";
 
 const PROTOCOL = 1;
 const RETRY_MS = 5000;
@@ -96,7 +97,8 @@ function receive(message) {
     saveToken(message.game, message.token);
     watch.received = [];
     drawPrompt();
-    go(`#/game/${message.game}`);
+    if (message.tournament) callToGame(message);
+    else go(`#/game/${message.game}`);
   } else if (message.type === "error") {
     watch.said = t(`web.error.${message.code}`);
     drawPrompt(false, true);
