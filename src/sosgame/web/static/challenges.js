@@ -93,12 +93,15 @@ function receive(message) {
   } else if (message.type === "challengeCanceled") {
     watch.said = t("web.challenge.canceled", { name: nameText(message.challenge.from, message.challenge.from_bot) });
     drawPrompt(false, true);
+  } else if (message.type === "paired" && message.tournament) {
+    // A tournament's game answers no challenge: those to this player still stand.
+    saveToken(message.game, message.token);
+    callToGame(message);
   } else if (message.type === "paired") {
     saveToken(message.game, message.token);
     watch.received = [];
     drawPrompt();
-    if (message.tournament) callToGame(message);
-    else go(`#/game/${message.game}`);
+    go(`#/game/${message.game}`);
   } else if (message.type === "error") {
     watch.said = t(`web.error.${message.code}`);
     drawPrompt(false, true);
