@@ -31,6 +31,7 @@ from sosgame.web.live import clock as clocks
 from sosgame.web.storage.store import Store
 from sosgame.web.tournaments.store import ENTERED_SHOWN, TournamentStore
 from sosgame.web.tournaments.views import result_of
+from test_web_accounts import browser
 from test_web_bots import bot
 from test_web_tournaments import _player, arena
 
@@ -96,6 +97,18 @@ def test_a_profile_lists_the_tournaments_entered_with_rank_and_score(client: Tes
     assert nobody.status_code == 201
     cal = client.get("/api/players/Cal").json()
     assert cal["tournaments"] == []
+
+
+def test_my_games_name_the_tournament_of_each_of_its_games(client: TestClient) -> None:
+    tournament_id, game, _ = _won_with_berserk(client)
+    mine = client.get("/api/my-games", headers=browser(client, game["first"])).json()
+    listed = {one["id"]: one["tournament"] for one in mine["games"]}
+    assert listed[game["id"]] == {"id": tournament_id, "name": "Test Arena"}
+    seats = [{"name": "Ann"}, {"name": "Bao"}]
+    casual = client.post("/api/games", json={"rows": 3, "cols": 3, "seats": seats}).json()
+    header = {"authorization": f"Bearer {casual['token']}"}
+    (other,) = client.get("/api/my-games", headers=header).json()["games"]
+    assert other["id"] == casual["id"] and other["tournament"] is None
 
 
 def test_a_profile_shows_the_latest_tournaments_only(tmp_path: Path) -> None:

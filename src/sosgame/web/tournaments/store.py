@@ -348,6 +348,16 @@ class TournamentStore:
             ).all()
             return [_snapshot(db, row) for row in rows]
 
+    def of_games(self, game_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The tournament, ``{"id", "name"}``, of each of these games that is a tournament's."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
+                .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+                .where(tournament_games.c.game_id.in_(list(game_ids)))
+            ).all()
+        return {row.game_id: {"id": row.id, "name": row.name} for row in rows}
+
     def listed(self, *, only_open: bool = False) -> dict[str, list[tuple[TournamentRow, int]]]:
         """The tournaments by status (upcoming, playing, finished), each with its number of
         entrants: the upcoming soonest first, the finished latest first. ``only_open``: none
