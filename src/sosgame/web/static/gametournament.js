@@ -15,7 +15,7 @@ const cup = { game: null, over: false, data: null };
 const ARENA_WIN = 2;
 const BERSERK_PLIES = 14;
 
-export function berserkMoves(state) {
+function berserkMoves(state) {
   return Math.min(BERSERK_PLIES, Math.floor((state.rows * state.cols) / 2));
 }
 
@@ -54,12 +54,10 @@ function worthText(state, seat) {
   const fire = Boolean(line && line.fire);
   const parts = [t("web.in_tournament.arena_win", { count: fire ? 2 * ARENA_WIN : ARENA_WIN })];
   if (fire) parts.push(t("web.in_tournament.on_fire"));
-  const clock = state.clock;
-  if (clock && Array.isArray(clock.berserk)) {
-    const went = clock.berserk.includes(seat);
-    parts.push(t(went ? "web.in_tournament.berserk_went" : "web.in_tournament.berserk_if",
-      { count: berserkMoves(state) }));
-  }
+  // The berserk point: for a seat that went berserk, or may still (the state's allowed says).
+  const went = Boolean(state.clock && Array.isArray(state.clock.berserk) && state.clock.berserk.includes(seat));
+  if (went) parts.push(t("web.in_tournament.berserk_went", { count: berserkMoves(state) }));
+  else if (allows(state, [seat], "can_berserk")) parts.push(t("web.in_tournament.berserk_if", { count: berserkMoves(state) }));
   return parts.join(" ");
 }
 
