@@ -139,9 +139,13 @@ def _entrants(db: Connection, tournament_id: str) -> tuple[EntrantRow, ...]:
 
 
 def _games(db: Connection, tournament_id: str) -> tuple[TournamentGameRow, ...]:
+    # Counted for this tournament's games alone: every game's count would read every action.
+    mine = select(tournament_games.c.game_id).where(
+        tournament_games.c.tournament_id == tournament_id
+    )
     moves = (
         select(actions.c.game_id, func.count().label("plies"))
-        .where(~actions.c.action.like("resign%"))
+        .where(actions.c.game_id.in_(mine), ~actions.c.action.like("resign%"))
         .group_by(actions.c.game_id)
         .subquery()
     )
