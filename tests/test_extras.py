@@ -43,12 +43,12 @@ BROUGHT_BY = {
         "argon2",
         "confusable_homoglyphs",
         "openskill",
-        "networkx",
+        "rustworkx",
         "caissify_pairings",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "PIL"),
     "bot": ("httpx", "httpcore"),
-    "tournaments": ("networkx", "caissify_pairings"),
+    "tournaments": ("rustworkx", "caissify_pairings"),
 }
 EVERY_OPTIONAL = frozenset(name for names in BROUGHT_BY.values() for name in names)
 

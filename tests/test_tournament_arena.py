@@ -294,7 +294,7 @@ def test_pairing_without_the_extra_says_what_to_install() -> None:
         "pair_arena([], clock=Clock(60, 0), cells=9, now=0, starts_at=0, ends_at=1)\n"
     )
     done = subprocess.run(
-        [sys.executable, str(run_without), "networkx", "-c", code],
+        [sys.executable, str(run_without), "rustworkx", "-c", code],
         check=False,
         capture_output=True,
         text=True,

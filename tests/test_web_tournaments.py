@@ -471,14 +471,15 @@ def test_an_arena_of_sixty_players(tmp_path: Path) -> None:
     run_arena(tmp_path, 60, 20.0)
 
 
-def test_an_arena_on_two_processes_over_postgresql_and_redis(
+@pytest.mark.slow
+def test_an_arena_of_sixty_players_on_two_processes_over_postgresql_and_redis(
     tmp_path: Path, postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("redis")
     pytest.importorskip("psycopg")
     from test_web_shared import sosgame
 
-    speed = 30.0
+    count, speed = 60, 20.0
     for name, value in {
         "TOURNAMENT_TICK_SECONDS": "0.05",
         "TOURNAMENT_SPEED": str(speed),
@@ -491,7 +492,7 @@ def test_an_arena_on_two_processes_over_postgresql_and_redis(
     with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
         servers = (one, two)
         sessions = []
-        for number in range(12):
+        for number in range(count):
             claimed = httpx.post(
                 f"{one.http}/api/players",
                 json={"name": f"Player{number}", "password": "a good password"},

@@ -29,13 +29,13 @@ EXTRAS: Final[dict[Extra, tuple[str, ...]]] = {
         "argon2",
         "confusable_homoglyphs",
         "openskill",
-        "networkx",
+        "rustworkx",
         "caissify_pairings",
     ),
     "envs": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "PIL"),
     "cluster": ("distributed",),
     "bot": ("httpx",),
-    "tournaments": ("networkx", "caissify_pairings"),
+    "tournaments": ("rustworkx", "caissify_pairings"),
 }
 """The modules each extra brings that the code imports by name: one for each package of the
 extra in ``pyproject.toml`` but psycopg, which SQLAlchemy loads for a ``postgresql://`` URL."""

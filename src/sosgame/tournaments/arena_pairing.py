@@ -12,9 +12,9 @@ A pure function of the players waiting, the clock and the time, as lichess pairs
 * in the first 15 s, while nobody has played, everyone is paired with their neighbour in the
   standings;
 * afterwards the players, sorted by rank, are paired by a minimum-weight matching among the
-  maximum-cardinality matchings (:func:`min_weight_matching`: networkx's, which is lichess's
-  ``WMMatching.minWeightMatching``: the weights turned into ``max + 1 - w`` for a
-  maximum-weight matching of maximum cardinality); a pair's weight is
+  maximum-cardinality matchings (:func:`min_weight_matching`: rustworkx's blossom algorithm,
+  as lichess's ``WMMatching.minWeightMatching``: the weights turned into ``max + 1 - w`` for
+  a maximum-weight matching of maximum cardinality); a pair's weight is
   ``|rank difference| * (300 + 1700 * (max rank - better rank) / max rank) + |rating
   difference|``, ranks counted from 0 for the leader, and no pair is made of two players who
   just played each other, or who have both moved first (or both second) three games in a row;
@@ -168,31 +168,24 @@ def _by_lot(players: Sequence[WaitingPlayer], coin: random.Random) -> list[Arena
 
 def min_weight_matching(edges: Sequence[tuple[int, int, int]]) -> set[tuple[int, int]]:
     """The minimum-weight matching among the maximum-cardinality ones of a graph given by
-    its weighted edges: networkx's :func:`~networkx.min_weight_matching`, run on a graph
-    that hands the algorithm its adjacency dictionaries as they are.
+    its weighted edges (node numbers, weights), each pair as ``(smaller, larger)``.
 
-    Like networkx (and lila's ``WMMatching``), each weight ``w`` becomes ``max + 1 - w`` for
-    :func:`~networkx.max_weight_matching` with ``maxcardinality``: all maximum-cardinality
-    matchings have as many edges, so the heaviest of them under the new weights is the
-    lightest under the old. networkx's graph answers ``graph[v]`` with a new view object,
-    and the algorithm reads an edge that way about half a million times for 100 players:
-    handing it the plain dictionaries takes 40 % off a tick, and reading them with the
-    adjacency dictionary's own lookup (no Python call at each read) 12 % more.
+    Like networkx's :func:`~networkx.min_weight_matching` (and lila's ``WMMatching``), each
+    weight ``w`` becomes ``max + 1 - w`` for a maximum-weight matching of maximum
+    cardinality: all maximum-cardinality matchings have as many edges, so the heaviest of
+    them under the new weights is the lightest under the old. The matching is rustworkx's,
+    a compiled port of networkx's blossom algorithm: the same matchings (the tests check
+    them against networkx's), 30 times sooner for 100 players.
     """
-    import networkx
-
-    adjacency: dict[Any, Any] = {}
-
-    class _Plain(networkx.Graph):  # type: ignore[misc]
-        adjlist_outer_dict_factory = staticmethod(lambda: adjacency)
-        __getitem__ = staticmethod(adjacency.__getitem__)
+    import rustworkx
 
     if not edges:
         return set()
     top = 1 + max(weight for _, _, weight in edges)
-    graph = _Plain()
-    graph.add_weighted_edges_from((i, j, top - weight) for i, j, weight in edges)
-    matched: set[tuple[int, int]] = networkx.max_weight_matching(graph, maxcardinality=True)
+    graph: Any = rustworkx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(1 + max(max(i, j) for i, j, _ in edges)))
+    graph.add_edges_from([(i, j, top - weight) for i, j, weight in edges])
+    matched = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     return {(min(i, j), max(i, j)) for i, j in matched}
 
 

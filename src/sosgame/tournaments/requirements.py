@@ -1,4 +1,4 @@
-"""The ``tournaments`` extra: Arena pairing needs networkx, Swiss pairing caissify-pairings."""
+"""The ``tournaments`` extra: Arena pairing needs rustworkx, Swiss pairing caissify-pairings."""
 
 from __future__ import annotations
 
