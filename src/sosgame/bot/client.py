@@ -5,7 +5,9 @@ Challenges to the bot are answered as its :class:`~sosgame.bot.filters.Challenge
 its own on the game's stream (:class:`~sosgame.bot.game.GameLoop`); a dropped event stream is
 opened again after a wait that grows, and tells again of every game under way and every open
 challenge, so nothing is missed. With :class:`ChallengeSpec` the bot also challenges a player
-itself, game after game.
+itself, game after game; with ``tournaments`` it joins them at the start (their games come
+on the event stream as any other) and pauses in them when it stops, so that none of its
+games there is lost unplayed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from sosgame.levels import DEFAULT_SECONDS
 __all__ = ["NEEDED_SCOPES", "BotClient", "ChallengeSpec"]
 
 NEEDED_SCOPES: Final = ("bot:play", "challenge:write")
+_TOURNAMENT_REFUSALS: Final = frozenset(
+    {"no_tournament", "not_invited", "bots_not_allowed", "tournament_over", "tournament_full"}
+)
 _LOG = logging.getLogger("sosgame.bot")
 
 
@@ -71,6 +76,7 @@ class BotClient:
     takes them, see :mod:`sosgame.bot.players`), else the computer level ``level`` spending at
     most ``seconds`` a move. ``concurrency`` games are played at once. ``games`` stops the bot
     once that many games are over (it takes no more challenges once that many have started).
+    ``tournaments`` are the ids of tournaments to join at the start and pause in at the stop.
     ``on_game_end`` is given each game's :class:`~sosgame.bot.game.GameReport`; ``say`` is
     told what the bot does (a catalog key and its values; by default logged in English).
     """
@@ -87,6 +93,7 @@ class BotClient:
         concurrency: int = 1,
         challenge: ChallengeSpec | None = None,
         games: int | None = None,
+        tournaments: tuple[str, ...] = (),
         upgrade: bool = False,
         on_game_end: Callable[[GameReport], None] | None = None,
         say: Say | None = None,
@@ -112,6 +119,8 @@ class BotClient:
         self._concurrency = concurrency
         self._challenge = challenge
         self._games_wanted = games
+        self._tournaments = tournaments
+        self._joined: list[str] = []
         self._upgrade = upgrade
         self._on_game_end = on_game_end
         self._say: Say = say or _log
@@ -177,13 +186,18 @@ class BotClient:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
         if self._session is not None:
-            if self._pending:
-                # Withdraw the bot's own challenges still waiting: nobody would play them.
-                withdraw = [
-                    self.session.post(f"/api/challenge/{one}/cancel") for one in self._pending
-                ]
+            # Withdraw the bot's own challenges still waiting, and pause in its tournaments:
+            # nobody would play a game made for it from now on.
+            leaving = [
+                *(self.session.post(f"/api/challenge/{one}/cancel") for one in self._pending),
+                *(
+                    self.session.post(f"/api/tournaments/{quote(one, safe='')}/pause")
+                    for one in self._joined
+                ),
+            ]
+            if leaving:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.gather(*withdraw, return_exceptions=True), 2)
+                    await asyncio.wait_for(asyncio.gather(*leaving, return_exceptions=True), 2)
             await self._session.close()
 
     def _spawn(self, work: Any) -> asyncio.Task[Any]:
@@ -231,6 +245,25 @@ class BotClient:
             raise as_error(refused) from None
         self.name = str(account["name"])
         self._say("bot.connected", name=self.name, server=self.session.server)
+        for tournament in self._tournaments:
+            await self._join(tournament)
+
+    async def _join(self, tournament: str) -> None:
+        """Join a tournament (or come back to it after a pause)."""
+        path = f"/api/tournaments/{quote(tournament, safe='')}"
+        try:
+            shown = await self.session.get(path)
+            await self.session.post(f"{path}/join")
+        except Lost as error:
+            raise BotError("unreachable", server=self.session.server, error=str(error)) from None
+        except RefusedError as refused:
+            if refused.status in (401, 403) and refused.code not in _TOURNAMENT_REFUSALS:
+                raise as_error(refused) from None
+            raise BotError(
+                "tournament_refused", tournament=tournament, answer=refused.code
+            ) from None
+        self._joined.append(tournament)
+        self._say("bot.tournament_joined", name=shown.get("name", ""), tournament=tournament)
 
     # ------------------------------------------------------------------ the event stream
 

@@ -86,6 +86,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--challenge-rated", action="store_true", help=t("cli.bot.challenge_rated"))
     parser.add_argument("--games", type=int, metavar="N", help=t("cli.bot.games"))
     parser.add_argument("--log-games", type=Path, metavar="FILE", help=t("cli.bot.log_games"))
+    parser.add_argument(
+        "--tournament",
+        dest="tournaments",
+        action="append",
+        default=[],
+        metavar="ID",
+        help=t("cli.bot.tournament"),
+    )
     parser.add_argument("--upgrade", action="store_true", help=t("cli.bot.upgrade"))
     parser.set_defaults(run=run)
 
@@ -184,6 +192,7 @@ def _client(arguments: argparse.Namespace, log: IO[str] | None) -> Any:
         concurrency=arguments.concurrency,
         challenge=challenge,
         games=arguments.games,
+        tournaments=tuple(arguments.tournaments),
         upgrade=arguments.upgrade,
         on_game_end=None if log is None else _logger(log),
         say=_say,

@@ -77,6 +77,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "append each game's report to this file, one JSON object a line: its moves as the "
         "bot saw them, the moves it sent, the result",
     ),
+    text(
+        "cli.bot.tournament",
+        "join this tournament on start (its id; give it again for more), and pause in it on "
+        "stop; its games are played as they come",
+    ),
     text("cli.bot.upgrade", "make the token's account a bot's first (for good)"),
     plural(
         "cli.bot.stopped",
@@ -107,6 +112,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text(
         "bot.game_failed", "game {game}: cannot go on with it ({error}); it is left to the server"
     ),
+    text("bot.tournament_joined", "joined the tournament {name} ({tournament})"),
     text("bot.game_won", "game {game}: won"),
     text("bot.game_lost", "game {game}: lost"),
     text("bot.game_drawn", "game {game}: drawn"),
@@ -133,6 +139,11 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("error.bot_unreachable", "cannot reach {server}: {error}"),
     text("error.bot_unexpected", "the server answered {status} ({answer})"),
     text("error.bot_no_player", "nobody named {name!r} to challenge"),
+    text(
+        "error.bot_tournament_refused",
+        "cannot join the tournament {tournament!r} ({answer}: none such, over, full, by "
+        "invitation only, or not open to bots)",
+    ),
     text(
         "error.bot_bad_range",
         "{option} {text!r} is not a range: write MIN-MAX, MIN-, -MAX, N, any or none",
