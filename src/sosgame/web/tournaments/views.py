@@ -25,6 +25,7 @@ __all__ = [
     "ends_at",
     "forfeit_loser",
     "in_game",
+    "result_of",
     "scaled",
     "standings",
     "summary",
@@ -224,4 +225,22 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
             }
             for game in snapshot.games
         ],
+    }
+
+
+def result_of(snapshot: Snapshot, player_id: int, speed: float) -> dict[str, Any]:
+    """A tournament as its player's page lists it: what it is, and the player's rank and
+    score in its standings (``None`` for one who is no longer in them)."""
+    settings = snapshot.tournament.settings
+    name = next((one.name for one in snapshot.entrants if one.player_id == player_id), None)
+    line = next((line for line in standings(snapshot, speed) if line["name"] == name), {})
+    return {
+        "id": snapshot.tournament.id,
+        "name": settings.name,
+        "kind": settings.kind,
+        "status": snapshot.tournament.status,
+        "rank": line.get("rank"),
+        "score": line.get("score"),
+        "players": len(snapshot.entrants),
+        "starts_at": settings.starts_at,
     }
