@@ -9,16 +9,6 @@ import { allows } from "./fairplay.js";
 // The tournament of the game on screen, as last read: {game, over, data}.
 const cup = { game: null, over: false, data: null };
 
-// An Arena's points, as sosgame.tournaments.arena_scoring counts them: a win is worth 2,
-// double on fire; a berserk win one more if the game lasted BERSERK_PLIES moves, or half the
-// board's cells on a smaller board.
-const ARENA_WIN = 2;
-const BERSERK_PLIES = 14;
-
-function berserkMoves(state) {
-  return Math.min(BERSERK_PLIES, Math.floor((state.rows * state.cols) / 2));
-}
-
 // Reads the tournament once for a game, and once more when it ends; ``redraw`` when it comes.
 export function followTournament(state, redraw) {
   if (!state.tournament) return;
@@ -51,13 +41,15 @@ function worthText(state, seat) {
   if (data.kind === "swiss") return t("web.in_tournament.swiss_win");
   const name = state.seats[seat].name;
   const line = standingOf(name);
-  const fire = Boolean(line && line.fire);
-  const parts = [t("web.in_tournament.arena_win", { count: fire ? 2 * ARENA_WIN : ARENA_WIN })];
+  if (!line) return "";
+  const fire = Boolean(line.fire);
+  // What a win is worth, and how long a berserk game must last, as the server counts them.
+  const parts = [t("web.in_tournament.arena_win", { count: line.win })];
   if (fire) parts.push(t("web.in_tournament.on_fire"));
   // The berserk point: for a seat that went berserk, or may still (the state's allowed says).
   const went = Boolean(state.clock && Array.isArray(state.clock.berserk) && state.clock.berserk.includes(seat));
-  if (went) parts.push(t("web.in_tournament.berserk_went", { count: berserkMoves(state) }));
-  else if (allows(state, [seat], "can_berserk")) parts.push(t("web.in_tournament.berserk_if", { count: berserkMoves(state) }));
+  if (went) parts.push(t("web.in_tournament.berserk_went", { count: data.berserk_plies }));
+  else if (allows(state, [seat], "can_berserk")) parts.push(t("web.in_tournament.berserk_if", { count: data.berserk_plies }));
   return parts.join(" ");
 }
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame.tournaments.arena_pairing import FirstMoves, WaitingPlayer
-from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings
+from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings, berserk_plies
 from sosgame.tournaments.settings import TournamentSettings
 from sosgame.tournaments.swiss_standings import swiss_standings
 from sosgame.tournaments.swiss_state import SwissEntrant, SwissGame, SwissState
@@ -211,8 +211,11 @@ def summary(tournament: TournamentRow, entrants: int, speed: float) -> dict[str,
 def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
     """``GET /api/tournaments/{id}``: the summary, the standings and the games."""
     names = {one.player_id: one.name for one in snapshot.entrants}
+    settings = snapshot.tournament.settings
     return {
         **summary(snapshot.tournament, len(snapshot.entrants), speed),
+        # The moves a game must last for a berserk win's extra point (an Arena's).
+        "berserk_plies": berserk_plies(settings.cells) if settings.kind == "arena" else None,
         "standings": standings(snapshot, speed),
         "games": [
             {
