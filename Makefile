@@ -113,6 +113,7 @@ bench: $(STAMP)
 	nice $(BIN)/python benchmarks/simple_solve.py
 	nice $(BIN)/python benchmarks/tui.py
 	$(BIN)/python benchmarks/tournaments.py
+	$(BIN)/python benchmarks/tournament_results.py
 
 # The interface texts: English in src/sosgame/i18n/texts_*.py, a .po catalog per other language.
 # Extract the template, merge it into each catalog (new texts arrive untranslated), compile.

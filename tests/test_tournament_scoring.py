@@ -11,6 +11,7 @@ from sosgame.tournaments.arena_scoring import (
     ArenaGame,
     Entrant,
     arena_standings,
+    berserk_plies,
     performance,
     sheet_of,
 )
@@ -211,3 +212,21 @@ def test_ties_go_to_rating_while_it_runs_and_to_performance_once_over() -> None:
         "games",
         "fire",
     }
+
+
+@given(arenas(), st.integers(0, 7), st.booleans())
+def test_a_line_says_what_the_next_win_is_worth_and_a_win_then_scores_it(
+    arena: tuple[list[Entrant], list[ArenaGame]], player: int, berserk: bool
+) -> None:
+    entrants, games = arena
+    me = entrants[player % len(entrants)].id
+    (line,) = [line for line in arena_standings(entrants, games, over=False) if line.id == me]
+    worth = line.as_json()["win"]
+    opponent = next(one.id for one in entrants if one.id != me)
+    later = max((one.finished_at for one in games), default=0) + 1
+    cells = 25
+    plies = berserk_plies(cells) if berserk else berserk_plies(cells) - 1
+    won = ArenaGame("next", me, opponent, me, plies, cells, frozenset({me}), finished_at=later)
+    after = sheet_of(me, [*games, won])
+    # A berserk win gets its extra point only in a game of berserk_plies moves or more.
+    assert after.total - sheet_of(me, games).total == worth + berserk

@@ -320,4 +320,43 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
     text("web.rated_note_guest", "Only games between players with accounts are rated: log in."),
     text("web.game_casual", "Casual game: not rated"),
     text("web.rematch_waiting", "Rematch offered: waiting for the other players."),
+    # A tournament's game on the game page, and the tournaments on a player's page.
+    text("web.in_tournament.name", "Tournament: {name}"),
+    plural(
+        "web.in_tournament.arena_win",
+        "A win is worth {count} point now.",
+        "A win is worth {count} points now.",
+    ),
+    text("web.in_tournament.on_fire", "You are on fire: after two wins in a row, it is double."),
+    plural(
+        "web.in_tournament.berserk_if",
+        "+1 if you go berserk and the game lasts at least {count} move in all.",
+        "+1 if you go berserk and the game lasts at least {count} moves in all.",
+    ),
+    plural(
+        "web.in_tournament.berserk_went",
+        "+1 for going berserk, if the game lasts at least {count} move in all.",
+        "+1 for going berserk, if the game lasts at least {count} moves in all.",
+    ),
+    text("web.in_tournament.swiss_win", "A win is worth 1 point."),
+    text(
+        "web.in_tournament.score",
+        "Your score in the tournament: {score} (rank {rank} of {players}).",
+    ),
+    text("web.in_tournament.back", "Back to the tournament"),
+    text("web.in_tournament.berserk", "Berserk"),
+    text(
+        "web.in_tournament.berserk_note",
+        "Halve your clock and play without increment, for a point more if you win",
+    ),
+    text("web.in_tournament.berserk_mark", "Berserk"),
+    text("web.in_tournament.berserk_label", "{name} went berserk: half the time, no increment"),
+    text("web.player_tournaments.title", "Tournaments"),
+    text("web.player_tournaments.none", "No tournaments yet."),
+    text("web.player_tournaments.arena", "Arena"),
+    text("web.player_tournaments.swiss", "Swiss"),
+    text("web.player_tournaments.created", "Not started yet"),
+    text("web.player_tournaments.started", "Under way"),
+    text("web.player_tournaments.finished", "Finished"),
+    text("web.player_tournaments.rank", "Rank {rank} of {players}, score {score}"),
 ]

@@ -25,8 +25,10 @@ from typing import Final, Literal, TypeAlias
 
 __all__ = [
     "BERSERK_PLIES",
+    "DRAW_POINTS",
     "LONG_GAME_PLIES",
     "QUICK_DRAW_PLIES",
+    "WIN_POINTS",
     "ArenaGame",
     "Entrant",
     "Result",
@@ -34,10 +36,13 @@ __all__ = [
     "Sheet",
     "Standing",
     "arena_standings",
+    "berserk_plies",
     "performance",
     "sheet_of",
 ]
 
+WIN_POINTS: Final = 2
+DRAW_POINTS: Final = 1
 BERSERK_PLIES: Final = 14
 QUICK_DRAW_PLIES: Final = 20
 LONG_GAME_PLIES: Final = 60
@@ -77,7 +82,12 @@ class ArenaGame:
 
     @property
     def berserk_counts(self) -> bool:
-        return self.plies >= min(BERSERK_PLIES, self.cells // 2)
+        return self.plies >= berserk_plies(self.cells)
+
+
+def berserk_plies(cells: int) -> int:
+    """The moves a game on a board of ``cells`` must last for a berserk win's extra point."""
+    return min(BERSERK_PLIES, cells // 2)
 
 
 @dataclass(frozen=True)
@@ -91,7 +101,7 @@ class Score:
 
     @property
     def points(self) -> int:
-        base = {"win": 2, "draw": 1}.get(self.result, 0)
+        base = {"win": WIN_POINTS, "draw": DRAW_POINTS}.get(self.result, 0)
         if self.flag == "double":
             base *= 2
         elif self.flag == "null" and self.result == "draw":
@@ -192,6 +202,8 @@ class Standing:
             "score": self.score,
             "games": list(self.games),
             "fire": self.fire,
+            # What the player's next win is worth (double on fire), berserk aside.
+            "win": WIN_POINTS * (2 if self.fire else 1),
             "performance": self.performance,
         }
 

@@ -41,6 +41,7 @@ class SwissStanding:
             "score": float(self.score),
             "games": list(self.games),
             "fire": False,
+            "win": 1.0,
             "tie_break": float(self.tie_break),
             "performance": self.performance,
             "withdrawn": self.withdrawn,

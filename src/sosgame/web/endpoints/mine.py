@@ -17,6 +17,7 @@ from sosgame.web.live import clock as clocks
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.people.tokens import hash_token
 from sosgame.web.storage.rows import MyGame
+from sosgame.web.tournaments.runner import TournamentRunner
 
 __all__ = [
     "MAX_TOKENS",
@@ -155,9 +156,15 @@ async def my_games(request: Request) -> Response:
     )
     listed = sorted([await _listed(request, game, sent) for game in found], key=_order)
     start = (page - 1) * PAGE_SIZE
+    shown = listed[start : start + PAGE_SIZE]
+    # The page's games only: a tournament's name is for the rows on screen.
+    runner: TournamentRunner = request.app.state.tournaments
+    events = await hub(request).db(runner.store.of_games, [item["id"] for item in shown])
+    for item in shown:
+        item["tournament"] = events.get(item["id"])
     return JSONResponse(
         {
-            "games": listed[start : start + PAGE_SIZE],
+            "games": shown,
             "page": page,
             "more": len(listed) > start + PAGE_SIZE,
             "your_turn": sum(item["your_turn"] for item in listed),

@@ -41,6 +41,9 @@ DAYS_TAG: Final = "sosgame.days"
 BOTS_TAG: Final = "sosgame.bots"
 """The record's tag for the seats a bot played, by number, separated by commas (as a chess
 game's record gives a bot its title "BOT"); absent when no bot played."""
+TOURNAMENT_TAG: Final = "sosgame.tournament"
+"""The record's tag for a tournament's game: its tournament's ``{"id", "name"}`` as JSON text
+(a tag's value is text); the name is the record's ``event`` too."""
 
 __all__ = ["ROUTES", "analysis", "moves", "record", "replay"]
 
@@ -83,7 +86,11 @@ async def record(request: Request) -> Response:
     bots = [str(number) for number, row in enumerate(room.seats) if row.bot]
     if bots:
         tags[BOTS_TAG] = ",".join(bots)
-    meta = {"date": created, "tags": tags}
+    meta: dict[str, object] = {"date": created, "tags": tags}
+    if room.tournament is not None:
+        event = {"id": room.tournament["id"], "name": room.tournament["name"]}
+        tags[TOURNAMENT_TAG] = json.dumps(event, ensure_ascii=False)
+        meta["event"] = event["name"]
     result = room.result()
     decided = None  # an ending the engine does not give (a flag, an agreement, ...)
     if result is not None and result["termination"] in {item.value for item in OFF_THE_BOARD}:

@@ -27,6 +27,7 @@ from sosgame.web.people.names import normal_name
 from sosgame.web.people.passwords import PasswordLane
 from sosgame.web.people.players import Account, NameConfusableError, NameTakenError, Players
 from sosgame.web.people.ratings import COMPUTER_RATINGS
+from sosgame.web.tournaments.runner import TournamentRunner
 
 __all__ = ["COOKIE", "SESSION_DAYS", "Accounts"]
 
@@ -426,7 +427,7 @@ class Accounts:
         )
 
     @declare(
-        "A player's rating, games (newest first) and rating history",
+        "A player's rating, games (newest first), rating history and tournaments",
         responses={
             200: Answer(
                 "The player",
@@ -436,9 +437,11 @@ class Accounts:
                         "type": "object",
                         "description": "A player with 'games' (id, public, rows, cols, mode,"
                         " status, seat, names, result, rating after it or null, rated: true,"
-                        " false or null while undecided) and 'history' (game, at, rating, mu,"
-                        " sigma); a private game's id and game are null unless the player"
-                        " asks",
+                        " false or null while undecided, tournament: id and name or null),"
+                        " 'history' (game, at, rating, mu, sigma) and 'tournaments' (the"
+                        " latest 20 entered: id, name, kind, status, rank, score, players,"
+                        " starts_at); a private game's id and game are null unless the"
+                        " player asks",
                     },
                 ),
             ),
@@ -447,7 +450,7 @@ class Accounts:
     )
     async def player(self, request: Request) -> Response:
         """``GET /api/players/{name}``: a player's rating, games (each saying whether it was
-        rated: ``null`` until decided) and rating history."""
+        rated: ``null`` until decided), rating history and latest tournaments."""
         name = str(request.path_params["name"])
         account: Account | None = None
         if limits.is_text(name):  # text that cannot be stored names nobody
@@ -459,7 +462,11 @@ class Accounts:
         mine = viewer is not None and viewer.id == account.id
         games = await self.hub.db(self.players.history, account.id, private_ids=mine)
         history = await self.hub.db(self.players.ratings_over_time, account.id, private_ids=mine)
-        return JSONResponse({**account.to_json(), "games": games, "history": history})
+        runner: TournamentRunner = request.app.state.tournaments
+        entered = await self.hub.db(runner.results, account.id)
+        return JSONResponse(
+            {**account.to_json(), "games": games, "history": history, "tournaments": entered}
+        )
 
     @declare(
         "Public online games waiting for players: size, mode, clock, and each seat with its"

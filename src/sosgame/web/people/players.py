@@ -30,6 +30,8 @@ from sosgame.web.storage.schema import (
     rating_history,
     seats,
     sessions,
+    tournament_games,
+    tournaments,
 )
 from sosgame.web.storage.store import Store, seat_bots, seat_names
 from sosgame.web.storage.turns import in_turn
@@ -341,9 +343,9 @@ class Players:
         self, player_id: int, limit: int = 200, *, private_ids: bool = True
     ) -> list[dict[str, Any]]:
         """The player's games, newest first: each with its seat, names, result, whether it
-        was rated (``None`` until decided) and, if it was, the rating after it. A private
-        game's ``id`` (the link to watch it) is ``None`` unless ``private_ids`` (for the
-        player themselves)."""
+        was rated (``None`` until decided), if it was, the rating after it, and its
+        tournament's ``{"id", "name"}`` (or ``None``). A private game's ``id`` (the link to
+        watch it) is ``None`` unless ``private_ids`` (for the player themselves)."""
         with self._engine.begin() as db:
             rows = (
                 db.execute(
@@ -368,6 +370,14 @@ class Players:
                     )
                 )
             }
+            events = {
+                row.game_id: {"id": row.id, "name": row.name}
+                for row in db.execute(
+                    select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
+                    .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+                    .where(tournament_games.c.game_id.in_(ids))
+                )
+            }
             judged = {
                 row.game_id: bool(row.rated)
                 for row in db.execute(
@@ -390,6 +400,7 @@ class Players:
                 "result": None if row["result"] is None else json.loads(row["result"]),
                 "rating": None if row["id"] not in after else after[row["id"]].to_json(),
                 "rated": judged.get(row["id"]),
+                "tournament": events.get(row["id"]),
                 "updated": row["updated_ms"],
             }
             for row in rows

@@ -9,7 +9,8 @@ import { allows, fairBar, fairPanel, forgetFair } from "./fairplay.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { steadily } from "./steady.js";
 import { announce, announcement, turnText } from "./announcer.js";
-import { seatBar } from "./seatbar.js";
+import { berserkMark, seatBar } from "./seatbar.js";
+import { followTournament, forgetTournament, tournamentLine } from "./gametournament.js";
 import { shareButton } from "./share.js";
 import { badgeSoon } from "./mygames.js";
 
@@ -52,6 +53,7 @@ export function closeSocket() {
   gameView.premove = null;
   clearInterval(gameView.clockTimer);
   forgetFair();
+  forgetTournament();
   notice("");
 }
 
@@ -154,6 +156,7 @@ function handleState(id, game) {
   drawGame();
   announce(announcement(before, game, youSeats(game)));
   loadRatings(game);
+  followTournament(game, drawGame);
   if (game.kind === "online" && connection.seats.length && gameView.invites === null) loadInvites(id);
 }
 
@@ -288,7 +291,7 @@ export function drawSeats(state, scores = state.scores) {
       : null;
     const item = el("li", { class: turn ? "turn" : "", "data-seat": index, "aria-current": turn ? "true" : null },
       seatMark(index),
-      el("span", { class: "who" }, el("strong", { text: seatName(seat) }), " ",
+      el("span", { class: "who" }, el("strong", { text: seatName(seat) }), " ", berserkMark(state, index), " ",
         el("span", { class: "meta", text: `(${details.join(", ")})` }), " ", presence, " ", ratingChange(index)),
       clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(clock.remaining[index]) }) : null,
       el("span", { class: "score", "aria-label": t("web.points", { name: seatName(seat), count: scores[index] }), text: String(scores[index]) }));
@@ -372,7 +375,7 @@ function drawGameNow() {
   patchChildren(view(), [
     el("div", { class: "game", "data-testid": "game", "data-game": state.id },
       el("div", { class: "board-column" },
-        gameHeader(state), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
+        gameHeader(state), tournamentLine(state, connection.seats, send), shareRow(state), seatBar(state), banner(state), gameBoard(state), pickerRow(state),
         el("p", { class: "error", id: "error", role: "alert", text: gameView.error }),
         gameControls(state)),
       el("div", { class: "side" }, playersPanel(state), fair, linksPanel(state), movesPanel(state), chatPanel())),

@@ -49,6 +49,8 @@ function gameItem(game) {
   const title = `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${namesText(game.players, game.bots)}`;
   return el("li", { class: game.your_turn ? "mine your-turn" : "mine", "data-game": game.id },
     el("a", { href: `#/game/${game.id}`, text: title }),
+    game.tournament ? el("a", { href: `#/tournament/${encodeURIComponent(game.tournament.id)}`, class: "meta game-tournament",
+      text: t("web.in_tournament.name", { name: game.tournament.name }) }) : null,
     el("span", { class: "meta", text: stateText(game) }),
     el("time", { class: "meta", datetime: new Date(game.updated).toISOString(), text: whenText(game.updated) }),
     game.state === "finished" ? el("a", { href: `#/analysis/${game.id}`, text: t("web.analysis") }) : null);

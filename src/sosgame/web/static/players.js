@@ -253,6 +253,8 @@ export async function showPlayer(name) {
   const games = el("ul", { class: "list", id: "player-games" }, data.games.length ? data.games.map((game) =>
     el("li", {},
       el("span", { text: `${game.rows}x${game.cols} ${t(`mode.${game.mode}`)}: ${namesText(game.names, game.bots)}` }),
+      game.tournament ? el("a", { href: `#/tournament/${encodeURIComponent(game.tournament.id)}`, class: "meta game-tournament",
+        text: t("web.in_tournament.name", { name: game.tournament.name }) }) : null,
       el("span", { class: "meta", text: outcomeText(game) }),
       el("span", { class: "meta", text: game.rating ? t("web.rating_after", { rating: formatRating(game.rating.rating) }) : t("web.unrated") }),
       // A private game comes without its id (its link) unless this is the player's own page.
@@ -269,8 +271,22 @@ export async function showPlayer(name) {
     el("div", { class: "home" },
       el("section", { class: "panel" }, el("h2", { text: t("web.rating_history") }),
         data.history.length ? ratingChart(data.history) : el("p", { text: t("web.no_history") })),
-      el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games)),
+      el("section", { class: "panel" }, el("h2", { text: t("web.player_games") }), games),
+      tournamentsPanel(data.tournaments || [])),
     ...(own ? [accountPanel(), limitsPanel()] : challenges));
+}
+
+// The latest tournaments the player is in, with their rank and score in each.
+function tournamentsPanel(entered) {
+  const number = (value) => new Intl.NumberFormat(settings.lang).format(value);
+  const items = entered.map((one) => el("li", { "data-tournament": one.id },
+    el("a", { href: `#/tournament/${encodeURIComponent(one.id)}`, text: one.name }),
+    el("span", { class: "meta", text: `${t(`web.player_tournaments.${one.kind}`)} · ${t(`web.player_tournaments.${one.status}`)}` }),
+    one.rank === null ? null : el("span", { class: "meta player-tournament-rank",
+      text: t("web.player_tournaments.rank", { rank: one.rank, players: one.players, score: number(one.score) }) })));
+  return el("section", { class: "panel", id: "player-tournaments", "aria-labelledby": "player-tournaments-title" },
+    el("h2", { id: "player-tournaments-title", text: t("web.player_tournaments.title") }),
+    el("ul", { class: "list" }, items.length ? items : [el("li", { text: t("web.player_tournaments.none") })]));
 }
 
 // Who may challenge this player, and to what games (GET/PUT /api/account/challenge-limits).

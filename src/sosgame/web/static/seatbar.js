@@ -11,6 +11,7 @@ export function seatBar(state, scores = state.scores) {
     const chip = el("li", { class: turn ? "turn" : "", "data-seat": index, "aria-current": turn ? "true" : null },
       seatMark(index),
       el("span", { class: "bar-name", text: seatName(seat) }),
+      berserkMark(state, index),
       state.thinking === index ? el("span", { class: "bar-thinking", text: "…", title: t("web.thinking") }) : null,
       state.clock ? el("span", { class: "clock", "data-seat": index, text: formatClock(state.clock.remaining[index]),
         title: state.days ? t("web.days_setting", { count: state.days }) : null }) : null,
@@ -20,4 +21,13 @@ export function seatBar(state, scores = state.scores) {
     bar.append(chip);
   });
   return bar;
+}
+
+// A seat that went berserk in a tournament's game (half its time, no increment) says so.
+export function berserkMark(state, index) {
+  const clock = state.clock;
+  if (!clock || !Array.isArray(clock.berserk) || !clock.berserk.includes(index)) return null;
+  const label = t("web.in_tournament.berserk_label", { name: seatName(state.seats[index]) });
+  return el("span", { class: "berserk-mark", "data-seat": index, role: "img", "aria-label": label, title: label,
+    text: t("web.in_tournament.berserk_mark") });
 }

@@ -30,6 +30,7 @@ const APP_FILES = [
   "/static/engine-worker.js",
   "/static/fairplay.js",
   "/static/game.js",
+  "/static/gametournament.js",
   "/static/i18n.js",
   "/static/lobby.js",
   "/static/mygames.js",

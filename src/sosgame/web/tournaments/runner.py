@@ -22,6 +22,7 @@ import logging
 import random
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from sosgame.tournaments.arena_pairing import pair_arena
 from sosgame.tournaments.swiss_pairing import pair_swiss
@@ -71,6 +72,14 @@ class TournamentRunner:
         self.secret = ""
         """The seat tokens' secret (:func:`~sosgame.web.tournaments.store.seat_token`)."""
         self._task: asyncio.Task[None] | None = None
+
+    def results(self, player_id: int) -> list[dict[str, Any]]:
+        """The latest tournaments the player is in, each with their rank and score there
+        (blocks: for the hub's store thread)."""
+        return [
+            views.result_of(snapshot, player_id, self.speed)
+            for snapshot in self.store.entered(player_id)
+        ]
 
     def start(self) -> None:
         """Run the tournaments every tick (call once the event loop runs)."""

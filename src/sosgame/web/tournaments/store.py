@@ -45,6 +45,7 @@ from sosgame.web.tournaments.rows import (
 )
 
 __all__ = [
+    "ENTERED_SHOWN",
     "FINISHED_LISTED",
     "TURN_TRIES",
     "UPCOMING_PER_CREATOR",
@@ -65,6 +66,8 @@ LISTED: Final = 100
 """The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
 
 
+ENTERED_SHOWN: Final = 20
+"""The tournaments a player entered that their page shows, the latest first."""
 TURN_TRIES: Final = 3
 """Plans of a turn made outside the lock and found stale in it before one is made in it."""
 SEAT_SECRET: Final = "tournament_seats"
@@ -136,9 +139,13 @@ def _entrants(db: Connection, tournament_id: str) -> tuple[EntrantRow, ...]:
 
 
 def _games(db: Connection, tournament_id: str) -> tuple[TournamentGameRow, ...]:
+    # Counted for this tournament's games alone: every game's count would read every action.
+    mine = select(tournament_games.c.game_id).where(
+        tournament_games.c.tournament_id == tournament_id
+    )
     moves = (
         select(actions.c.game_id, func.count().label("plies"))
-        .where(~actions.c.action.like("resign%"))
+        .where(actions.c.game_id.in_(mine), ~actions.c.action.like("resign%"))
         .group_by(actions.c.game_id)
         .subquery()
     )
@@ -331,6 +338,29 @@ class TournamentStore:
         with self._engine.begin() as db:
             row = db.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
             return None if row is None else _snapshot(db, row)
+
+    def entered(self, player_id: int, limit: int = ENTERED_SHOWN) -> list[Snapshot]:
+        """The latest ``limit`` tournaments the player is in (the latest start first), each
+        read whole, in one transaction: one query finds them, then one snapshot each."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(tournaments)
+                .join(tournament_entrants, tournament_entrants.c.tournament_id == tournaments.c.id)
+                .where(tournament_entrants.c.player_id == player_id)
+                .order_by(tournaments.c.starts_at_ms.desc(), tournaments.c.id)
+                .limit(limit)
+            ).all()
+            return [_snapshot(db, row) for row in rows]
+
+    def of_games(self, game_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The tournament, ``{"id", "name"}``, of each of these games that is a tournament's."""
+        with self._engine.begin() as db:
+            rows = db.execute(
+                select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
+                .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+                .where(tournament_games.c.game_id.in_(list(game_ids)))
+            ).all()
+        return {row.game_id: {"id": row.id, "name": row.name} for row in rows}
 
     def listed(self, *, only_open: bool = False) -> dict[str, list[tuple[TournamentRow, int]]]:
         """The tournaments by status (upcoming, playing, finished), each with its number of

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sosgame.tournaments.arena_pairing import FirstMoves, WaitingPlayer
-from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings
+from sosgame.tournaments.arena_scoring import ArenaGame, Entrant, arena_standings, berserk_plies
 from sosgame.tournaments.settings import TournamentSettings
 from sosgame.tournaments.swiss_standings import swiss_standings
 from sosgame.tournaments.swiss_state import SwissEntrant, SwissGame, SwissState
@@ -26,6 +26,7 @@ __all__ = [
     "forfeit_loser",
     "in_game",
     "my_state",
+    "result_of",
     "scaled",
     "standings",
     "summary",
@@ -211,8 +212,11 @@ def summary(tournament: TournamentRow, entrants: int, speed: float) -> dict[str,
 def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
     """``GET /api/tournaments/{id}``: the summary, the standings and the games."""
     names = {one.player_id: one.name for one in snapshot.entrants}
+    settings = snapshot.tournament.settings
     return {
         **summary(snapshot.tournament, len(snapshot.entrants), speed),
+        # The moves a game must last for a berserk win's extra point (an Arena's).
+        "berserk_plies": berserk_plies(settings.cells) if settings.kind == "arena" else None,
         "standings": standings(snapshot, speed),
         "bot_players": sorted(one.name for one in snapshot.entrants if one.bot),
         "games": [
@@ -237,4 +241,22 @@ def my_state(snapshot: Snapshot, player_id: int) -> dict[str, bool]:
         "paused": mine is not None and mine.paused,
         "withdrawn": mine is not None and mine.withdrawn,
         "creator": snapshot.tournament.creator_id == player_id,
+    }
+
+
+def result_of(snapshot: Snapshot, player_id: int, speed: float) -> dict[str, Any]:
+    """A tournament as its player's page lists it: what it is, and the player's rank and
+    score in its standings (``None`` for one who is no longer in them)."""
+    settings = snapshot.tournament.settings
+    name = next((one.name for one in snapshot.entrants if one.player_id == player_id), None)
+    line = next((line for line in standings(snapshot, speed) if line["name"] == name), {})
+    return {
+        "id": snapshot.tournament.id,
+        "name": settings.name,
+        "kind": settings.kind,
+        "status": snapshot.tournament.status,
+        "rank": line.get("rank"),
+        "score": line.get("score"),
+        "players": len(snapshot.entrants),
+        "starts_at": settings.starts_at,
     }
