@@ -130,6 +130,7 @@ def test_axe_finds_nothing_on_any_main_page(browser: Any, server: LiveServer, si
         "analysis": (f"/#/analysis/{finished}", "[data-testid='analysis-chart']"),
         "players": ("/#/players", "h1"),
         "lobby": ("/#/lobby", "h1"),
+        "tournaments": ("/#/tournaments", "#tournaments-upcoming"),
     }
     found = {}
     for name, (path, ready) in pages.items():

@@ -1,8 +1,8 @@
 """Every text the interfaces show, in English, the source language of the catalogs: one
 module per interface (``texts_game``, ``texts_tui``, ``texts_web``, ``texts_cli``), one for
-the puzzles, which every interface shows (``texts_puzzles``), the engine's errors
-(``texts_errors``), the web server's (``texts_web_errors``) and the bot client's
-(``texts_bot``).
+the puzzles, which every interface shows (``texts_puzzles``), the tournaments' pages
+(``texts_tournaments``), the engine's errors (``texts_errors``), the web server's
+(``texts_web_errors``) and the bot client's (``texts_bot``).
 
 Each entry is marked for extraction: ``make catalogs`` reads them with Babel into
 ``locale/sosgame.pot`` (the key is the message context, the English text the message id),
@@ -24,6 +24,7 @@ from sosgame.i18n import (
     texts_home,
     texts_lobby,
     texts_puzzles,
+    texts_tournaments,
     texts_tui,
     texts_web,
     texts_web_errors,
@@ -45,5 +46,6 @@ TEXTS: Final[dict[str, Source]] = dict(
         *texts_bot.ENTRIES,
         *texts_errors.ENTRIES,
         *texts_puzzles.ENTRIES,
+        *texts_tournaments.ENTRIES,
     ]
 )

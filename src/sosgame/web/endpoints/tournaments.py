@@ -107,6 +107,14 @@ _TOURNAMENT: Final = Model(
                     },
                 },
             },
+            "me": {
+                "type": "object",
+                "description": "where the session's player stands (absent without a session)",
+                "properties": {
+                    name: {"type": "boolean"}
+                    for name in ("joined", "paused", "withdrawn", "creator")
+                },
+            },
         },
     },
 )
@@ -183,7 +191,12 @@ async def show(request: Request) -> Response:
     snapshot = await hub(request).db(runner.store.snapshot, request.path_params["id"])
     if snapshot is None:
         raise ProtocolError("no_tournament")
-    return JSONResponse(views.tournament_json(snapshot, runner.speed))
+    shown = views.tournament_json(snapshot, runner.speed)
+    # A page's buttons follow where its reader stands; a guest's page has none.
+    account = await server(request).accounts.current(request)
+    if account is not None:
+        shown["me"] = views.my_state(snapshot, account.id)
+    return JSONResponse(shown)
 
 
 def _refuse(refusal: str | None) -> None:

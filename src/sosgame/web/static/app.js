@@ -16,6 +16,8 @@ import { challengesPanel, playNowPanel } from "./lobby.js";
 import { myGamesPanel, setUpBadge } from "./mygames.js";
 import { startChoices } from "./choices.js";
 import { offlineConfig, levelsText, setUpDevice } from "./device.js";
+import { showTournaments, tournamentsPanel } from "./tournaments.js";
+import { showTournament } from "./tournament.js";
 import { showDeviceGame, startDeviceGame } from "./devicegame.js";
 
 // -------------------------------------------------------------------------------- routing
@@ -31,6 +33,8 @@ function route() {
   else if (parts[0] === "join" && parts[1] && parts[2]) showJoin(parts[1], Number(parts[2]), parts[3] || null);
   else if (parts[0] === "replay" && parts[1]) showReplay(parts[1]);
   else if (parts[0] === "puzzles") showPuzzles(parts[1] && parts[1] !== "next" ? parts[1] : null);
+  else if (parts[0] === "tournaments") showTournaments();
+  else if (parts[0] === "tournament" && parts[1]) showTournament(decodeURIComponent(parts[1]));
   else if (parts[0] === "login") showLogin();
   else if (parts[0] === "lobby") showLobby();
   else if (parts[0] === "players" && parts[1]) showPlayer(decodeURIComponent(parts[1]));
@@ -78,6 +82,7 @@ function showHome() {
       el("section", { class: "panel", "aria-labelledby": "new-game-title" },
         el("h2", { id: "new-game-title", text: t("web.new_game") }), form),
       el("div", {},
+        tournamentsPanel(),
         dailyPanel(),
         el("section", { class: "panel" }, el("h2", { text: t("web.open_games") }), openList),
         myGamesPanel(),

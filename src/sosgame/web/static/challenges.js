@@ -8,6 +8,7 @@ import { el, go, saveToken } from "./dom.js";
 import { nameText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 import { announce } from "./announcer.js";
+import { callToGame } from "./tournamentcall.js";
 
 const PROTOCOL = 1;
 const RETRY_MS = 5000;
@@ -92,6 +93,10 @@ function receive(message) {
   } else if (message.type === "challengeCanceled") {
     watch.said = t("web.challenge.canceled", { name: nameText(message.challenge.from, message.challenge.from_bot) });
     drawPrompt(false, true);
+  } else if (message.type === "paired" && message.tournament) {
+    // A tournament's game answers no challenge: those to this player still stand.
+    saveToken(message.game, message.token);
+    callToGame(message);
   } else if (message.type === "paired") {
     saveToken(message.game, message.token);
     watch.received = [];

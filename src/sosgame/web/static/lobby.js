@@ -7,6 +7,7 @@ import { errorText, settings, t } from "./i18n.js";
 import { beep } from "./sound.js";
 import { steadily } from "./steady.js";
 import { challengeGame, challengerText, nameText, reasonChoice, reasonText } from "./challenges.js";
+import { callToGame } from "./tournamentcall.js";
 
 const PROTOCOL = 1;
 
@@ -81,7 +82,11 @@ function receiveLobby(message) {
     say(t("web.seek.joined"));
   }
   else if (message.type === "offer_computer") showOffer(message.level);
-  else if (message.type === "paired") {
+  else if (message.type === "paired" && message.tournament) {
+    // Not this page's doing: the page stays until the countdown takes the player to the board.
+    saveToken(message.game, message.token);
+    callToGame(message);
+  } else if (message.type === "paired") {
     const mine = lobby.seeks.size > 0 || lobby.sent.size > 0;
     saveToken(message.game, message.token);
     if (mine) alertFilled();

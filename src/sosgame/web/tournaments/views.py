@@ -25,6 +25,7 @@ __all__ = [
     "ends_at",
     "forfeit_loser",
     "in_game",
+    "my_state",
     "result_of",
     "scaled",
     "standings",
@@ -217,6 +218,7 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
         # The moves a game must last for a berserk win's extra point (an Arena's).
         "berserk_plies": berserk_plies(settings.cells) if settings.kind == "arena" else None,
         "standings": standings(snapshot, speed),
+        "bot_players": sorted(one.name for one in snapshot.entrants if one.bot),
         "games": [
             {
                 "id": game.game_id,
@@ -228,6 +230,17 @@ def tournament_json(snapshot: Snapshot, speed: float) -> dict[str, Any]:
             }
             for game in snapshot.games
         ],
+    }
+
+
+def my_state(snapshot: Snapshot, player_id: int) -> dict[str, bool]:
+    """Where one player stands in a tournament: in it (paused or withdrawn there), its creator."""
+    mine = next((one for one in snapshot.entrants if one.player_id == player_id), None)
+    return {
+        "joined": mine is not None,
+        "paused": mine is not None and mine.paused,
+        "withdrawn": mine is not None and mine.withdrawn,
+        "creator": snapshot.tournament.creator_id == player_id,
     }
 
 
