@@ -104,8 +104,16 @@ _TOURNAMENT: Final = Model(
                         "score": {"type": "number"},
                         "games": {"type": "array"},
                         "fire": {"type": "boolean"},
+                        "win": {
+                            "type": "number",
+                            "description": "what the player's next win is worth, berserk aside",
+                        },
                     },
                 },
+            },
+            "berserk_plies": {
+                "type": ["integer", "null"],
+                "description": "an Arena's moves a game must last for a berserk win's extra point",
             },
             "me": {
                 "type": "object",
