@@ -277,16 +277,25 @@ async def rated_pool_same_address(site: Site) -> dict[str, Any]:
             sockets.append(socket)
             await _send(socket, type="hello")
             await until(socket, kind("welcome"))
-        for socket in sockets[:2]:
+        for name, socket in zip(names[:2], sockets[:2], strict=True):
             await _send(socket, type="pool", pool=RATED_POOL)
-            await until(socket, lambda m: m["type"] in ("waiting", "paired"))
+            answer = await until(socket, lambda m: m["type"] in ("waiting", "paired"))
+            if answer["type"] == "paired":
+                paired[name] = answer["game"]
         await _send(sockets[2], type="pool", pool=RATED_POOL)
 
-        async def game_of(name: str, socket: Any) -> None:
+        async def game_of(name: str, socket: Any, seconds: float) -> None:
+            if name in paired:
+                return
             with contextlib.suppress(TimeoutError):
-                paired[name] = (await until(socket, kind("paired"), 10))["game"]
+                paired[name] = (await until(socket, kind("paired"), seconds))["game"]
 
-        await asyncio.gather(*(game_of(n, s) for n, s in zip(names, sockets, strict=True)))
+        # The stranger is paired within the pool's wait, and its twin with it at once: the
+        # twin left alone is then waited for a little only.
+        await game_of("Stranger", sockets[2], 10)
+        await asyncio.gather(
+            *(game_of(n, s, 2) for n, s in zip(names[:2], sockets[:2], strict=True))
+        )
     finally:
         await _close_all(sockets)
     twins_together = "Twin1" in paired and paired.get("Twin1") == paired.get("Twin2")
