@@ -249,6 +249,8 @@ class Analyses:
         key = (game_id, ply if version is None else version)
         if key in self._cache:
             self._cache.move_to_end(key)
+            if self._waiting.get(client) == key:
+                del self._waiting[client]  # served: free to ask for another at once
             return {"status": "done", "game": game_id, "ply": ply, "pending": [],
                     **self._cache[key]}  # fmt: skip
         now = self._clock()
@@ -282,7 +284,10 @@ class Analyses:
         """Refuse a client a second analysis while its first runs, or a new one past the
         queue unless it may take the place of one whose clients were served after it."""
         other = self._waiting.get(client)
-        job = None if other is None or other == key else self._jobs.get(other)
+        # A job whose result is kept already is over, though its task may not have seen so
+        # yet: it holds nobody up.
+        over = other is None or other == key or other in self._cache
+        job = None if over or other is None else self._jobs.get(other)
         if job is not None and now - job.asked.get(client, -self._abandon) < self._abandon:
             if job.status != "queued" or job.awaited(now, self._abandon, besides=client):
                 raise ProtocolError(
