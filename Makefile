@@ -7,12 +7,14 @@ SOURCES := src tests benchmarks examples
 
 .PHONY: node install run test check fast lint typecheck kernels unit system browser bench catalogs book puzzles clean
 
-# The packages install with uv (its resolver and parallel downloads take seconds where pip
-# takes a minute on a fresh machine), or with pip where uv cannot.
+# The packages install with uv (its parallel downloads take a third of pip's minute on a
+# fresh machine), or with pip where uv cannot. Their bytecode is compiled at install, as pip
+# does: where PYTHONDONTWRITEBYTECODE is set, every process the tests start would otherwise
+# compile each module it imports anew.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[dev,all]" || \
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e ".[dev,all]" || \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,all]"
 	touch $(STAMP)
 
