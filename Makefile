@@ -67,10 +67,12 @@ node:
 # The tests marked "alone" time something (a probe game under attack, Lighthouse's performance
 # score): they run alone, after the rest, since the other worker's servers, browsers and
 # searches beside them would skew the timings. Each tier ends with its slowest tests, to see
-# where the run's time goes.
+# where the run's time goes. Bytecode is kept (PYTHONDONTWRITEBYTECODE cleared), as in
+# `make fast`: the hundreds of servers and workers the tests start then compile the package's
+# modules once, not each anew.
 unit: $(STAMP) system $(NODE_STAMP)
-	$(BIN)/pytest -q -n 3 --maxschedchunk 1 -m "not alone" --durations=40
-	$(BIN)/pytest -q -m alone --durations=10
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n 3 --maxschedchunk 1 -m "not alone" --durations=40
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -m alone --durations=10
 
 # The set-up steps that do not wait on each other run at once: the Debian packages and the
 # npm packages install while pip does, and the compiled kernels build (one core for a minute
