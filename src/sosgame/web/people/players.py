@@ -30,11 +30,10 @@ from sosgame.web.storage.schema import (
     rating_history,
     seats,
     sessions,
-    tournament_games,
-    tournaments,
 )
 from sosgame.web.storage.store import Store, seat_bots, seat_names
 from sosgame.web.storage.turns import in_turn
+from sosgame.web.tournaments.store import tournaments_of_games
 
 __all__ = [
     "Account",
@@ -370,14 +369,7 @@ class Players:
                     )
                 )
             }
-            events = {
-                row.game_id: {"id": row.id, "name": row.name}
-                for row in db.execute(
-                    select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
-                    .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
-                    .where(tournament_games.c.game_id.in_(ids))
-                )
-            }
+            events = tournaments_of_games(db, ids)
             judged = {
                 row.game_id: bool(row.rated)
                 for row in db.execute(

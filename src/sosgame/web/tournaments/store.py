@@ -56,14 +56,15 @@ __all__ = [
     "TournamentRow",
     "TournamentStore",
     "seat_token",
+    "tournaments_of_games",
 ]
 
 UPCOMING_PER_CREATOR: Final = 5
 """Tournaments one player may have created that have not started yet."""
 FINISHED_LISTED: Final = 20
+"""The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
 LISTED: Final = 100
 """The most upcoming or playing tournaments listed (soonest first)."""
-"""The finished tournaments ``GET /api/tournaments`` lists, the latest first."""
 
 
 ENTERED_SHOWN: Final = 20
@@ -136,6 +137,16 @@ def _entrants(db: Connection, tournament_id: str) -> tuple[EntrantRow, ...]:
         )
         for row in rows
     )
+
+
+def tournaments_of_games(db: Connection, game_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The tournament, ``{"id", "name"}``, of each of these games that is a tournament's."""
+    rows = db.execute(
+        select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
+        .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
+        .where(tournament_games.c.game_id.in_(list(game_ids)))
+    ).all()
+    return {row.game_id: {"id": row.id, "name": row.name} for row in rows}
 
 
 def _games(db: Connection, tournament_id: str) -> tuple[TournamentGameRow, ...]:
@@ -355,12 +366,7 @@ class TournamentStore:
     def of_games(self, game_ids: Sequence[str]) -> dict[str, dict[str, str]]:
         """The tournament, ``{"id", "name"}``, of each of these games that is a tournament's."""
         with self._engine.begin() as db:
-            rows = db.execute(
-                select(tournament_games.c.game_id, tournaments.c.id, tournaments.c.name)
-                .join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
-                .where(tournament_games.c.game_id.in_(list(game_ids)))
-            ).all()
-        return {row.game_id: {"id": row.id, "name": row.name} for row in rows}
+            return tournaments_of_games(db, game_ids)
 
     def listed(self, *, only_open: bool = False) -> dict[str, list[tuple[TournamentRow, int]]]:
         """The tournaments by status (upcoming, playing, finished), each with its number of
