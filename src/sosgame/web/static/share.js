@@ -3,15 +3,23 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
+// The link last copied: its button keeps saying so when the page is drawn again.
+let copiedUrl = null;
+
 export function shareButton(url, title) {
-  // The button on the page may be an earlier drawing of this one: the event names it.
   const button = el("button", { type: "button", id: "share", class: "primary share", "data-testid": "share",
-    text: t("web.share"), onclick: (event) => share(event.currentTarget, url, title) });
+    text: t(copiedUrl === url ? "web.share_copied" : "web.share"), onclick: () => share(url, title) });
   return el("div", { class: "share-row", id: "share-row" }, button,
     el("span", { class: "meta", text: t("web.share_help") }));
 }
 
-async function share(button, url, title) {
+// The button on the page now: a state that came while the browser shared or copied may
+// have drawn it again.
+function shown() {
+  return document.getElementById("share");
+}
+
+async function share(url, title) {
   if (navigator.share) {
     try {
       await navigator.share({ title, text: title, url });
@@ -22,8 +30,9 @@ async function share(button, url, title) {
   }
   try {
     await navigator.clipboard.writeText(url);
-    button.textContent = t("web.share_copied");
+    copiedUrl = url;
+    if (shown()) shown().textContent = t("web.share_copied");
   } catch {
-    button.textContent = t("web.share_failed");
+    if (shown()) shown().textContent = t("web.share_failed");
   }
 }
