@@ -22,7 +22,9 @@ from sos_web import app_client
 from sosgame.web.app import create_app
 from sosgame.web.config import ServerLimits
 from sosgame.web.endpoints.botevents import Said
+from sosgame.web.endpoints.botstreams import KEEP_ALIVE_SECONDS
 from sosgame.web.live.notices import ACCEPTED, AccountNotices
+from sosgame.web.live.waiting import next_within
 from sosgame.web.people.apitokens import ApiTokens
 from test_web_bots import bot, game_between
 from test_web_bots_streams import GAME, Server, Stream
@@ -314,3 +316,33 @@ def test_an_event_stream_hears_what_another_process_did(
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_stream_cancelled_as_a_message_arrives_ends() -> None:
+    """A client that leaves just as a message comes for its stream (a presence change, say)
+    ends the stream: Python 3.11's ``asyncio.wait_for`` would hand the message over and lose
+    the cancellation, and the stream would follow its game on."""
+
+    async def follow(queue: asyncio.Queue[str], heard: list[str]) -> None:
+        while True:
+            text = await next_within(queue, KEEP_ALIVE_SECONDS)
+            if text is not None:
+                heard.append(text)
+
+    async def race() -> tuple[bool, list[str]]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        heard: list[str] = []
+        stream = asyncio.ensure_future(follow(queue, heard))
+        await asyncio.sleep(0.01)
+        queue.put_nowait("presence")
+        await asyncio.sleep(0)  # the queue has handed the message over; the stream not resumed
+        stream.cancel()
+        await asyncio.wait({stream}, timeout=1)
+        ended = stream.cancelled()
+        stream.cancel()
+        await asyncio.wait({stream}, timeout=1)
+        return ended, heard
+
+    ended, heard = asyncio.run(race())
+    assert ended
+    assert heard in ([], ["presence"])

@@ -197,7 +197,8 @@ class BotClient:
             ]
             if leaving:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.gather(*leaving, return_exceptions=True), 2)
+                    async with asyncio.timeout(2):
+                        await asyncio.gather(*leaving, return_exceptions=True)
             await self._session.close()
 
     def _spawn(self, work: Any) -> asyncio.Task[Any]:

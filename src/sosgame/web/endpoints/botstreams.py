@@ -33,6 +33,7 @@ from sosgame.web.endpoints.bots import ANY_PLAY, authorized, bots
 from sosgame.web.endpoints.common import address, hub
 from sosgame.web.live import clock as clocks
 from sosgame.web.live.room import Room
+from sosgame.web.live.waiting import next_within
 
 __all__ = ["KEEP_ALIVE_SECONDS", "ROUTES", "NdjsonResponse", "event_stream", "game_stream"]
 
@@ -113,11 +114,8 @@ async def event_stream(request: Request) -> Response:
                 if lapse is not None:
                     wait = min(wait, max(0.0, (lapse - clocks.now_ms()) / 1000))
                 out: list[dict[str, Any]] = []
-                try:
-                    notice = await asyncio.wait_for(inbox.queue.get(), max(0.0, wait))
-                except TimeoutError:
-                    pass
-                else:
+                notice = await next_within(inbox.queue, wait)
+                if notice is not None:
                     if inbox.lost:
                         inbox.lost = False
                         out += await present(said)
@@ -256,9 +254,8 @@ async def game_stream(request: Request) -> Response:
             if first["status"] == "finished":
                 return
             while not connection.closed:
-                try:
-                    text = await asyncio.wait_for(queue.get(), KEEP_ALIVE_SECONDS)
-                except TimeoutError:
+                text = await next_within(queue, KEEP_ALIVE_SECONDS)
+                if text is None:
                     yield "\n"
                     continue
                 message, state_line = _heard(text)

@@ -197,7 +197,8 @@ class Hub:
         while True:
             if self.database.available:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), period)
+                    async with asyncio.timeout(period):
+                        await self._wake.wait()
             else:
                 # While the database is away, try less and less often (calls are made
                 # anyway when someone asks; the first that gets through ends the back-off).

@@ -355,13 +355,15 @@ class RedisBus:
     async def _subscribe(self, channel: str) -> None:
         if channel in self._subscribed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._subscribed[channel].wait(), 5)
+                async with asyncio.timeout(5):
+                    await self._subscribed[channel].wait()
             return
         acknowledged = self._subscribed[channel] = asyncio.Event()
         await self._pubsub.subscribe(channel)
         # The reader sets the event on Redis's confirmation; past that, no event is missed.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(acknowledged.wait(), 5)
+            async with asyncio.timeout(5):
+                await acknowledged.wait()
 
     async def unfollow(self, game_id: str) -> None:
         await self._unsubscribe(self._channel(game_id))
@@ -392,10 +394,8 @@ class RedisBus:
         names = list(channels)
         try:
             for first in range(0, len(names), NUMSUB_BATCH):
-                counts = await asyncio.wait_for(
-                    self._client.pubsub_numsub(*names[first : first + NUMSUB_BATCH]),
-                    PING_SECONDS,
-                )
+                async with asyncio.timeout(PING_SECONDS):
+                    counts = await self._client.pubsub_numsub(*names[first : first + NUMSUB_BATCH])
                 for channel, count in counts:
                     name = _text(channel)
                     # Redis counts this process's own subscription too.
@@ -407,7 +407,8 @@ class RedisBus:
 
     async def reachable(self) -> bool | None:
         try:
-            await asyncio.wait_for(self._client.ping(), PING_SECONDS)
+            async with asyncio.timeout(PING_SECONDS):
+                await self._client.ping()
         except Exception:
             return False
         return True
@@ -426,10 +427,8 @@ class RedisBus:
             self._rates = redis.Redis.from_pool(pool)
             self._take = self._rates.register_script(_TAKE)
         try:
-            taken = await asyncio.wait_for(
-                self._take(keys=[f"sosgame:rate:{key}"], args=[1000.0 / rate, burst]),
-                TAKE_SECONDS,
-            )
+            async with asyncio.timeout(TAKE_SECONDS):
+                taken = await self._take(keys=[f"sosgame:rate:{key}"], args=[1000.0 / rate, burst])
         except Exception:
             return None  # Redis is away: the caller counts in this process meanwhile
         return bool(taken)
