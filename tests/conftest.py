@@ -41,6 +41,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sosgame"))
 # worker loads the compiled kernels (seconds of a core). The tests of the readying itself
 # call it directly.
 os.environ.setdefault("SOSGAME_PREPARE_COMPUTERS", "0")
+CHEAP_PASSWORDS = {"SOSGAME_PASSWORD_TIME_COST": "1", "SOSGAME_PASSWORD_MEMORY_KIB": "32"}
+# Their passwords are hashed at argon2's least cost: a real hash takes a fifth of a second of
+# a core, and the tests claim and log in a thousand times. The tests of a flood of logins
+# (tests/sos_hostile.py) and the lane's own tests hash at the real cost; so do servers
+# made in the tests' process, unless made by ``sos_web.app_client``.
+for _name, _value in CHEAP_PASSWORDS.items():
+    os.environ.setdefault(_name, _value)
 
 MARKS = {
     "postgres": "needs a real PostgreSQL server",

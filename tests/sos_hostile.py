@@ -33,6 +33,7 @@ import websockets
 
 from sosgame import Game
 from sosgame.record import Record
+from sosgame.web.config import ServerLimits
 
 PROBE_P99_MS = 250.0
 PROBE_MAX_MS = 500.0
@@ -59,6 +60,13 @@ stored game is loaded cold), a paired game whose first move does not come in 2 s
 (and one nobody opened, 1 s later, by the store's sweep), an address may have 10 unfinished
 games and make 15 in ten minutes, a game keeps 4 messages of its players' chat, a body must
 arrive within 3 s."""
+
+REAL_PASSWORDS = {
+    "SOSGAME_PASSWORD_TIME_COST": str(ServerLimits().password_time_cost),
+    "SOSGAME_PASSWORD_MEMORY_KIB": str(ServerLimits().password_memory_kib),
+}
+"""Passwords hashed at the real cost (the other tests' servers hash at the least): a flood of
+logins must cost the server what it would."""
 
 
 def address(number: int) -> str:
@@ -241,7 +249,7 @@ def serving(
                         [*command, *options],
                         stdout=output,
                         stderr=subprocess.STDOUT,
-                        env={**os.environ, **environment},
+                        env={**os.environ, **REAL_PASSWORDS, **environment},
                     )
                 )
             urls.append(f"http://127.0.0.1:{port}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -85,6 +86,10 @@ def app_client(
     """A client of a running app on the SQLite file ``database`` (computer moves in a
     thread), with these :class:`ServerLimits`, and none of the server's own scheduled
     tournaments unless ``schedule`` sets them."""
+    for name in ("password_time_cost", "password_memory_kib"):
+        cost = os.environ.get(f"SOSGAME_{name.upper()}")  # the tests' cheap hashes
+        if cost is not None:
+            limits.setdefault(name, int(cost))
     executor = ThreadPoolExecutor(max_workers=1)
     app = create_app(
         f"sqlite:///{database}",

@@ -26,6 +26,7 @@ with warnings.catch_warnings():
 from argon2 import PasswordHasher
 
 from sos_web import app_client
+from sosgame.web.config import ServerLimits
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.people.passwords import PasswordLane
 
@@ -211,3 +212,46 @@ def test_an_address_the_lane_has_served_cannot_push_out_one_it_has_not() -> None
     # y1 and x2 waited, as served as each other; the first-timer took the place of the
     # newest hash of the one that has waited longest (y's: x's first hash left the queue).
     assert asyncio.run(scenario()) == ["x1", "login_busy", "x2", "honest"]
+
+
+def _stored_hash(client: TestClient, name: str) -> str:
+    from sqlalchemy import select
+
+    from sosgame.web.storage.schema import players
+
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    with store.engine.begin() as db:
+        found = db.execute(select(players.c.password_hash).where(players.c.name == name))
+        return str(found.scalar_one())
+
+
+def test_new_hashes_take_the_configured_cost_and_old_ones_still_log_in(tmp_path: Path) -> None:
+    """The cost is the operator's to change at any time: a password stored at another cost
+    is checked at its own, and new ones take the new cost."""
+    database = tmp_path / "games.sqlite3"
+    with app_client(database, password_time_cost=1, password_memory_kib=32) as client:
+        assert (
+            client.post("/api/players", json={"name": "Ann", "password": GOOD}).status_code == 201
+        )
+        assert "$m=32,t=1,p=4$" in _stored_hash(client, "Ann")
+    with app_client(database, password_time_cost=2, password_memory_kib=1024) as client:
+        assert (
+            client.post("/api/session", json={"name": "Ann", "password": GOOD}).status_code == 200
+        )
+        wrong = client.post("/api/session", json={"name": "Ann", "password": "not " + GOOD})
+        assert wrong.status_code == 401
+        assert (
+            client.post("/api/players", json={"name": "Bao", "password": GOOD}).status_code == 201
+        )
+        assert "$m=1024,t=2,p=4$" in _stored_hash(client, "Bao")
+
+
+def test_the_default_cost_is_argon2s_and_too_little_memory_is_refused() -> None:
+    limits = ServerLimits()
+    assert (limits.password_time_cost, limits.password_memory_kib) == (3, 65536)
+    assert PasswordHasher().time_cost == limits.password_time_cost
+    assert PasswordHasher().memory_cost == limits.password_memory_kib
+    with pytest.raises(ValueError, match="SOSGAME_PASSWORD_MEMORY_KIB must be at least 32"):
+        ServerLimits.from_environment({"SOSGAME_PASSWORD_MEMORY_KIB": "16"})
+    with pytest.raises(ValueError, match="not 8"):
+        ServerLimits(password_memory_kib=8)

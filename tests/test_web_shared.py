@@ -520,6 +520,35 @@ def test_bad_process_options_are_refused_in_one_line(
     assert error.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("command", "variable", "value"),
+    [
+        ("serve", "SOSGAME_PASSWORD_MEMORY_KIB", "16"),
+        ("serve", "SOSGAME_COMPUTER_WORKERS", "many"),
+        ("serve", "SOSGAME_POOLS", "[{"),
+        ("serve", "SOSGAME_TOURNAMENT_SCHEDULE", "hourly"),
+        ("worker", "SOSGAME_FIRST_MOVE_SECONDS", "-1"),
+    ],
+)
+def test_a_setting_of_the_environment_that_cannot_be_used_is_named_in_one_line(
+    command: str,
+    variable: str,
+    value: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    store = ["--database", "sqlite://"]
+    if command == "worker":
+        store += ["--redis", "redis://127.0.0.1:1/0"]  # never reached: the setting is refused first
+    arguments = [command, *(["--port", "0"] if command == "serve" else []), *store]
+    assert main(arguments) == 1
+    error = capsys.readouterr().err
+    assert f"a setting of the environment cannot be used: {variable}" in error, error
+    assert "internal error" not in error
+    assert error.count("\n") == 1
+
+
 def test_an_unreachable_redis_is_named_before_serving(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

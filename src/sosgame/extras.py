@@ -8,7 +8,7 @@ says what to install instead of as a traceback.
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 from typing import Final, Literal, TypeAlias
 
 from sosgame.errors import SosError
@@ -60,14 +60,18 @@ def install_command(extra: Extra) -> str:
 
 
 def missing(extra: Extra) -> tuple[str, ...]:
-    """The modules of ``extra`` that cannot be imported here (empty when it is installed)."""
-    absent = []
-    for module in EXTRAS[extra]:
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            absent.append(module)
-    return tuple(absent)
+    """The modules of ``extra`` that cannot be found here (empty when it is installed).
+
+    They are looked up, not imported: a command then loads only the modules it uses (a
+    server on SQLite never loads Redis's client or the tournaments' pairing)."""
+    return tuple(module for module in EXTRAS[extra] if not _found(module))
+
+
+def _found(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it; a module without a spec
+        return False
 
 
 def require(extra: Extra, what: str) -> None:

@@ -36,6 +36,22 @@ def add_store_options(parser: argparse.ArgumentParser, *, redis_help: str | None
     )
 
 
+def check_settings(*, pools: bool = True) -> None:
+    """Refuse, in one line naming the variable, a ``SOSGAME_*`` setting of the environment
+    that cannot be used: the limits (and the pools and scheduled tournaments if ``pools``)."""
+    from sosgame.web.config import ServerLimits
+    from sosgame.web.matchmaking.pools import pools_from_environment
+    from sosgame.web.tournaments.schedule import schedule_from_environment
+
+    try:
+        ServerLimits.from_environment()
+        if pools:
+            pools_from_environment()
+            schedule_from_environment()
+    except ValueError as error:
+        raise SosError(t("cli.serve.bad_setting", error=error)) from None
+
+
 def check_store_options(arguments: argparse.Namespace) -> None:
     """Refuse a database or Redis URL that is not one, naming it."""
     from sqlalchemy.engine import make_url
@@ -108,6 +124,7 @@ def run(arguments: argparse.Namespace) -> int:
     from sosgame.web.live.protocol import MAX_MESSAGE_BYTES
     from sosgame.web.network.serving import app_from_environment, serving_environment
 
+    check_settings()
     check_store_options(arguments)
     hosts = [host.strip() for host in arguments.allowed_hosts.split(",") if host.strip()]
     if not hosts:

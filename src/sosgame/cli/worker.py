@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from sosgame.cli.language import subcommand, t
-from sosgame.cli.serve import add_store_options, check_store_options
+from sosgame.cli.serve import add_store_options, check_settings, check_store_options
 from sosgame.errors import SosError
 from sosgame.extras import require
 
@@ -30,6 +30,7 @@ def run(arguments: argparse.Namespace) -> int:
     from sosgame.web.network.bus import BusError
     from sosgame.web.network.serving import run_worker
 
+    check_settings(pools=False)
     check_store_options(arguments)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     try:

@@ -429,6 +429,7 @@ ENTRIES: Final[list[tuple[str, Source]]] = [
         "make no computer moves in these processes: leave them to `sosgame worker`",
     ),
     text("cli.serve.bad_workers", "--workers must be at least 1, not {workers}"),
+    text("cli.serve.bad_setting", "a setting of the environment cannot be used: {error}"),
     text(
         "cli.serve.workers_need_redis",
         "--workers {workers} needs --redis: the processes tell each other their moves "

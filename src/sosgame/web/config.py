@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-__all__ = ["ServerLimits"]
+__all__ = ["MIN_PASSWORD_MEMORY_KIB", "ServerLimits"]
+
+MIN_PASSWORD_MEMORY_KIB = 32
+"""The least memory an argon2 hash may take with its 4 lanes (8 KiB each)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,13 @@ class ServerLimits:
     """Threads that hash and check passwords (argon2: logins, name claims and password
     changes), and nothing else, at a lower priority than the event loop; each takes
     argon2's 64 MiB while it works. One per process: a flood of logins waits, moves do not."""
+    password_time_cost: int = 3
+    """Passes argon2 makes over its memory for each new hash (argon2-cffi's default, RFC
+    9106's second recommended setting). A stored hash is always checked at the cost it was
+    made at, so this and the next can change at any time; new passwords take the new cost."""
+    password_memory_kib: int = 65536
+    """KiB of memory each new argon2 hash takes (64 MiB, argon2-cffi's default; at least
+    32). Raise it and the time cost as far as the machine allows; lower them only for tests."""
     password_queue: int = 64
     """Password hashes waiting for one of those threads; past them a login, claim or
     password change is refused at once (429 ``login_busy``), unless its address has fewer
@@ -160,6 +170,13 @@ class ServerLimits:
     tournament_speed: float = 1.0
     """How many times faster than the wall clock an Arena's time runs (its length, waits and
     last seconds): 1 in play; more for tests and demonstrations."""
+
+    def __post_init__(self) -> None:
+        if self.password_memory_kib < MIN_PASSWORD_MEMORY_KIB:
+            raise ValueError(
+                f"SOSGAME_PASSWORD_MEMORY_KIB must be at least {MIN_PASSWORD_MEMORY_KIB}"
+                f" (argon2's 8 KiB for each of its 4 lanes), not {self.password_memory_kib}"
+            )
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:

@@ -138,6 +138,8 @@ class Accounts:
             hub.limits.password_threads,
             hub.limits.password_queue,
             hub.limits.password_queue_per_address,
+            time_cost=hub.limits.password_time_cost,
+            memory_kib=hub.limits.password_memory_kib,
         )
         self._players = Players(
             hub.store,

@@ -19,25 +19,16 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cached_property, partial
 from typing import Any, Final
 
-from argon2 import PasswordHasher
+from argon2 import DEFAULT_MEMORY_COST, DEFAULT_TIME_COST, PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from sosgame.web.guards.fairqueue import FairQueue
 from sosgame.web.live.protocol import ProtocolError
 
 __all__ = ["PasswordLane"]
-
-_HASHER: Final = PasswordHasher()
-
-
-@cache
-def _nobody() -> str:
-    """A hash to check against when the name is unknown, so both answers take as long
-    (made at the first such check, in the hashing lane, not when the server starts)."""
-    return _HASHER.hash("no such player here")
 
 
 NICENESS: Final = 10
@@ -50,10 +41,6 @@ def _give_way() -> None:
     of logins delays logins, not moves."""
     with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
-
-
-def _check(digest: str | None, password: str) -> bool:
-    return _HASHER.verify(_nobody() if digest is None else digest, password)
 
 
 def _busy() -> ProtocolError:
@@ -76,9 +63,20 @@ class PasswordLane:
     waiting) and ``queue`` waiting in all; past those a call raises :class:`ProtocolError`
     ``login_busy``. A full queue still takes an address whose hashes have waited or run less
     than another's, in place of that one's newest: a crowd of addresses that keep the lane
-    busy cannot shut out one that comes for the first time."""
+    busy cannot shut out one that comes for the first time. New hashes take ``time_cost``
+    passes over ``memory_kib`` KiB (argon2-cffi's defaults unless given)."""
 
-    def __init__(self, threads: int, queue: int, per_address: int = 2) -> None:
+    def __init__(
+        self,
+        threads: int,
+        queue: int,
+        per_address: int = 2,
+        *,
+        time_cost: int = DEFAULT_TIME_COST,
+        memory_kib: int = DEFAULT_MEMORY_COST,
+    ) -> None:
+        self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
+        """Makes new hashes at that cost; a stored hash is checked at the cost it was made at."""
         self._pool = ThreadPoolExecutor(
             max_workers=threads,
             thread_name_prefix="sosgame-passwords",
@@ -189,17 +187,26 @@ class PasswordLane:
 
     async def hash(self, password: str, address: str = "") -> str:
         """The argon2 hash of ``password``, to store (``address``: whose turn it takes)."""
-        digest: str = await self._run(address, partial(_HASHER.hash, password))
+        digest: str = await self._run(address, partial(self._hasher.hash, password))
         return digest
 
     async def verify(self, digest: str | None, password: str, address: str = "") -> bool:
         """Whether ``password`` matches the stored hash ``digest`` (``None``: an unknown
         name, checked against a hash of nothing so that it takes as long)."""
         try:
-            await self._run(address, partial(_check, digest, password))
+            await self._run(address, partial(self._check, digest, password))
         except (VerificationError, InvalidHashError):
             return False
         return digest is not None
+
+    def _check(self, digest: str | None, password: str) -> bool:
+        return self._hasher.verify(self._nobody if digest is None else digest, password)
+
+    @cached_property
+    def _nobody(self) -> str:
+        """A hash to check against when the name is unknown, so both answers take as long
+        (made at the first such check, in the hashing lane, not when the server starts)."""
+        return self._hasher.hash("no such player here")
 
     def close(self) -> None:
         """Stop the threads (hashes under way finish first)."""
