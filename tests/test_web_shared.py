@@ -591,6 +591,7 @@ def test_offers_made_through_one_process_are_answered_through_another(
     tmp_path: Path, shared: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOSGAME_FIRST_MOVE_SECONDS", "2")
+    monkeypatch.setenv("SOSGAME_FIRST_MOVE_GRACE_SECONDS", "1")
     with sosgame(tmp_path, "serve", *shared) as one, sosgame(tmp_path, "serve", *shared) as two:
         game, ann_token, bao_token = two_seats(one, two, clock={"initial": 600, "increment": 0})
         with one.ws(game) as ann, two.ws(game) as bao:
@@ -632,7 +633,8 @@ def test_offers_made_through_one_process_are_answered_through_another(
         assert accepted.status_code == 201, accepted.text
         rematch = accepted.json()["id"]
         assert accepted.json()["seats"] == [0]  # the seats rotate
-        # Nobody plays it: the first-move timer aborts it, whichever process fires first.
+        # Nobody opens it (a watcher starts no first-move timer): the sweep of unopened
+        # games aborts it, once, whichever process sweeps first.
         with one.ws(rematch) as watcher:
             hello(watcher)
             until(watcher, result_is("aborted"), "the rematch aborted")

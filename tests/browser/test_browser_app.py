@@ -105,6 +105,9 @@ def _open_game(page: Any, server: LiveServer, rows: int, cols: int, **settings: 
     expect(page.locator(f'.board-wrap[data-rows="{rows}"][data-cols="{cols}"]')).to_be_visible()
     expect(page.locator("#status")).not_to_have_text("")
     expect(page.get_by_test_id("moves")).to_be_visible()  # the last drawing, once it came
+    # The page's fonts, once loaded, are what the board is measured with (a busy machine may
+    # still be loading them now).
+    page.evaluate("document.fonts.ready.then(() => true)")
     game_id: str = created["id"]
     return game_id
 
