@@ -79,3 +79,23 @@ def test_a_seek_of_days_filled_after_its_creator_left_is_in_their_games_with_its
         (said,) = json.loads(record["meta"]["tags"]["sosgame.chat"])
         assert (said["seat"], said["phrase"]) == (0, "good_game")
         assert re.fullmatch(r"Guest \d{4}", said["name"])
+
+
+def test_time_left_reads_as_a_clock_under_a_day_and_in_days_beyond(
+    browser: Any, server: LiveServer
+) -> None:
+    """A tournament's start five hours away, or a correspondence move's last hours, read as
+    hours, minutes and seconds (not "0 d 5:33")."""
+    with pages(browser, 1) as (page,):
+        page.goto(server.url)
+        expect(page.locator("#pools button.pool").first).to_be_visible()  # the texts loaded
+        shown = page.evaluate(
+            """async () => {
+              const { formatClock } = await import("/static/dom.js");
+              const second = 1000, hour = 3600 * second;
+              return [65 * second, hour, 5 * hour + 33 * 60 * second + 20 * second,
+                      24 * hour - second, 24 * hour, 3 * 24 * hour + 2 * hour + 5 * 60 * second]
+                .map(formatClock);
+            }"""
+        )
+    assert shown == ["1:05", "1:00:00", "5:33:20", "23:59:59", "1 d 0:00", "3 d 2:05"]

@@ -187,18 +187,23 @@ export function view() {
   return document.getElementById("view");
 }
 
+// Time left as a clock shows it: m:ss, h:mm:ss under a day, days and h:mm beyond.
 export function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  if (total >= 3600) {
+  const seconds = String(total % 60).padStart(2, "0");
+  if (total >= 86400) {
     // A correspondence game's days per move: days and hours left, then minutes.
     const days = Math.floor(total / 86400);
     const hours = Math.floor((total % 86400) / 3600);
     const minutes = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
     return t("web.time_left_days", { days, time: `${hours}:${minutes}` });
   }
-  const minutes = Math.floor(total / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  return `${minutes}:${seconds}`;
+  if (total >= 3600) {
+    // Under a day: hours, minutes and seconds, as a long clock shows them.
+    const minutes = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
+    return `${Math.floor(total / 3600)}:${minutes}:${seconds}`;
+  }
+  return `${Math.floor(total / 60)}:${seconds}`;
 }
 
 export function go(hash) {
