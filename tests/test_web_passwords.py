@@ -28,7 +28,7 @@ from argon2 import PasswordHasher
 from sos_web import app_client
 from sosgame.web.config import ServerLimits
 from sosgame.web.live.protocol import ProtocolError
-from sosgame.web.people.passwords import PasswordLane
+from sosgame.web.people.passwords import LOWEST_PRIORITY, NICENESS, PasswordLane
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -174,7 +174,9 @@ def test_the_hashing_threads_give_way_to_the_event_loop() -> None:
             lane.close()
 
     loop_niceness, hashing_niceness = asyncio.run(scenario())
-    assert hashing_niceness > loop_niceness
+    # Counted from the server's own niceness: it may run under `nice` already.
+    assert hashing_niceness == min(LOWEST_PRIORITY, loop_niceness + NICENESS)
+    assert hashing_niceness > loop_niceness or loop_niceness == LOWEST_PRIORITY
 
 
 def test_an_address_the_lane_has_served_cannot_push_out_one_it_has_not() -> None:

@@ -33,6 +33,8 @@ __all__ = ["PasswordLane"]
 
 NICENESS: Final = 10
 """How much lower than the server's other threads the hashing threads are scheduled."""
+LOWEST_PRIORITY: Final = 19
+"""The highest niceness Linux gives a thread."""
 
 
 def _give_way() -> None:
@@ -40,7 +42,10 @@ def _give_way() -> None:
     own): with every core busy hashing, the event loop's thread still runs first, so a flood
     of logins delays logins, not moves."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        thread = threading.get_native_id()
+        # Lower than the thread that started it (the server may itself run under `nice`).
+        below = os.getpriority(os.PRIO_PROCESS, thread) + NICENESS
+        os.setpriority(os.PRIO_PROCESS, thread, min(LOWEST_PRIORITY, below))
 
 
 def _busy() -> ProtocolError:
