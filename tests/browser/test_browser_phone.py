@@ -407,3 +407,25 @@ def test_the_puzzle_boards_stay_inside_the_page_and_their_panels(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "vi", "hi"])
+def test_the_header_takes_little_of_a_phone_and_shows_every_link(
+    browser: Any, server: LiveServer, locale: str
+) -> None:
+    """However long a language's words, the header stays within three short lines, and
+    every link (My games with its badge among them) is on the screen, none cut off."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        expect(page.locator("#pools button.pool").first).to_be_visible()
+        header = page.locator("header.top").bounding_box()
+        assert header is not None and header["height"] <= 100, header
+        for link in page.locator("header.top a.nav").all():
+            box = link.bounding_box()
+            assert box is not None and box["x"] >= 0, link
+            assert box["x"] + box["width"] <= PHONE["width"], link
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        context.close()
