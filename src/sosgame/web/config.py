@@ -99,7 +99,8 @@ class ServerLimits:
     password_threads: int = 1
     """Threads that hash and check passwords (argon2: logins, name claims and password
     changes), and nothing else, at a lower priority than the event loop; each takes
-    argon2's 64 MiB while it works. One per process: a flood of logins waits, moves do not."""
+    ``password_memory_kib`` while it works. One per process: a flood of logins waits, moves
+    do not."""
     password_time_cost: int = 3
     """Passes argon2 makes over its memory for each new hash (argon2-cffi's default, RFC
     9106's second recommended setting). A stored hash is always checked at the cost it was
