@@ -66,7 +66,7 @@ node:
 # has left (--dist worksteal): a module's tests mostly stay on one worker, which starts its
 # module-wide browser and server once, not once on each (on a machine whose cores are all busy,
 # 7% less time than handing out one test at a time). tests/conftest.py puts the longest
-# modules first, so that the run ends on short tests.
+# modules first: the first worker starts on them, and the run ends on short tests.
 # The tests marked "alone" time something (a probe game under attack, Lighthouse's performance
 # score): they run alone, after the rest, since the other worker's servers, browsers and
 # searches beside them would skew the timings. Each tier ends with its slowest tests, to see

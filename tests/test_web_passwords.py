@@ -26,7 +26,7 @@ with warnings.catch_warnings():
 from argon2 import PasswordHasher
 
 from sos_web import app_client
-from sosgame.web.config import ServerLimits
+from sosgame.web.config import MIN_PASSWORD_MEMORY_KIB, ServerLimits
 from sosgame.web.live.protocol import ProtocolError
 from sosgame.web.people.passwords import LOWEST_PRIORITY, NICENESS, PasswordLane
 
@@ -253,6 +253,7 @@ def test_the_default_cost_is_argon2s_and_too_little_memory_is_refused() -> None:
     assert (limits.password_time_cost, limits.password_memory_kib) == (3, 65536)
     assert PasswordHasher().time_cost == limits.password_time_cost
     assert PasswordHasher().memory_cost == limits.password_memory_kib
+    assert 8 * PasswordHasher().parallelism == MIN_PASSWORD_MEMORY_KIB  # argon2's least
     with pytest.raises(ValueError, match="SOSGAME_PASSWORD_MEMORY_KIB must be at least 32"):
         ServerLimits.from_environment({"SOSGAME_PASSWORD_MEMORY_KIB": "16"})
     with pytest.raises(ValueError, match="not 8"):
